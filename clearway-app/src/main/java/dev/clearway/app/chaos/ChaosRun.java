@@ -1,0 +1,217 @@
+package dev.clearway.app.chaos;
+
+import dev.clearway.app.EngineAssembly;
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.GoalKey;
+import dev.clearway.core.domain.NewPayment;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.PaymentService.Started;
+import dev.clearway.sim.FaultPlan;
+import dev.clearway.sim.FaultyWakeups;
+import dev.clearway.sim.SimBusiness;
+import dev.clearway.sim.SimWallet;
+import dev.clearway.sim.SimulatedCrash;
+import dev.clearway.store.Database;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Drives N payments over many goals through the real engine and store against the simulators with
+ * every fault kind, waits until every flow is terminal or in manual review, then checks the
+ * invariants from the database and the simulators' ledgers.
+ *
+ * <p>Time is compressed ({@link EngineConfig#compressed()}, deadlines of seconds) but the code
+ * paths are production's.
+ */
+public final class ChaosRun {
+  private static final String SCENE = "renewal";
+
+  private final ChaosOptions options;
+  private final PrintStream progress;
+  private final Clock clock = Clock.systemUTC();
+
+  public ChaosRun(ChaosOptions options, PrintStream progress) {
+    this.options = options;
+    this.progress = progress;
+  }
+
+  /** Result of a run: the verdict plus a few human-readable examples of violations. */
+  public record Report(Verdict verdict, List<String> examples, String faultSummary) {}
+
+  public Report run() {
+    long started = System.currentTimeMillis();
+    int pool = Math.max(8, options.concurrency() * 2 + 4);
+    try (Database db =
+        options.jdbcUrl() == null
+            ? Database.embedded(pool)
+            : Database.connect(options.jdbcUrl(), pool)) {
+      FaultPlan plan = new FaultPlan(options.seed(), options.faultRate());
+      SimWallet wallet = new SimWallet(plan, clock);
+      SimBusiness business = new SimBusiness(plan, clock);
+      ChaosEvents events = new ChaosEvents();
+      FaultyWakeups[] faulty = new FaultyWakeups[1];
+      EngineAssembly engine =
+          new EngineAssembly(
+              db.flowStore(),
+              wallet,
+              business,
+              events,
+              EngineConfig.compressed(),
+              clock,
+              "chaos-" + options.seed(),
+              options.concurrency(),
+              inner -> faulty[0] = new FaultyWakeups(inner, plan));
+      engine.start();
+      AtomicInteger created = new AtomicInteger();
+      AtomicLong crashes = new AtomicLong();
+      engine.runtime().onWorkerDeath((id, t) -> crashes.incrementAndGet());
+      Instant giveUp = clock.instant().plusSeconds(options.timeoutSeconds());
+      drive(engine, business, plan, created, crashes, giveUp);
+      waitForConvergence(db, events, created, giveUp, started);
+      engine.close();
+      wallet.settleAll();
+      FlowSnapshot snapshot = FlowSnapshot.read(db.dataSource());
+      InvariantChecker checker = new InvariantChecker();
+      Verdict verdict =
+          checker.check(
+              snapshot,
+              wallet.ledger(),
+              business.grants(),
+              options.payments(),
+              System.currentTimeMillis() - started);
+      if (options.out() != null) {
+        CsvExport.write(options.out(), snapshot, wallet.ledger(), business.grants());
+      }
+      String faults =
+          String.format(
+              "worker crashes %d, wake-ups lost %d / duplicated %d / delayed %d, scanner hits %d,"
+                  + " CAS conflicts %d (contradictions %d), escalations %d, freezes %d",
+              crashes.get(),
+              faulty[0].lost(),
+              faulty[0].duplicated(),
+              faulty[0].delayed(),
+              events.scannerHits.get(),
+              events.casIdempotent.get() + events.casContradiction.get(),
+              events.casContradiction.get(),
+              events.escalations.get(),
+              events.freezes.get());
+      return new Report(verdict, checker.examples(), faults);
+    }
+  }
+
+  /** Client threads: each takes goals until N attempts exist; some goals get several attempts. */
+  private void drive(
+      EngineAssembly engine,
+      SimBusiness business,
+      FaultPlan plan,
+      AtomicInteger created,
+      AtomicLong crashes,
+      Instant giveUp) {
+    AtomicInteger nextGoal = new AtomicInteger();
+    List<Thread> clients = new ArrayList<>();
+    for (int c = 0; c < options.concurrency(); c++) {
+      Thread t =
+          new Thread(
+              () -> {
+                while (clock.instant().isBefore(giveUp)) {
+                  int g = nextGoal.getAndIncrement();
+                  if (!payGoal(engine, business, plan, g, created, crashes)) {
+                    return;
+                  }
+                }
+              },
+              "chaos-client-" + c);
+      t.start();
+      clients.add(t);
+    }
+    for (Thread t : clients) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Pays one goal; returns false when the run has created all its payments. */
+  private boolean payGoal(
+      EngineAssembly engine,
+      SimBusiness business,
+      FaultPlan plan,
+      int g,
+      AtomicInteger created,
+      AtomicLong crashes) {
+    String key = "g" + g;
+    GoalKey goal = new GoalKey(1_000 + g % 997, SCENE, "R:" + options.seed() + ":" + g);
+    if (plan.unit("goal.elsewhere", key, 0) < options.faultRate() / 10) {
+      business.grantElsewhere(goal, "legacy_" + g);
+    }
+    int maxAttempts = 1 + plan.below("goal.attempts", key, 0, 3);
+    Instant deadline =
+        clock
+            .instant()
+            .plus(
+                plan.duration(
+                    "goal.deadline", key, Duration.ofMillis(2_500), Duration.ofMillis(5_000)));
+    long amount = 100 + plan.below("goal.amount", key, 0, 50_000);
+    for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+      if (created.incrementAndGet() > options.payments()) {
+        created.decrementAndGet();
+        return false;
+      }
+      Started started;
+      try {
+        started = engine.payments().start(new NewPayment(goal, amount, "CNY", deadline));
+      } catch (SimulatedCrash crash) {
+        // The synchronous worker died mid-flow; its lease expires and the scanner takes over.
+        crashes.incrementAndGet();
+        return true;
+      }
+      PayFlow flow = started.flow();
+      if (!started.created()) {
+        created.decrementAndGet();
+      }
+      if (flow != null && plan.unit("goal.dup", key + "#" + attempt, 0) < options.faultRate() / 3) {
+        // A duplicated trigger (a callback or a second consumer) racing the synchronous path.
+        engine.runtime().wake(flow.id(), TriggerSource.CALLBACK);
+      }
+      if (flow == null || flow.status() != FlowStatus.PAY_FAIL) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  private void waitForConvergence(
+      Database db, ChaosEvents events, AtomicInteger created, Instant giveUp, long started) {
+    while (true) {
+      int open = FlowSnapshot.unconverged(db.dataSource());
+      progress.printf(
+          "chaos: %,d/%,d created, %,d open, %,d transitions, %,d scanner hits, %.1fs%n",
+          created.get(),
+          options.payments(),
+          open,
+          events.transitions.get(),
+          events.scannerHits.get(),
+          (System.currentTimeMillis() - started) / 1000.0);
+      if (open == 0 || !clock.instant().isBefore(giveUp)) {
+        return;
+      }
+      try {
+        Thread.sleep(1_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+}

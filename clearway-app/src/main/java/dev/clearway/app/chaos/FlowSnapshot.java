@@ -1,0 +1,95 @@
+package dev.clearway.app.chaos;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/** What the database says at the end of a run: every flow and every history row. */
+public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
+
+  public record FlowRow(
+      long flowId,
+      long userId,
+      String scene,
+      String bizKey,
+      int attemptNo,
+      String tradeOrderNo,
+      String refundOrderNo,
+      String status,
+      long version,
+      long amount,
+      String reviewState,
+      String reviewReason) {
+
+    public boolean manualReview() {
+      return !"NONE".equals(reviewState);
+    }
+
+    public String goalId() {
+      return userId + "/" + scene + "/" + bizKey;
+    }
+  }
+
+  public record HistoryRow(long flowId, String fromStatus, String toStatus, long version) {}
+
+  public static FlowSnapshot read(DataSource ds) {
+    List<FlowRow> flows = new ArrayList<>();
+    List<HistoryRow> history = new ArrayList<>();
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      try (ResultSet rs =
+          st.executeQuery(
+              "SELECT id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no,"
+                  + " status, version, amount, review_state, review_reason FROM pay_flow"
+                  + " ORDER BY id")) {
+        while (rs.next()) {
+          flows.add(
+              new FlowRow(
+                  rs.getLong(1),
+                  rs.getLong(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getInt(5),
+                  rs.getString(6),
+                  rs.getString(7),
+                  rs.getString(8),
+                  rs.getLong(9),
+                  rs.getLong(10),
+                  rs.getString(11),
+                  rs.getString(12)));
+        }
+      }
+      try (ResultSet rs =
+          st.executeQuery(
+              "SELECT flow_id, from_status, to_status, version FROM pay_flow_history"
+                  + " ORDER BY flow_id, version, id")) {
+        while (rs.next()) {
+          history.add(
+              new HistoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4)));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("read snapshot", e);
+    }
+    return new FlowSnapshot(flows, history);
+  }
+
+  /** Flows neither terminal nor in manual review. */
+  public static int unconverged(DataSource ds) {
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT count(*) FROM pay_flow WHERE status IN"
+                    + " ('WAIT_PAY','PAYING','PAYED','REFUNDING') AND review_state = 'NONE'")) {
+      rs.next();
+      return rs.getInt(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("count unconverged", e);
+    }
+  }
+}

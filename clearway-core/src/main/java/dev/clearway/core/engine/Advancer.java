@@ -1,0 +1,383 @@
+package dev.clearway.core.engine;
+
+import dev.clearway.core.decision.BusinessDecision;
+import dev.clearway.core.decision.Decision;
+import dev.clearway.core.decision.PaymentDecision;
+import dev.clearway.core.decision.RefundDecision;
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.OrderNumbers;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.domain.ReviewState;
+import dev.clearway.core.domain.Transitions;
+import dev.clearway.core.engine.AdvanceResult.Outcome;
+import dev.clearway.core.fact.BizCallResult;
+import dev.clearway.core.fact.BizFact;
+import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.port.BusinessGateway;
+import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.FlowStore.HistoryNote;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.port.FlowStore.RescheduleWrite;
+import dev.clearway.core.port.FlowStore.TransitionWrite;
+import dev.clearway.core.port.WakeupScheduler;
+import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.port.WalletGateway.RefundRequest;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The one entry that moves a flow: {@code advance(flowId, trigger)} serves the synchronous call,
+ * delayed wake-ups, the scanner and callbacks alike (seed 000 section 5).
+ *
+ * <p>Each step starts from the row as the primary has it (read, or returned by the last CAS in the
+ * same statement), makes at most one kind of external call, decides with a pure function and writes
+ * with a CAS. A step that finds nothing decisive reschedules the flow and releases its lease; a
+ * wake-up or the scanner continues it later.
+ */
+public final class Advancer {
+  private static final int MAX_STEPS = 8;
+
+  private final FlowStore store;
+  private final WalletGateway wallet;
+  private final BusinessGateway business;
+  private final WakeupScheduler wakeups;
+  private final EngineEvents events;
+  private final LeaseTokens leases;
+  private final Backoff backoff;
+  private final EngineConfig config;
+  private final Clock clock;
+
+  public Advancer(
+      FlowStore store,
+      WalletGateway wallet,
+      BusinessGateway business,
+      WakeupScheduler wakeups,
+      EngineEvents events,
+      LeaseTokens leases,
+      EngineConfig config,
+      Clock clock) {
+    this.store = store;
+    this.wallet = wallet;
+    this.business = business;
+    this.wakeups = wakeups;
+    this.events = events;
+    this.leases = leases;
+    this.backoff = new Backoff(config);
+    this.config = config;
+    this.clock = clock;
+  }
+
+  /** Advances a flow as far as the facts allow; re-reads the row from the primary first. */
+  public AdvanceResult advance(long flowId, Trigger trigger) {
+    Lease lease = trigger.lease();
+    if (lease == null) {
+      lease = leases.next();
+      if (!store.claim(flowId, lease, clock.instant())) {
+        return settled(store.find(flowId).orElse(null), Outcome.BUSY);
+      }
+    }
+    return run(store.find(flowId).orElse(null), new Step(trigger, lease));
+  }
+
+  /**
+   * Advances a row that the caller's own transaction has just written and returned (creation): the
+   * row is the primary's current state, held by {@code lease}, so no second read is needed.
+   */
+  public AdvanceResult advanceCreated(PayFlow created, Trigger trigger) {
+    if (trigger.lease() == null) {
+      throw new IllegalArgumentException("a created flow is advanced under its creation lease");
+    }
+    return run(created, new Step(trigger, trigger.lease()));
+  }
+
+  private AdvanceResult run(PayFlow flow, Step step) {
+    for (int i = 0; i < MAX_STEPS; i++) {
+      if (flow == null) {
+        return new AdvanceResult(Outcome.NOT_FOUND, null);
+      }
+      if (flow.isTerminal()) {
+        return new AdvanceResult(Outcome.TERMINAL, flow);
+      }
+      if (flow.isFrozen()) {
+        return new AdvanceResult(Outcome.FROZEN, flow);
+      }
+      step.start(clock.millis());
+      StepResult result =
+          switch (flow.status()) {
+            case WAIT_PAY -> waitPay(flow, step);
+            case PAYING -> confirmPayment(flow, step);
+            case PAYED -> confirmBusiness(flow, step);
+            case REFUNDING -> confirmRefund(flow, step);
+            case PAY_FAIL, BIZ_SUCCESS, REFUNDED, CLOSED -> StepResult.end(Outcome.TERMINAL);
+          };
+      if (result.outcome() != null) {
+        PayFlow last = result.next() != null ? result.next() : store.find(flow.id()).orElse(null);
+        return settled(last, result.outcome());
+      }
+      flow = result.next();
+    }
+    // More steps than any legal path has: hand over to a later trigger rather than spin.
+    StepResult handover = reschedule(flow, step, "STEP_LIMIT");
+    return settled(store.find(flow.id()).orElse(null), handover.outcome());
+  }
+
+  private static AdvanceResult settled(PayFlow flow, Outcome outcome) {
+    if (flow == null) {
+      return new AdvanceResult(Outcome.NOT_FOUND, null);
+    }
+    if (flow.isTerminal()) {
+      return new AdvanceResult(Outcome.TERMINAL, flow);
+    }
+    return new AdvanceResult(flow.isFrozen() ? Outcome.FROZEN : outcome, flow);
+  }
+
+  // ---- WAIT_PAY ----------------------------------------------------------------------------
+
+  private StepResult waitPay(PayFlow flow, Step step) {
+    if (!flow.hasOrderNumbers()) {
+      // Crash between insert and number write: derive the very same numbers from the id.
+      store.assignOrderNumbers(
+          flow.id(), OrderNumbers.derive(flow.goal().userId(), flow.id()), clock.instant());
+      return StepResult.next(store.find(flow.id()).orElse(null));
+    }
+    Decision decision = PaymentDecision.startPayment(flow, clock.instant());
+    if (!(decision instanceof Decision.Move start) || start.to() != FlowStatus.PAYING) {
+      return apply(flow, decision, step, null, "DEADLINE");
+    }
+    Optional<PayFlow> paying = move(flow, FlowStatus.PAYING, null, step, null, "START_PAY");
+    if (paying.isEmpty()) {
+      return StepResult.end(Outcome.BUSY);
+    }
+    WalletResult result = pay(paying.get());
+    return apply(paying.get(), PaymentDecision.onPaymentResult(result), step, result, null);
+  }
+
+  // ---- PAYING ------------------------------------------------------------------------------
+
+  private StepResult confirmPayment(PayFlow flow, Step step) {
+    WalletResult query = call("PAY_QUERY", () -> wallet.queryPayment(flow.tradeOrderNo()));
+    return switch (PaymentDecision.afterQuery(flow, query, clock.instant())) {
+      case DECIDE -> apply(flow, PaymentDecision.onPaymentResult(query), step, query, null);
+      case RESEND_SAME_ORDER -> {
+        WalletResult result = pay(flow);
+        yield apply(flow, PaymentDecision.onPaymentResult(result), step, result, null);
+      }
+      case CLOSE_ORDER -> {
+        WalletResult closed = call("CLOSE", () -> wallet.closePayment(flow.tradeOrderNo()));
+        yield apply(flow, PaymentDecision.onCloseResult(closed), step, closed, "CLOSE");
+      }
+    };
+  }
+
+  private WalletResult pay(PayFlow flow) {
+    ChargeRequest request =
+        new ChargeRequest(
+            flow.tradeOrderNo(), flow.goal().userId(), flow.amount(), flow.currency());
+    return call("PAY", () -> wallet.pay(request));
+  }
+
+  // ---- PAYED -------------------------------------------------------------------------------
+
+  private StepResult confirmBusiness(PayFlow flow, Step step) {
+    if (BusinessDecision.mayCallBusiness(flow, clock.instant())) {
+      BizCallResult answer = business.fulfil(flow.goal(), flow.tradeOrderNo(), flow.bizDeadline());
+      events.externalCall("BIZ_CALL", answer.name());
+    }
+    Decision decision = decideBusiness(flow);
+    if (!BusinessDecision.isRefund(decision)) {
+      return apply(flow, decision, step, null, "BIZ_FACT");
+    }
+    // Re-read the business fact right before committing to the refund (seed 000 section 8).
+    Decision again = decideBusiness(flow);
+    if (!BusinessDecision.isRefund(again)) {
+      if (again instanceof Decision.Move m && m.to() == FlowStatus.BIZ_SUCCESS) {
+        events.refundBlockedByBizSuccess(flow.id());
+      }
+      return apply(flow, again, step, null, "BIZ_FACT");
+    }
+    String reason = ((Decision.Move) again).errorCode();
+    Optional<PayFlow> refunding = move(flow, FlowStatus.REFUNDING, reason, step, null, "BIZ_FACT");
+    if (refunding.isEmpty()) {
+      return StepResult.end(Outcome.BUSY);
+    }
+    WalletResult result = refund(refunding.get());
+    return apply(refunding.get(), RefundDecision.onRefundResult(result), step, result, null);
+  }
+
+  private Decision decideBusiness(PayFlow flow) {
+    BizFact fact = business.readFact(flow.goal());
+    events.externalCall("BIZ_FACT", fact.state().name());
+    return BusinessDecision.decide(flow, fact, clock.instant(), config.deadlineGrace());
+  }
+
+  // ---- REFUNDING ---------------------------------------------------------------------------
+
+  private StepResult confirmRefund(PayFlow flow, Step step) {
+    WalletResult query = call("REFUND_QUERY", () -> wallet.queryRefund(flow.refundOrderNo()));
+    WalletResult result =
+        switch (RefundDecision.afterQuery(query)) {
+          case DECIDE -> query;
+          case RESEND_SAME_REFUND -> refund(flow);
+        };
+    return apply(flow, RefundDecision.onRefundResult(result), step, result, null);
+  }
+
+  private WalletResult refund(PayFlow flow) {
+    RefundRequest request =
+        new RefundRequest(
+            flow.refundOrderNo(), flow.tradeOrderNo(), flow.amount(), flow.currency());
+    return call("REFUND", () -> wallet.refund(request));
+  }
+
+  // ---- carrying out decisions --------------------------------------------------------------
+
+  private StepResult apply(
+      PayFlow flow, Decision decision, Step step, WalletResult result, String resultClass) {
+    String requestId = result == null ? null : result.requestId();
+    String klass = resultClass != null ? resultClass : result.certainty().name();
+    if (decision instanceof Decision.Move m) {
+      Optional<PayFlow> moved = move(flow, m.to(), m.errorCode(), step, requestId, klass);
+      if (moved.isEmpty()) {
+        return StepResult.end(Outcome.BUSY);
+      }
+      return moved.get().isTerminal()
+          ? new StepResult(moved.get(), Outcome.TERMINAL)
+          : StepResult.next(moved.get());
+    }
+    if (decision instanceof Decision.Wait w) {
+      return reschedule(flow, step, w.errorCode());
+    }
+    if (decision instanceof Decision.Escalate e) {
+      return escalate(flow, e.errorCode());
+    }
+    return freeze(flow, ((Decision.Freeze) decision).reason());
+  }
+
+  private Optional<PayFlow> move(
+      PayFlow flow, FlowStatus to, String errorCode, Step step, String requestId, String klass) {
+    Transitions.requireLegal(flow.status(), to);
+    Instant now = clock.instant();
+    boolean keepLease = !to.isTerminal();
+    HistoryNote note =
+        new HistoryNote(step.trigger.source(), requestId, klass, clock.millis() - step.startedAt);
+    TransitionWrite write =
+        new TransitionWrite(
+            flow,
+            to,
+            errorCode,
+            keepLease ? now.plus(config.lease()) : now,
+            keepLease ? step.lease.token() : null,
+            note,
+            now);
+    Optional<PayFlow> written = store.transition(write);
+    if (written.isPresent()) {
+      events.transitioned(flow.status(), to);
+      return written;
+    }
+    onConflict(flow, to);
+    return Optional.empty();
+  }
+
+  /**
+   * 0 rows updated: re-read. The same or a later legal state ends the step idempotently; any other
+   * state is a contradictory branch, which freezes the flow and raises an alert.
+   */
+  private void onConflict(PayFlow flow, FlowStatus intended) {
+    PayFlow current = store.find(flow.id()).orElseThrow();
+    if (current.status() == flow.status()
+        || Transitions.isSameOrLater(intended, current.status())) {
+      events.casConflict(intended, current.status(), "IDEMPOTENT");
+      return;
+    }
+    events.casConflict(intended, current.status(), "CONTRADICTION");
+    freeze(current, "CAS_CONTRADICTION_" + intended + "_FOUND_" + current.status());
+  }
+
+  private StepResult reschedule(PayFlow flow, Step step, String errorCode) {
+    int retries = flow.retryCount() + 1;
+    boolean escalate =
+        retries > config.retryBudget() || flow.reviewState() == ReviewState.ESCALATED;
+    ReviewState review = escalate ? ReviewState.ESCALATED : flow.reviewState();
+    String reason =
+        escalate
+            ? orElse(flow.reviewReason(), "RETRY_BUDGET_SPENT:" + errorCode)
+            : flow.reviewReason();
+    return writeSchedule(flow, retries, errorCode, review, reason);
+  }
+
+  private StepResult escalate(PayFlow flow, String errorCode) {
+    return writeSchedule(
+        flow,
+        flow.retryCount() + 1,
+        errorCode,
+        ReviewState.ESCALATED,
+        orElse(flow.reviewReason(), errorCode));
+  }
+
+  private StepResult writeSchedule(
+      PayFlow flow, int retries, String errorCode, ReviewState review, String reason) {
+    Instant now = clock.instant();
+    boolean escalated = review == ReviewState.ESCALATED;
+    Instant next = backoff.next(flow.id(), flow.retryCount(), escalated, now);
+    if (!store.reschedule(
+        new RescheduleWrite(flow, retries, next, errorCode, review, reason, now))) {
+      return StepResult.end(Outcome.BUSY);
+    }
+    events.rescheduled(flow.status(), errorCode);
+    if (escalated && flow.reviewState() != ReviewState.ESCALATED) {
+      events.escalated(flow.id(), flow.status(), errorCode);
+    }
+    wakeups.schedule(flow.id(), next);
+    return StepResult.end(Outcome.WAITING);
+  }
+
+  private StepResult freeze(PayFlow flow, String reason) {
+    store.freeze(flow.id(), reason, clock.instant());
+    events.frozen(flow.id(), reason);
+    return StepResult.end(Outcome.FROZEN);
+  }
+
+  private WalletResult call(String kind, Supplier<WalletResult> io) {
+    WalletResult result = io.get();
+    events.externalCall(kind, result.certainty().name());
+    return result;
+  }
+
+  private static String orElse(String value, String fallback) {
+    return value != null ? value : fallback;
+  }
+
+  /**
+   * Either the row to continue from (outcome null), or the outcome that ends this advance with,
+   * when known, the row as last written.
+   */
+  private record StepResult(PayFlow next, Outcome outcome) {
+    static StepResult next(PayFlow row) {
+      return new StepResult(row, null);
+    }
+
+    static StepResult end(Outcome outcome) {
+      return new StepResult(null, outcome);
+    }
+  }
+
+  /** One advance call: who triggered it, which lease it holds, when the current step began. */
+  private static final class Step {
+    final Trigger trigger;
+    final Lease lease;
+    long startedAt;
+
+    Step(Trigger trigger, Lease lease) {
+      this.trigger = trigger;
+      this.lease = lease;
+    }
+
+    void start(long millis) {
+      startedAt = millis;
+    }
+  }
+}

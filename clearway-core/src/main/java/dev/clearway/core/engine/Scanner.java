@@ -1,0 +1,61 @@
+package dev.clearway.core.engine;
+
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.FlowStore.Lease;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The safety net (seed 000 section 10). Every round starts from id 0 and pages by primary key with
+ * a cursor local to the round, so a row that was not yet due last round is found this round. Each
+ * page claims its rows (FOR UPDATE SKIP LOCKED, lease = next_retry_time) in one statement, so
+ * several scanners, in one process or several, never hand the same flow to two workers at once.
+ */
+public final class Scanner {
+  private final FlowStore store;
+  private final LeaseTokens leases;
+  private final EngineConfig config;
+  private final EngineEvents events;
+  private final Clock clock;
+
+  public Scanner(
+      FlowStore store, LeaseTokens leases, EngineConfig config, EngineEvents events, Clock clock) {
+    this.store = store;
+    this.leases = leases;
+    this.config = config;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  /**
+   * Runs one round and hands every claimed flow to {@code dispatch} with the lease it was claimed
+   * under. Returns the number of flows claimed.
+   */
+  public int runRound(Dispatcher dispatch) {
+    long started = clock.millis();
+    long cursor = 0;
+    int hits = 0;
+    while (true) {
+      Lease lease = leases.next();
+      List<Long> ids = store.claimDue(cursor, config.scanBatch(), lease, clock.instant());
+      for (long id : ids) {
+        dispatch.dispatch(id, Trigger.held(TriggerSource.SCANNER, lease));
+      }
+      hits += ids.size();
+      if (ids.size() < config.scanBatch()) {
+        break;
+      }
+      cursor = ids.get(ids.size() - 1);
+    }
+    events.scannerRound(hits, clock.millis() - started);
+    return hits;
+  }
+
+  /** Receives a claimed flow; the engine runs it on a worker. */
+  @FunctionalInterface
+  public interface Dispatcher {
+    void dispatch(long flowId, Trigger trigger);
+  }
+}

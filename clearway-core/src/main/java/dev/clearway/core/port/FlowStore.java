@@ -1,0 +1,80 @@
+package dev.clearway.core.port;
+
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.GoalKey;
+import dev.clearway.core.domain.NewPayment;
+import dev.clearway.core.domain.OrderNumbers;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.domain.ReviewState;
+import dev.clearway.core.domain.TriggerSource;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Persistence of flows. Every read is from the primary. Every state write is a compare-and-set on
+ * (id, status, version) and returns false when 0 rows were updated: someone else moved the row.
+ */
+public interface FlowStore {
+
+  /**
+   * Creates the next attempt of a goal, or returns the goal's live attempt if one exists. The row
+   * is inserted, then its order numbers are derived from its id and written; the new row is held by
+   * {@code lease} so that the creating caller can advance it at once.
+   */
+  CreateResult createAttempt(NewPayment payment, Lease lease, Instant now);
+
+  Optional<PayFlow> find(long flowId);
+
+  List<PayFlow> findByGoal(GoalKey goal);
+
+  /** Writes the derived numbers if they are still missing (crash between insert and update). */
+  void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now);
+
+  /** Takes the lease of one due or unleased non-terminal, non-frozen flow. */
+  boolean claim(long flowId, Lease lease, Instant now);
+
+  /**
+   * Claims up to {@code limit} due flows with id greater than {@code afterId}, in id order, and
+   * returns their ids ascending.
+   */
+  List<Long> claimDue(long afterId, int limit, Lease lease, Instant now);
+
+  /**
+   * CAS transition and its history row, in one transaction. Returns the row as written (from the
+   * primary, in the same statement), or empty when 0 rows were updated.
+   */
+  Optional<PayFlow> transition(TransitionWrite write);
+
+  /** Keeps the status, sets the next retry time and releases the lease; CAS on status+version. */
+  boolean reschedule(RescheduleWrite write);
+
+  /** Stops automatic processing of a flow: contradictory facts, a person must decide. */
+  void freeze(long flowId, String reason, Instant now);
+
+  /** A lease token and its expiry; the expiry doubles as next_retry_time while it is held. */
+  record Lease(String token, Instant until) {}
+
+  record CreateResult(PayFlow flow, boolean created) {}
+
+  record HistoryNote(
+      TriggerSource trigger, String requestId, String resultClass, long elapsedMillis) {}
+
+  record TransitionWrite(
+      PayFlow from,
+      FlowStatus to,
+      String errorCode,
+      Instant nextRetryTime,
+      String leaseToken,
+      HistoryNote note,
+      Instant now) {}
+
+  record RescheduleWrite(
+      PayFlow from,
+      int retryCount,
+      Instant nextRetryTime,
+      String errorCode,
+      ReviewState reviewState,
+      String reviewReason,
+      Instant now) {}
+}

@@ -1,0 +1,29 @@
+package dev.clearway.core.port;
+
+import dev.clearway.core.fact.WalletResult;
+
+/**
+ * The wallet, idempotent by trade order number and refund order number. Implementations never throw
+ * for transport problems: they answer {@code UNKNOWN}.
+ */
+public interface WalletGateway {
+
+  WalletResult pay(ChargeRequest request);
+
+  WalletResult queryPayment(String tradeOrderNo);
+
+  /**
+   * Closes an order that must never be charged: SUCCESS if it is now closed or was never created; a
+   * later pay with the same number is rejected. If the order was already charged, the answer is
+   * {@code DEFINITE_FAILURE} with error code {@code ALREADY_PAID}.
+   */
+  WalletResult closePayment(String tradeOrderNo);
+
+  WalletResult refund(RefundRequest request);
+
+  WalletResult queryRefund(String refundOrderNo);
+
+  record ChargeRequest(String tradeOrderNo, long userId, long amount, String currency) {}
+
+  record RefundRequest(String refundOrderNo, String tradeOrderNo, long amount, String currency) {}
+}

@@ -1,0 +1,7 @@
+package dev.clearway.sim;
+
+import dev.clearway.core.domain.GoalKey;
+import java.time.Instant;
+
+/** One grant the simulated business service actually committed. */
+public record GrantEntry(GoalKey goal, String attributedOrderNo, Instant at) {}

@@ -1,0 +1,337 @@
+package dev.clearway.store;
+
+import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
+
+import dev.clearway.core.domain.GoalKey;
+import dev.clearway.core.domain.NewPayment;
+import dev.clearway.core.domain.OrderNumbers;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.domain.Transitions;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.port.FlowStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/** {@link FlowStore} over JDBC. SQL stays next to its parameters; every update count is checked. */
+public final class JdbcFlowStore implements FlowStore {
+  private static final String UNIQUE_VIOLATION = "23505";
+  private static final int CREATE_TRIES = 5;
+
+  private final DataSource dataSource;
+  private final SqlDialect dialect;
+
+  public JdbcFlowStore(DataSource dataSource, SqlDialect dialect) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
+  }
+
+  @Override
+  public CreateResult createAttempt(NewPayment payment, Lease lease, Instant now) {
+    for (int i = 0; i < CREATE_TRIES; i++) {
+      try (Connection c = dataSource.getConnection()) {
+        c.setAutoCommit(false);
+        try {
+          CreateResult result = createInTransaction(c, payment, lease, now);
+          c.commit();
+          return result;
+        } catch (SQLException e) {
+          c.rollback();
+          // Race: another request created an attempt of this goal between our read and insert.
+          // uk_biz_attempt or uk_live_attempt refused ours; read again and return the live one.
+          if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+            throw e;
+          }
+        } finally {
+          c.setAutoCommit(true);
+        }
+      } catch (SQLException e) {
+        throw new StoreException("create attempt", e);
+      }
+    }
+    throw new StoreException("create attempt: too many concurrent creations of one goal", null);
+  }
+
+  private CreateResult createInTransaction(
+      Connection c, NewPayment payment, Lease lease, Instant now) throws SQLException {
+    GoalKey goal = payment.goal();
+    int lastAttempt = 0;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT "
+                + FLOW_COLUMNS
+                + " FROM pay_flow WHERE user_id = ? AND scene = ? AND biz_key = ?"
+                + " ORDER BY attempt_no DESC")) {
+      ps.setLong(1, goal.userId());
+      ps.setString(2, goal.scene());
+      ps.setString(3, goal.bizKey());
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          PayFlow existing = FlowRows.map(rs);
+          lastAttempt = Math.max(lastAttempt, existing.attemptNo());
+          if (!existing.status().isDefiniteFailure()) {
+            return new CreateResult(existing, false);
+          }
+        }
+      }
+    }
+    long id;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, status, amount, currency,
+                                  biz_deadline_time, next_retry_time, lease_owner, created_at,
+                                  updated_at)
+            VALUES (?, ?, ?, ?, 'WAIT_PAY', ?, ?, ?, ?, ?, ?, ?)
+            RETURNING id
+            """)) {
+      ps.setLong(1, goal.userId());
+      ps.setString(2, goal.scene());
+      ps.setString(3, goal.bizKey());
+      ps.setInt(4, lastAttempt + 1);
+      ps.setLong(5, payment.amount());
+      ps.setString(6, payment.currency());
+      ps.setObject(7, ts(payment.bizDeadline()));
+      ps.setObject(8, ts(lease.until()));
+      ps.setString(9, lease.token());
+      ps.setObject(10, ts(now));
+      ps.setObject(11, ts(now));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        id = rs.getLong(1);
+      }
+    }
+    // Numbers are derived from the id; the same derivation repairs a row left without them.
+    OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
+    PayFlow created;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE pay_flow SET trade_order_no = ?, refund_order_no = ?"
+                + " WHERE id = ? AND trade_order_no IS NULL RETURNING "
+                + FLOW_COLUMNS)) {
+      ps.setString(1, numbers.tradeOrderNo());
+      ps.setString(2, numbers.refundOrderNo());
+      ps.setLong(3, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("pay_flow " + id + " vanished inside its own transaction");
+        }
+        created = FlowRows.map(rs);
+      }
+    }
+    appendCreationHistory(c, created, now);
+    return new CreateResult(created, true);
+  }
+
+  private static void appendCreationHistory(Connection c, PayFlow f, Instant now)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
+                   refund_order_no, from_status, to_status, version, trigger_source, created_at)
+            VALUES (?, ?, ?, ?, ?, NULL, 'WAIT_PAY', 0, ?, ?)
+            """)) {
+      ps.setLong(1, f.id());
+      ps.setString(2, f.goal().bizKey());
+      ps.setInt(3, f.attemptNo());
+      ps.setString(4, f.tradeOrderNo());
+      ps.setString(5, f.refundOrderNo());
+      ps.setString(6, TriggerSource.SYNC.name());
+      ps.setObject(7, ts(now));
+      ps.executeUpdate();
+    }
+  }
+
+  @Override
+  public Optional<PayFlow> find(long flowId) {
+    return query(
+            "SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE id = ?", ps -> ps.setLong(1, flowId))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public List<PayFlow> findByGoal(GoalKey goal) {
+    return query(
+        "SELECT "
+            + FLOW_COLUMNS
+            + " FROM pay_flow WHERE user_id = ? AND scene = ? AND biz_key = ? ORDER BY attempt_no",
+        ps -> {
+          ps.setLong(1, goal.userId());
+          ps.setString(2, goal.scene());
+          ps.setString(3, goal.bizKey());
+        });
+  }
+
+  @Override
+  public void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now) {
+    // 0 rows is fine: the numbers were already there (written by the creator or a peer).
+    update(
+        "UPDATE pay_flow SET trade_order_no = ?, refund_order_no = ?, updated_at = ?"
+            + " WHERE id = ? AND trade_order_no IS NULL",
+        ps -> {
+          ps.setString(1, numbers.tradeOrderNo());
+          ps.setString(2, numbers.refundOrderNo());
+          ps.setObject(3, ts(now));
+          ps.setLong(4, flowId);
+        });
+  }
+
+  @Override
+  public boolean claim(long flowId, Lease lease, Instant now) {
+    return update(
+            """
+            UPDATE pay_flow SET lease_owner = ?, next_retry_time = ?
+             WHERE id = ?
+               AND status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING')
+               AND review_state <> 'FROZEN'
+               AND (lease_owner IS NULL OR next_retry_time <= ?)
+            """,
+            ps -> {
+              ps.setString(1, lease.token());
+              ps.setObject(2, ts(lease.until()));
+              ps.setLong(3, flowId);
+              ps.setObject(4, ts(now));
+            })
+        == 1;
+  }
+
+  @Override
+  public List<Long> claimDue(long afterId, int limit, Lease lease, Instant now) {
+    List<Long> ids = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(dialect.claimDueSql())) {
+      ps.setObject(1, ts(now));
+      ps.setLong(2, afterId);
+      ps.setInt(3, limit);
+      ps.setString(4, lease.token());
+      ps.setObject(5, ts(lease.until()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getLong(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("claim due flows", e);
+    }
+    Collections.sort(ids);
+    return ids;
+  }
+
+  @Override
+  public Optional<PayFlow> transition(TransitionWrite w) {
+    PayFlow from = w.from();
+    Transitions.requireLegal(from.status(), w.to());
+    List<PayFlow> rows =
+        query(
+            dialect.transitionSql(),
+            ps -> {
+              int i = 1;
+              ps.setString(i++, w.to().name());
+              ps.setObject(i++, ts(w.nextRetryTime()));
+              ps.setString(i++, w.leaseToken());
+              ps.setString(i++, w.errorCode());
+              ps.setString(i++, w.note().requestId());
+              ps.setObject(i++, ts(w.now()));
+              ps.setLong(i++, from.id());
+              ps.setString(i++, from.status().name());
+              ps.setLong(i++, from.version());
+              ps.setString(i++, from.status().name());
+              ps.setString(i++, w.note().trigger().name());
+              ps.setString(i++, w.note().requestId());
+              ps.setString(i++, w.note().resultClass());
+              ps.setString(i++, w.errorCode());
+              ps.setLong(i++, w.note().elapsedMillis());
+              ps.setObject(i, ts(w.now()));
+            });
+    // 0 rows: someone else moved the row (status or version changed). The caller re-reads.
+    return rows.stream().findFirst();
+  }
+
+  @Override
+  public boolean reschedule(RescheduleWrite w) {
+    PayFlow from = w.from();
+    return update(
+            """
+            UPDATE pay_flow
+               SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
+                   review_state = ?, review_reason = ?, lease_owner = NULL, updated_at = ?
+             WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
+            """,
+            ps -> {
+              ps.setInt(1, w.retryCount());
+              ps.setObject(2, ts(w.nextRetryTime()));
+              ps.setString(3, w.errorCode());
+              ps.setString(4, w.reviewState().name());
+              ps.setString(5, w.reviewReason());
+              ps.setObject(6, ts(w.now()));
+              ps.setLong(7, from.id());
+              ps.setString(8, from.status().name());
+              ps.setLong(9, from.version());
+            })
+        == 1;
+  }
+
+  @Override
+  public void freeze(long flowId, String reason, Instant now) {
+    update(
+        "UPDATE pay_flow SET review_state = 'FROZEN', review_reason = ?, lease_owner = NULL,"
+            + " updated_at = ? WHERE id = ?",
+        ps -> {
+          ps.setString(1, truncate(reason, 160));
+          ps.setObject(2, ts(now));
+          ps.setLong(3, flowId);
+        });
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------
+
+  private List<PayFlow> query(String sql, Binder binder) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      List<PayFlow> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(FlowRows.map(rs));
+        }
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw new StoreException(sql, e);
+    }
+  }
+
+  private int update(String sql, Binder binder) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new StoreException(sql, e);
+    }
+  }
+
+  static OffsetDateTime ts(Instant instant) {
+    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+  }
+
+  private static String truncate(String s, int max) {
+    return s == null || s.length() <= max ? s : s.substring(0, max);
+  }
+
+  @FunctionalInterface
+  interface Binder {
+    void bind(PreparedStatement ps) throws SQLException;
+  }
+}

@@ -1,0 +1,63 @@
+package dev.clearway.store;
+
+/** PostgreSQL: data-modifying CTEs keep a transition and its history in one statement. */
+public final class PostgresDialect implements SqlDialect {
+
+  static final String FLOW_COLUMNS =
+      "id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no, status, version,"
+          + " amount, currency, biz_deadline_time, next_retry_time, retry_count, last_error_code,"
+          + " review_state, review_reason, lease_owner, created_at, updated_at";
+
+  @Override
+  public String migrationLocation() {
+    return "classpath:db/migration/postgresql";
+  }
+
+  @Override
+  public String transitionSql() {
+    // Race: two workers after a lease takeover may both try this; the (status, version) guard
+    // lets exactly one through, the other sees 0 rows and re-reads.
+    return """
+        WITH moved AS (
+          UPDATE pay_flow
+             SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
+                 lease_owner = ?, last_error_code = ?,
+                 channel_request_id = COALESCE(?, channel_request_id),
+                 review_state = CASE WHEN review_state = 'ESCALATED' THEN 'NONE' ELSE review_state END,
+                 updated_at = ?
+           WHERE id = ? AND status = ? AND version = ?
+          RETURNING %s
+        ), hist AS (
+          INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
+                 refund_order_no, from_status, to_status, version, trigger_source, request_id,
+                 result_class, error_code, elapsed_ms, created_at)
+          SELECT id, biz_key, attempt_no, trade_order_no, refund_order_no, ?, status, version,
+                 ?, ?, ?, ?, ?, ?
+            FROM moved
+        )
+        SELECT %s FROM moved
+        """
+        .formatted(FLOW_COLUMNS, FLOW_COLUMNS);
+  }
+
+  @Override
+  public String claimDueSql() {
+    // SKIP LOCKED: two scanners never claim the same row; the lease (next_retry_time in the
+    // future, lease_owner set) keeps it out of the next rounds until it expires.
+    return """
+        WITH due AS (
+          SELECT id FROM pay_flow
+           WHERE status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING')
+             AND review_state <> 'FROZEN'
+             AND next_retry_time <= ?
+             AND id > ?
+           ORDER BY id
+           LIMIT ?
+             FOR UPDATE SKIP LOCKED
+        )
+        UPDATE pay_flow f SET lease_owner = ?, next_retry_time = ?
+          FROM due WHERE f.id = due.id
+        RETURNING f.id
+        """;
+  }
+}
