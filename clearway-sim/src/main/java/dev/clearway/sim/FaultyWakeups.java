@@ -3,6 +3,9 @@ package dev.clearway.sim;
 import dev.clearway.core.port.WakeupScheduler;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -13,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FaultyWakeups implements WakeupScheduler {
   private final WakeupScheduler inner;
   private final FaultPlan faults;
-  private final AtomicLong sequence = new AtomicLong();
+  private final Map<Long, AtomicInteger> perFlow = new ConcurrentHashMap<>();
   private final AtomicLong lost = new AtomicLong();
   private final AtomicLong duplicated = new AtomicLong();
   private final AtomicLong delayed = new AtomicLong();
@@ -25,7 +28,10 @@ public final class FaultyWakeups implements WakeupScheduler {
 
   @Override
   public void schedule(long flowId, Instant at) {
-    String key = flowId + "#" + sequence.incrementAndGet();
+    // Keyed by (flow, n-th wake-up of that flow): replayable from the seed, whatever the order
+    // in which other flows schedule theirs.
+    int n = perFlow.computeIfAbsent(flowId, k -> new AtomicInteger()).incrementAndGet();
+    String key = flowId + "#" + n;
     double u = faults.unit("wakeup", key, 0);
     double third = faults.rate() / 3;
     if (u < third) {

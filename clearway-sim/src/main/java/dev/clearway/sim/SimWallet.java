@@ -40,6 +40,7 @@ public final class SimWallet implements WalletGateway {
 
   private final FaultPlan faults;
   private final Clock clock;
+  private final Duration stall;
   private final Map<String, Order> orders = new ConcurrentHashMap<>();
   private final Map<String, Refund> refunds = new ConcurrentHashMap<>();
   private final List<LedgerEntry> ledger = new ArrayList<>();
@@ -47,8 +48,18 @@ public final class SimWallet implements WalletGateway {
   private final AtomicLong calls = new AtomicLong();
 
   public SimWallet(FaultPlan faults, Clock clock) {
+    this(faults, clock, Duration.ZERO);
+  }
+
+  /**
+   * @param stall how long one in ten slow responses takes; set it above the engine's lease so that
+   *     the scanner takes a flow over while its first worker is still inside the wallet call, and
+   *     the two race to the CAS
+   */
+  public SimWallet(FaultPlan faults, Clock clock, Duration stall) {
     this.faults = faults;
     this.clock = clock;
+    this.stall = stall;
   }
 
   private enum OrderState {
@@ -102,7 +113,8 @@ public final class SimWallet implements WalletGateway {
     String no = request.tradeOrderNo();
     WalletFault fault = payFault(no);
     if (fault == WalletFault.PAY_SLOW) {
-      sleep(faults.duration("wallet.slow", no, SLOW_MIN, SLOW_MAX));
+      boolean stalls = !stall.isZero() && faults.unit("wallet.stall", no, 0) < 0.1;
+      sleep(stalls ? stall : faults.duration("wallet.slow", no, SLOW_MIN, SLOW_MAX));
     }
     Order order = orders.computeIfAbsent(no, k -> new Order(k, request.amount()));
     synchronized (order) {

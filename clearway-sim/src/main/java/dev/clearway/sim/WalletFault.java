@@ -13,7 +13,7 @@ public enum WalletFault {
   PAY_REJECTED,
   /** HTTP 5xx from a proxy after the charge committed. */
   PAY_5XX,
-  /** A slow but correct response. */
+  /** A slow but correct response; one in ten stalls beyond the engine's lease. */
   PAY_SLOW,
   /** The charge committed and the advancing worker died before writing the state. */
   PAY_CRASH_AFTER_CHARGE,

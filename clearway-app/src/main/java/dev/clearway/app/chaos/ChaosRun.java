@@ -54,29 +54,39 @@ public final class ChaosRun {
             ? Database.embedded(pool)
             : Database.connect(options.jdbcUrl(), pool)) {
       FaultPlan plan = new FaultPlan(options.seed(), options.faultRate());
-      SimWallet wallet = new SimWallet(plan, clock);
+      EngineConfig config = EngineConfig.compressed();
+      SimWallet wallet = new SimWallet(plan, clock, config.lease().plusMillis(500));
       SimBusiness business = new SimBusiness(plan, clock);
       ChaosEvents events = new ChaosEvents();
-      FaultyWakeups[] faulty = new FaultyWakeups[1];
-      EngineAssembly engine =
-          new EngineAssembly(
-              db.flowStore(),
-              wallet,
-              business,
-              events,
-              EngineConfig.compressed(),
-              clock,
-              "chaos-" + options.seed(),
-              options.concurrency(),
-              inner -> faulty[0] = new FaultyWakeups(inner, plan));
-      engine.start();
-      AtomicInteger created = new AtomicInteger();
       AtomicLong crashes = new AtomicLong();
-      engine.runtime().onWorkerDeath((id, t) -> crashes.incrementAndGet());
+      // Two engine instances on one database stand for two processes: separate workers, scanners
+      // and wake-up queues, sharing only the rows.
+      List<FaultyWakeups> faultyWakeups = new ArrayList<>();
+      List<EngineAssembly> engines = new ArrayList<>();
+      for (String name : new String[] {"a", "b"}) {
+        EngineAssembly engine =
+            new EngineAssembly(
+                db.flowStore(),
+                wallet,
+                business,
+                events,
+                config,
+                clock,
+                "chaos-" + options.seed() + "-" + name,
+                Math.max(2, options.concurrency() / 2),
+                inner -> {
+                  FaultyWakeups faulty = new FaultyWakeups(inner, plan);
+                  faultyWakeups.add(faulty);
+                  return faulty;
+                });
+        engine.runtime().onWorkerDeath((id, t) -> crashes.incrementAndGet());
+        engines.add(engine.start());
+      }
+      AtomicInteger created = new AtomicInteger();
       Instant giveUp = clock.instant().plusSeconds(options.timeoutSeconds());
-      drive(engine, business, plan, created, crashes, giveUp);
+      drive(engines, business, plan, created, crashes, giveUp);
       waitForConvergence(db, events, created, giveUp, started);
-      engine.close();
+      engines.forEach(EngineAssembly::close);
       wallet.settleAll();
       FlowSnapshot snapshot = FlowSnapshot.read(db.dataSource());
       InvariantChecker checker = new InvariantChecker();
@@ -95,9 +105,9 @@ public final class ChaosRun {
               "worker crashes %d, wake-ups lost %d / duplicated %d / delayed %d, scanner hits %d,"
                   + " CAS conflicts %d (contradictions %d), escalations %d, freezes %d",
               crashes.get(),
-              faulty[0].lost(),
-              faulty[0].duplicated(),
-              faulty[0].delayed(),
+              faultyWakeups.stream().mapToLong(FaultyWakeups::lost).sum(),
+              faultyWakeups.stream().mapToLong(FaultyWakeups::duplicated).sum(),
+              faultyWakeups.stream().mapToLong(FaultyWakeups::delayed).sum(),
               events.scannerHits.get(),
               events.casIdempotent.get() + events.casContradiction.get(),
               events.casContradiction.get(),
@@ -109,7 +119,7 @@ public final class ChaosRun {
 
   /** Client threads: each takes goals until N attempts exist; some goals get several attempts. */
   private void drive(
-      EngineAssembly engine,
+      List<EngineAssembly> engines,
       SimBusiness business,
       FaultPlan plan,
       AtomicInteger created,
@@ -123,6 +133,7 @@ public final class ChaosRun {
               () -> {
                 while (clock.instant().isBefore(giveUp)) {
                   int g = nextGoal.getAndIncrement();
+                  EngineAssembly engine = engines.get(g % engines.size());
                   if (!payGoal(engine, business, plan, g, created, crashes)) {
                     return;
                   }

@@ -47,7 +47,7 @@ public final class BusinessDecision {
           yield new Decision.Freeze("BIZ_ATTRIBUTED_BUT_NOT_DONE");
         }
         yield now.isBefore(flow.bizDeadline().plus(grace))
-            ? Decision.waitFor("BIZ_NOT_DONE")
+            ? Decision.waitForDeadline("BIZ_NOT_DONE")
             : Decision.move(FlowStatus.REFUNDING, "BIZ_DEADLINE_PASSED");
       }
     };

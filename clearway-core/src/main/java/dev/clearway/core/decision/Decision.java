@@ -8,8 +8,16 @@ public sealed interface Decision {
   /** CAS to {@code to}. */
   record Move(FlowStatus to, String errorCode) implements Decision {}
 
-  /** Stay in the state; retry after backoff. */
-  record Wait(String errorCode) implements Decision {}
+  /**
+   * Stay in the state; retry after backoff. {@code boundedByDeadline} marks a wait whose exit is
+   * guaranteed by the business deadline (the business is not done yet, the deadline is ahead): it
+   * never spends the retry budget, so a long deadline does not page a person.
+   */
+  record Wait(String errorCode, boolean boundedByDeadline) implements Decision {
+    public Wait(String errorCode) {
+      this(errorCode, false);
+    }
+  }
 
   /** Stay in the state; a person must look, retries continue at the escalated frequency. */
   record Escalate(String errorCode) implements Decision {}
@@ -26,6 +34,10 @@ public sealed interface Decision {
   }
 
   static Decision waitFor(String errorCode) {
-    return new Wait(errorCode);
+    return new Wait(errorCode, false);
+  }
+
+  static Decision waitForDeadline(String errorCode) {
+    return new Wait(errorCode, true);
   }
 }

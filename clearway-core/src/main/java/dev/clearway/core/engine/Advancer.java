@@ -121,7 +121,7 @@ public final class Advancer {
       flow = result.next();
     }
     // More steps than any legal path has: hand over to a later trigger rather than spin.
-    StepResult handover = reschedule(flow, step, "STEP_LIMIT");
+    StepResult handover = reschedule(flow, step, "STEP_LIMIT", false);
     return settled(store.find(flow.id()).orElse(null), handover.outcome());
   }
 
@@ -249,7 +249,7 @@ public final class Advancer {
           : StepResult.next(moved.get());
     }
     if (decision instanceof Decision.Wait w) {
-      return reschedule(flow, step, w.errorCode());
+      return reschedule(flow, step, w.errorCode(), w.boundedByDeadline());
     }
     if (decision instanceof Decision.Escalate e) {
       return escalate(flow, e.errorCode());
@@ -297,10 +297,12 @@ public final class Advancer {
     freeze(current, "CAS_CONTRADICTION_" + intended + "_FOUND_" + current.status());
   }
 
-  private StepResult reschedule(PayFlow flow, Step step, String errorCode) {
+  private StepResult reschedule(
+      PayFlow flow, Step step, String errorCode, boolean boundedByDeadline) {
     int retries = flow.retryCount() + 1;
     boolean escalate =
-        retries > config.retryBudget() || flow.reviewState() == ReviewState.ESCALATED;
+        (retries > config.retryBudget() && !boundedByDeadline)
+            || flow.reviewState() == ReviewState.ESCALATED;
     ReviewState review = escalate ? ReviewState.ESCALATED : flow.reviewState();
     String reason =
         escalate
