@@ -267,7 +267,10 @@ public final class JdbcFlowStore implements FlowStore {
                SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
                    review_state = ?, review_reason = ?, lease_owner = NULL, updated_at = ?
              WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
+               AND lease_owner IS NOT DISTINCT FROM ?
             """,
+            // Race: a worker whose lease expired and was taken over must not release the new
+            // holder's lease; the row's lease_owner is the token the writer read it under.
             ps -> {
               ps.setInt(1, w.retryCount());
               ps.setObject(2, ts(w.nextRetryTime()));
@@ -278,6 +281,7 @@ public final class JdbcFlowStore implements FlowStore {
               ps.setLong(7, from.id());
               ps.setString(8, from.status().name());
               ps.setLong(9, from.version());
+              ps.setString(10, from.leaseOwner());
             })
         == 1;
   }

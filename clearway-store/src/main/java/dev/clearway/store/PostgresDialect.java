@@ -16,16 +16,21 @@ public final class PostgresDialect implements SqlDialect {
   @Override
   public String transitionSql() {
     // Race: two workers after a lease takeover may both try this; the (status, version) guard
-    // lets exactly one through, the other sees 0 rows and re-reads.
+    // lets exactly one through, the other sees 0 rows and re-reads. A frozen flow takes no
+    // automatic transition, even from a worker that read it before the freeze. A transition
+    // opens a new stage: an escalation of the previous stage is cleared.
     return """
         WITH moved AS (
           UPDATE pay_flow
              SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
                  lease_owner = ?, last_error_code = ?,
                  channel_request_id = COALESCE(?, channel_request_id),
-                 review_state = CASE WHEN review_state = 'ESCALATED' THEN 'NONE' ELSE review_state END,
+                 review_reason = CASE WHEN review_state = 'ESCALATED' THEN NULL
+                                      ELSE review_reason END,
+                 review_state = CASE WHEN review_state = 'ESCALATED' THEN 'NONE'
+                                     ELSE review_state END,
                  updated_at = ?
-           WHERE id = ? AND status = ? AND version = ?
+           WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
           RETURNING %s
         ), hist AS (
           INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,

@@ -40,8 +40,6 @@ CREATE UNIQUE INDEX uk_live_attempt ON pay_flow (user_id, scene, biz_key)
 CREATE INDEX idx_scan ON pay_flow (status, next_retry_time, id)
   WHERE status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING') AND review_state <> 'FROZEN';
 
-CREATE INDEX idx_goal ON pay_flow (user_id, scene, biz_key, attempt_no);
-
 -- Every transition, appended in the same transaction as the state write.
 CREATE TABLE pay_flow_history (
   id               BIGSERIAL    PRIMARY KEY,

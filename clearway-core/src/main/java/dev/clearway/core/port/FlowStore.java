@@ -46,7 +46,10 @@ public interface FlowStore {
    */
   Optional<PayFlow> transition(TransitionWrite write);
 
-  /** Keeps the status, sets the next retry time and releases the lease; CAS on status+version. */
+  /**
+   * Keeps the status, sets the next retry time and releases the lease; CAS on status, version and
+   * the lease owner the row was read with (a writer whose lease was taken over gets false).
+   */
   boolean reschedule(RescheduleWrite write);
 
   /** Stops automatic processing of a flow: contradictory facts, a person must decide. */
