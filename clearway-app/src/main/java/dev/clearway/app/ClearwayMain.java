@@ -1,5 +1,6 @@
 package dev.clearway.app;
 
+import dev.clearway.app.bench.Bench;
 import dev.clearway.app.chaos.ChaosOptions;
 import dev.clearway.app.chaos.ChaosRun;
 import java.io.PrintStream;
@@ -20,6 +21,7 @@ public final class ClearwayMain {
       return switch (command) {
         case "chaos" -> chaos(ChaosOptions.parse(rest, 2_000), out, err);
         case "demo" -> Demo.run(rest, out, err);
+        case "bench" -> Bench.run(rest, out, err);
         case "help", "--help", "-h" -> {
           out.println(usage());
           yield 0;
@@ -51,6 +53,7 @@ public final class ClearwayMain {
           demo  [--payments N] [--exit-after SECONDS]   chaos run on embedded PostgreSQL with a live table
           chaos --payments N --seed S [--fault-rate P] [--concurrency C] [--out DIR] [--jdbc-url URL]
                 [--timeout-seconds T]
+          bench [--payments N] [--concurrency C] [--jdbc-url URL] [--json] [--scanner-rows R] [--no-scanner]
         """;
   }
 }

@@ -23,6 +23,9 @@ import java.util.Set;
 public final class Transitions {
   private static final Map<FlowStatus, Set<FlowStatus>> LEGAL = new EnumMap<>(FlowStatus.class);
 
+  /** For each state, every state reachable from it by one or more legal edges. */
+  private static final Map<FlowStatus, Set<FlowStatus>> LATER = new EnumMap<>(FlowStatus.class);
+
   static {
     LEGAL.put(WAIT_PAY, EnumSet.of(PAYING, CLOSED));
     LEGAL.put(PAYING, EnumSet.of(PAYED, PAY_FAIL));
@@ -30,6 +33,9 @@ public final class Transitions {
     LEGAL.put(REFUNDING, EnumSet.of(REFUNDED));
     for (FlowStatus s : FlowStatus.values()) {
       LEGAL.putIfAbsent(s, EnumSet.noneOf(FlowStatus.class));
+    }
+    for (FlowStatus s : FlowStatus.values()) {
+      LATER.put(s, reachableFrom(s));
     }
   }
 
@@ -55,20 +61,18 @@ public final class Transitions {
    * meant to reach {@code target} and found {@code current} ends idempotently.
    */
   public static boolean isSameOrLater(FlowStatus target, FlowStatus current) {
-    if (target == current) {
-      return true;
-    }
-    ArrayDeque<FlowStatus> todo = new ArrayDeque<>(LEGAL.get(target));
+    return target == current || LATER.get(target).contains(current);
+  }
+
+  private static Set<FlowStatus> reachableFrom(FlowStatus start) {
     Set<FlowStatus> seen = EnumSet.noneOf(FlowStatus.class);
+    ArrayDeque<FlowStatus> todo = new ArrayDeque<>(LEGAL.get(start));
     while (!todo.isEmpty()) {
       FlowStatus s = todo.poll();
-      if (s == current) {
-        return true;
-      }
       if (seen.add(s)) {
         todo.addAll(LEGAL.get(s));
       }
     }
-    return false;
+    return seen;
   }
 }

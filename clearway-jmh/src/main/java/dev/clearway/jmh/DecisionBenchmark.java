@@ -1,0 +1,106 @@
+package dev.clearway.jmh;
+
+import dev.clearway.core.decision.BusinessDecision;
+import dev.clearway.core.decision.Decision;
+import dev.clearway.core.decision.PaymentDecision;
+import dev.clearway.core.decision.RefundDecision;
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.GoalKey;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.domain.ReviewState;
+import dev.clearway.core.domain.Transitions;
+import dev.clearway.core.engine.Backoff;
+import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.fact.BizFact;
+import dev.clearway.core.fact.WalletResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+
+/** The pure decisions the advancer makes on every step: they should cost nanoseconds. */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class DecisionBenchmark {
+  private final Instant now = Instant.parse("2026-12-01T00:00:00Z");
+  private final PayFlow payed =
+      new PayFlow(
+          901,
+          new GoalKey(16, "renewal", "biz-R-73"),
+          1,
+          "t_g_p1",
+          "r_t_g_p1",
+          FlowStatus.PAYED,
+          2,
+          1_000,
+          "CNY",
+          now.plusSeconds(60),
+          now,
+          0,
+          null,
+          ReviewState.NONE,
+          null,
+          null,
+          now,
+          now);
+  private final BizFact doneHere = BizFact.done("t_g_p1");
+  private final BizFact doneElsewhere = BizFact.done("t_g_p9");
+  private final WalletResult success = WalletResult.success("w1");
+  private final WalletResult unknown = WalletResult.unknown("TIMEOUT");
+  private final WalletResult noRecord = WalletResult.noRecord("w2");
+  private final Duration grace = Duration.ofSeconds(5);
+  private final Backoff backoff = new Backoff(EngineConfig.production());
+  private int retry;
+
+  @Benchmark
+  public Decision paymentOnSuccess() {
+    return PaymentDecision.onPaymentResult(success);
+  }
+
+  @Benchmark
+  public Decision paymentOnUnknown() {
+    return PaymentDecision.onPaymentResult(unknown);
+  }
+
+  @Benchmark
+  public PaymentDecision.NextCall paymentAfterNoRecord() {
+    return PaymentDecision.afterQuery(payed, noRecord, now);
+  }
+
+  @Benchmark
+  public Decision businessDoneHere() {
+    return BusinessDecision.decide(payed, doneHere, now, grace);
+  }
+
+  @Benchmark
+  public Decision businessDoneElsewhere() {
+    return BusinessDecision.decide(payed, doneElsewhere, now, grace);
+  }
+
+  @Benchmark
+  public Decision refundOnSuccess() {
+    return RefundDecision.onRefundResult(success);
+  }
+
+  @Benchmark
+  public boolean transitionIsLegal() {
+    return Transitions.isLegal(FlowStatus.PAYED, FlowStatus.REFUNDING);
+  }
+
+  @Benchmark
+  public boolean transitionIsSameOrLater() {
+    return Transitions.isSameOrLater(FlowStatus.PAYING, FlowStatus.REFUNDED);
+  }
+
+  @Benchmark
+  public Instant backoffNext() {
+    retry = (retry + 1) & 15;
+    return backoff.next(901, retry, false, now);
+  }
+}
