@@ -3,6 +3,7 @@ package dev.clearway.store.testing;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
@@ -10,6 +11,10 @@ import javax.sql.DataSource;
 /**
  * One embedded PostgreSQL (zonky, a real server) per test JVM, migrated by Flyway on first use and
  * shared by every test class of every module that depends on the clearway-store test-jar.
+ *
+ * <p>With the system property {@code clearway.test.server} (a JDBC URL of an existing server's
+ * maintenance database, set by the Maven profile {@code local-postgres}) the tests run instead on a
+ * fresh database created on that server for this JVM and dropped at exit.
  *
  * <p>Usage: {@code TestDatabase.get().reset()} in {@code @BeforeEach}, then {@code
  * TestDatabase.get().store()} or {@code TestDatabase.get().dataSource()}. Tests that share the
@@ -31,10 +36,42 @@ public final class TestDatabase {
     static final TestDatabase INSTANCE = start();
 
     private static TestDatabase start() {
-      Database db = Database.embedded(POOL_SIZE);
+      String server = System.getProperty("clearway.test.server", "");
+      if (server.isBlank()) {
+        Database db = Database.embedded(POOL_SIZE);
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(db::close, "clearway-test-database-shutdown"));
+        return new TestDatabase(db);
+      }
+      String name = "clearway_it_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+      admin(server, "CREATE DATABASE " + name);
+      Database db = Database.connect(withDatabase(server, name), POOL_SIZE);
       Runtime.getRuntime()
-          .addShutdownHook(new Thread(db::close, "clearway-test-database-shutdown"));
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    db.close();
+                    admin(server, "DROP DATABASE IF EXISTS " + name);
+                  },
+                  "clearway-test-database-shutdown"));
       return new TestDatabase(db);
+    }
+
+    private static void admin(String url, String sql) {
+      try (Connection c = DriverManager.getConnection(url);
+          Statement st = c.createStatement()) {
+        st.execute(sql);
+      } catch (SQLException e) {
+        throw new IllegalStateException("test database on " + url.replaceAll("\\?.*", ""), e);
+      }
+    }
+
+    /** Replaces the database name in a JDBC URL such as jdbc:postgresql://host:port/db?params. */
+    static String withDatabase(String url, String database) {
+      int query = url.indexOf('?');
+      String base = query < 0 ? url : url.substring(0, query);
+      String params = query < 0 ? "" : url.substring(query);
+      return base.substring(0, base.lastIndexOf('/') + 1) + database + params;
     }
   }
 
