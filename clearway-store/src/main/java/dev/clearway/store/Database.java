@@ -63,6 +63,15 @@ public final class Database implements AutoCloseable {
     Flyway.configure().dataSource(pool).locations(dialect.migrationLocation()).load().migrate();
   }
 
+  /**
+   * Closes the pool's idle connections (they are reopened on demand). A PostgreSQL backend may hold
+   * its latest statistics until its next statement or its exit; closing it flushes them, so that
+   * pg_stat_database reflects every transaction committed so far.
+   */
+  public void closeIdleConnections() {
+    pool.getHikariPoolMXBean().softEvictConnections();
+  }
+
   public DataSource dataSource() {
     return pool;
   }

@@ -1,5 +1,6 @@
 package dev.clearway.app.bench;
 
+import dev.clearway.store.Database;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,14 +13,21 @@ import javax.sql.DataSource;
  * delay, so a reading waits until the counter has been stable for a moment.
  */
 final class CommitCounter {
+  private final Database db;
   private final DataSource dataSource;
 
-  CommitCounter(DataSource dataSource) {
-    this.dataSource = dataSource;
+  CommitCounter(Database db) {
+    this.db = db;
+    this.dataSource = db.dataSource();
   }
 
-  /** The settled counter. Each reading itself commits a few read-only transactions. */
+  /**
+   * The settled counter: idle pooled connections are closed first so that their backends flush
+   * pending statistics, then the counter is read until it stops moving. Each reading itself commits
+   * one read-only transaction.
+   */
   long settled() {
+    db.closeIdleConnections();
     long last = read();
     for (int i = 0; i < 40; i++) {
       sleep(250);

@@ -62,7 +62,7 @@ final class PaymentBench {
             UnaryOperator.identity())) {
       engine.start();
       drive(engine, "warmup", Math.min(WARMUP, payments));
-      CommitCounter commits = new CommitCounter(db.dataSource());
+      CommitCounter commits = new CommitCounter(db);
       long before = commits.settled();
       long t0 = System.nanoTime();
       long[] latencies = drive(engine, "run", payments);

@@ -105,6 +105,11 @@ public final class Advancer {
       if (flow.isFrozen()) {
         return new AdvanceResult(Outcome.FROZEN, flow);
       }
+      if (!step.lease.token().equals(flow.leaseOwner())) {
+        // Race: our lease expired and another worker claimed the flow (a scanner task that sat in
+        // a queue, a worker that stalled). Leave it to the holder: no external call from here.
+        return new AdvanceResult(Outcome.BUSY, flow);
+      }
       step.start(clock.millis());
       StepResult result =
           switch (flow.status()) {
