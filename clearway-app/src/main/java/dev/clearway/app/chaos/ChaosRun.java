@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -84,8 +85,10 @@ public final class ChaosRun {
       }
       AtomicInteger created = new AtomicInteger();
       Instant giveUp = clock.instant().plusSeconds(options.timeoutSeconds());
+      Thread reporter = progressReporter(db, events, created, started);
       drive(engines, business, plan, created, crashes, giveUp);
-      waitForConvergence(db, events, created, giveUp, started);
+      waitForConvergence(db, giveUp);
+      reporter.interrupt();
       engines.forEach(EngineAssembly::close);
       wallet.settleAll();
       FlowSnapshot snapshot = FlowSnapshot.read(db.dataSource());
@@ -202,27 +205,53 @@ public final class ChaosRun {
     return true;
   }
 
-  private void waitForConvergence(
-      Database db, ChaosEvents events, AtomicInteger created, Instant giveUp, long started) {
-    while (true) {
-      int open = FlowSnapshot.unconverged(db.dataSource());
-      progress.printf(
-          "chaos: %,d/%,d created, %,d open, %,d transitions, %,d scanner hits, %.1fs%n",
-          created.get(),
-          options.payments(),
-          open,
-          events.transitions.get(),
-          events.scannerHits.get(),
-          (System.currentTimeMillis() - started) / 1000.0);
-      if (open == 0 || !clock.instant().isBefore(giveUp)) {
-        return;
-      }
+  /** Waits until no flow is open (neither terminal nor in manual review), or gives up. */
+  private void waitForConvergence(Database db, Instant giveUp) {
+    while (FlowSnapshot.unconverged(db.dataSource()) > 0 && clock.instant().isBefore(giveUp)) {
       try {
-        Thread.sleep(1_000);
+        Thread.sleep(250);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
     }
+  }
+
+  /** Prints one line a second: created, open, and the flows by status, read from the database. */
+  private Thread progressReporter(
+      Database db, ChaosEvents events, AtomicInteger created, long started) {
+    Thread t =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                try {
+                  Thread.sleep(1_000);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                Map<String, Integer> byStatus = FlowSnapshot.countByStatus(db.dataSource());
+                StringBuilder line =
+                    new StringBuilder(
+                        String.format(
+                            "%6.1fs  created %,d/%,d  open %,d  review %,d  scanner hits %,d |",
+                            (System.currentTimeMillis() - started) / 1000.0,
+                            Math.min(created.get(), options.payments()),
+                            options.payments(),
+                            byStatus.getOrDefault("open", 0),
+                            byStatus.getOrDefault("review", 0),
+                            events.scannerHits.get()));
+                byStatus.forEach(
+                    (status, n) -> {
+                      if (!status.equals("open") && !status.equals("review")) {
+                        line.append(String.format(" %s %,d", status, n));
+                      }
+                    });
+                progress.println(line);
+              }
+            },
+            "chaos-progress");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 }

@@ -1,11 +1,14 @@
 package dev.clearway.app.chaos;
 
+import dev.clearway.core.domain.FlowStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /** What the database says at the end of a run: every flow and every history row. */
@@ -91,5 +94,34 @@ public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
     } catch (SQLException e) {
       throw new IllegalStateException("count unconverged", e);
     }
+  }
+
+  /**
+   * Flows by status, plus "open" (neither terminal nor in review) and "review" (in manual review).
+   */
+  public static Map<String, Integer> countByStatus(DataSource ds) {
+    Map<String, Integer> counts = new TreeMap<>();
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT status, review_state <> 'NONE', count(*) FROM pay_flow"
+                    + " GROUP BY 1, 2")) {
+      while (rs.next()) {
+        String status = rs.getString(1);
+        boolean review = rs.getBoolean(2);
+        int n = rs.getInt(3);
+        counts.merge(status, n, Integer::sum);
+        boolean terminal = FlowStatus.valueOf(status).isTerminal();
+        if (review) {
+          counts.merge("review", n, Integer::sum);
+        } else if (!terminal) {
+          counts.merge("open", n, Integer::sum);
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("count by status", e);
+    }
+    return counts;
   }
 }
