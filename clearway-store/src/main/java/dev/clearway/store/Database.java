@@ -6,7 +6,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /**
  * A migrated PostgreSQL database behind a connection pool: either embedded (zonky, a real
@@ -60,7 +59,7 @@ public final class Database implements AutoCloseable {
   }
 
   private void migrate() {
-    Flyway.configure().dataSource(pool).locations(dialect.migrationLocation()).load().migrate();
+    Schema.migrate(pool, dialect);
   }
 
   /**
