@@ -1,11 +1,10 @@
 package dev.clearway.app.bench;
 
+import dev.clearway.app.Parallel;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -30,39 +29,26 @@ final class BaselineBench {
     prepare();
     AtomicLong commits = new AtomicLong();
     long stopAt = System.nanoTime() + (long) (seconds * 1e9);
-    List<Thread> threads = new ArrayList<>();
     long t0 = System.nanoTime();
-    for (int t = 0; t < concurrency; t++) {
-      long seed = t;
-      Thread thread =
-          new Thread(
-              () -> {
-                SplittableRandom random = new SplittableRandom(seed);
-                try (Connection c = dataSource.getConnection();
-                    PreparedStatement ps =
-                        c.prepareStatement(
-                            "UPDATE bench_account SET balance = balance + ? WHERE id = ?")) {
-                  while (System.nanoTime() < stopAt) {
-                    ps.setLong(1, random.nextInt(-5000, 5000));
-                    ps.setInt(2, 1 + random.nextInt(ROWS));
-                    ps.executeUpdate();
-                    commits.incrementAndGet();
-                  }
-                } catch (SQLException e) {
-                  throw new IllegalStateException("baseline update", e);
-                }
-              },
-              "baseline-" + t);
-      thread.start();
-      threads.add(thread);
-    }
-    for (Thread thread : threads) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Parallel.run(
+        concurrency,
+        "baseline",
+        t -> {
+          SplittableRandom random = new SplittableRandom(t);
+          try (Connection c = dataSource.getConnection();
+              PreparedStatement ps =
+                  c.prepareStatement(
+                      "UPDATE bench_account SET balance = balance + ? WHERE id = ?")) {
+            while (System.nanoTime() < stopAt) {
+              ps.setLong(1, random.nextInt(-5000, 5000));
+              ps.setInt(2, 1 + random.nextInt(ROWS));
+              ps.executeUpdate();
+              commits.incrementAndGet();
+            }
+          } catch (SQLException e) {
+            throw new IllegalStateException("baseline update", e);
+          }
+        });
     return commits.get() / ((System.nanoTime() - t0) / 1e9);
   }
 

@@ -1,6 +1,7 @@
 package dev.clearway.app.bench;
 
 import dev.clearway.app.EngineAssembly;
+import dev.clearway.app.Parallel;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
 import dev.clearway.core.engine.AdvanceResult;
@@ -12,9 +13,7 @@ import dev.clearway.sim.SimWallet;
 import dev.clearway.store.Database;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
@@ -79,36 +78,24 @@ final class PaymentBench {
   private long[] drive(EngineAssembly engine, String tag, int payments) {
     long[] latencies = new long[payments];
     AtomicInteger next = new AtomicInteger();
-    List<Thread> threads = new ArrayList<>();
-    for (int t = 0; t < concurrency; t++) {
-      Thread thread =
-          new Thread(
-              () -> {
-                int i;
-                while ((i = next.getAndIncrement()) < payments) {
-                  GoalKey goal = new GoalKey(1 + i % 10_000, "bench", tag + ":" + i);
-                  NewPayment p =
-                      new NewPayment(
-                          goal, 100 + i % 1000, "CNY", clock.instant().plus(Duration.ofHours(1)));
-                  long s = System.nanoTime();
-                  AdvanceResult r = engine.payments().start(p).result();
-                  latencies[i] =
-                      r.outcome() == AdvanceResult.Outcome.TERMINAL
-                          ? (System.nanoTime() - s) / 1_000
-                          : -1;
-                }
-              },
-              "bench-" + t);
-      thread.start();
-      threads.add(thread);
-    }
-    for (Thread thread : threads) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Parallel.run(
+        concurrency,
+        "bench",
+        t -> {
+          int i;
+          while ((i = next.getAndIncrement()) < payments) {
+            GoalKey goal = new GoalKey(1 + i % 10_000, "bench", tag + ":" + i);
+            NewPayment p =
+                new NewPayment(
+                    goal, 100 + i % 1000, "CNY", clock.instant().plus(Duration.ofHours(1)));
+            long s = System.nanoTime();
+            AdvanceResult r = engine.payments().start(p).result();
+            latencies[i] =
+                r.outcome() == AdvanceResult.Outcome.TERMINAL
+                    ? (System.nanoTime() - s) / 1_000
+                    : -1;
+          }
+        });
     return latencies;
   }
 

@@ -1,6 +1,7 @@
 package dev.clearway.app.chaos;
 
 import dev.clearway.app.EngineAssembly;
+import dev.clearway.app.Parallel;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
@@ -129,31 +130,18 @@ public final class ChaosRun {
       AtomicLong crashes,
       Instant giveUp) {
     AtomicInteger nextGoal = new AtomicInteger();
-    List<Thread> clients = new ArrayList<>();
-    for (int c = 0; c < options.concurrency(); c++) {
-      Thread t =
-          new Thread(
-              () -> {
-                while (clock.instant().isBefore(giveUp)) {
-                  int g = nextGoal.getAndIncrement();
-                  EngineAssembly engine = engines.get(g % engines.size());
-                  if (!payGoal(engine, business, plan, g, created, crashes)) {
-                    return;
-                  }
-                }
-              },
-              "chaos-client-" + c);
-      t.start();
-      clients.add(t);
-    }
-    for (Thread t : clients) {
-      try {
-        t.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    Parallel.run(
+        options.concurrency(),
+        "chaos-client",
+        c -> {
+          while (clock.instant().isBefore(giveUp)) {
+            int g = nextGoal.getAndIncrement();
+            EngineAssembly engine = engines.get(g % engines.size());
+            if (!payGoal(engine, business, plan, g, created, crashes)) {
+              return;
+            }
+          }
+        });
   }
 
   /** Pays one goal; returns false when the run has created all its payments. */
