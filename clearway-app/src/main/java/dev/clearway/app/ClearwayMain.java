@@ -3,6 +3,7 @@ package dev.clearway.app;
 import dev.clearway.app.bench.Bench;
 import dev.clearway.app.chaos.ChaosOptions;
 import dev.clearway.app.chaos.ChaosRun;
+import dev.clearway.app.server.Serve;
 import java.io.PrintStream;
 import java.util.Arrays;
 
@@ -10,11 +11,11 @@ import java.util.Arrays;
 public final class ClearwayMain {
   private ClearwayMain() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws InterruptedException {
     System.exit(run(args, System.out, System.err));
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
     String command = args.length == 0 ? "help" : args[0];
     String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
     try {
@@ -22,6 +23,7 @@ public final class ClearwayMain {
         case "chaos" -> chaos(ChaosOptions.parse(rest, 2_000), out, err);
         case "demo" -> Demo.run(rest, out, err);
         case "bench" -> Bench.run(rest, out, err);
+        case "serve" -> Serve.run(rest, out);
         case "help", "--help", "-h" -> {
           out.println(usage());
           yield 0;
@@ -53,6 +55,7 @@ public final class ClearwayMain {
           demo  [--payments N] [--exit-after SECONDS]   chaos run on embedded PostgreSQL with a live table
           chaos --payments N --seed S [--fault-rate P] [--concurrency C] [--out DIR] [--jdbc-url URL]
                 [--timeout-seconds T]
+          serve [--port P] [--jdbc-url URL]             the payment API on embedded PostgreSQL and the simulators
           bench [--payments N] [--concurrency C] [--jdbc-url URL] [--json] [--scanner-rows R] [--no-scanner]
         """;
   }

@@ -174,6 +174,15 @@ public final class JdbcFlowStore implements FlowStore {
   }
 
   @Override
+  public List<PayFlow> findByBizKey(String bizKey) {
+    return query(
+        "SELECT "
+            + FLOW_COLUMNS
+            + " FROM pay_flow WHERE biz_key = ? ORDER BY user_id, scene, attempt_no",
+        ps -> ps.setString(1, bizKey));
+  }
+
+  @Override
   public void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now) {
     // 0 rows is fine: the numbers were already there (written by the creator or a peer).
     update(

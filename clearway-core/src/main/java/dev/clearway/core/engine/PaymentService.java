@@ -7,6 +7,13 @@ import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.FlowStore.CreateResult;
 import dev.clearway.core.port.FlowStore.Lease;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The synchronous entry: create the goal's next attempt (or find its live one) and advance it in
@@ -45,5 +52,32 @@ public final class PaymentService {
     }
     return new Started(
         advancer.advanceCreated(created.flow(), Trigger.held(TriggerSource.SYNC, lease)), true);
+  }
+
+  /**
+   * Starts a payment and advances it on {@code executor} for at most {@code budget}. When the
+   * budget runs out the advance goes on in the background and the answer is the row as it is now (a
+   * timeout inside the service is PROCESSING, never a failure).
+   */
+  public Started start(NewPayment payment, Duration budget, Executor executor) {
+    Lease lease = leases.next();
+    CreateResult created = store.createAttempt(payment, lease, clock.instant());
+    long flowId = created.flow().id();
+    Supplier<AdvanceResult> advance =
+        created.created()
+            ? () -> advancer.advanceCreated(created.flow(), Trigger.held(TriggerSource.SYNC, lease))
+            : () -> advancer.advance(flowId, Trigger.unclaimed(TriggerSource.SYNC));
+    CompletableFuture<AdvanceResult> running = CompletableFuture.supplyAsync(advance, executor);
+    try {
+      return new Started(running.get(budget.toMillis(), TimeUnit.MILLISECONDS), created.created());
+    } catch (TimeoutException | ExecutionException e) {
+      // Still running, or the worker died (its lease expires and the scanner takes over).
+      PayFlow now = store.find(flowId).orElse(created.flow());
+      return new Started(new AdvanceResult(AdvanceResult.Outcome.WAITING, now), created.created());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      PayFlow now = store.find(flowId).orElse(created.flow());
+      return new Started(new AdvanceResult(AdvanceResult.Outcome.WAITING, now), created.created());
+    }
   }
 }

@@ -28,6 +28,9 @@ public interface FlowStore {
 
   List<PayFlow> findByGoal(GoalKey goal);
 
+  /** Every attempt of every goal with this business key, by user, scene and attempt. */
+  List<PayFlow> findByBizKey(String bizKey);
+
   /** Writes the derived numbers if they are still missing (crash between insert and update). */
   void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now);
 

@@ -1,0 +1,106 @@
+package dev.clearway.app.api;
+
+import dev.clearway.app.EngineAssembly;
+import dev.clearway.core.engine.InProcessEntryLock;
+import dev.clearway.core.port.EntryLock;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.store.JdbcIdempotencyStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+
+/** The payment API: keys, filters, idempotency store, entry lock, and the API service. */
+@Configuration(proxyBeanMethods = false)
+@Import({PaymentController.class, ApiExceptionHandler.class})
+public class ApiConfiguration {
+
+  /**
+   * Keys from {@code clearway.keys.merchant|operator|approver} or the environment variables
+   * CLEARWAY_MERCHANT_KEYS, CLEARWAY_OPERATOR_KEYS, CLEARWAY_APPROVER_KEYS (comma-separated); a
+   * role without keys gets one generated key, shown once at start by the command line.
+   */
+  @Bean
+  ApiKeys apiKeys(Environment env) {
+    Map<Role, String> configured = new EnumMap<>(Role.class);
+    configured.put(Role.MERCHANT, keys(env, "merchant", "CLEARWAY_MERCHANT_KEYS"));
+    configured.put(Role.OPERATOR, keys(env, "operator", "CLEARWAY_OPERATOR_KEYS"));
+    configured.put(Role.APPROVER, keys(env, "approver", "CLEARWAY_APPROVER_KEYS"));
+    return new ApiKeys(configured);
+  }
+
+  private static String keys(Environment env, String role, String variable) {
+    String fromProperty = env.getProperty("clearway.keys." + role);
+    return fromProperty != null ? fromProperty : env.getProperty(variable, "");
+  }
+
+  @Bean
+  FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter() {
+    FilterRegistrationBean<BodyLimitFilter> bean =
+        new FilterRegistrationBean<>(new BodyLimitFilter());
+    bean.setOrder(1);
+    return bean;
+  }
+
+  @Bean
+  FilterRegistrationBean<ApiKeyFilter> apiKeyFilter(ApiKeys keys) {
+    FilterRegistrationBean<ApiKeyFilter> bean =
+        new FilterRegistrationBean<>(new ApiKeyFilter(keys));
+    bean.setOrder(2);
+    return bean;
+  }
+
+  @Bean
+  JdbcIdempotencyStore idempotencyStore(DataSource dataSource) {
+    return new JdbcIdempotencyStore(dataSource);
+  }
+
+  @Bean
+  EntryLock entryLock() {
+    return new InProcessEntryLock();
+  }
+
+  /** Runs synchronous advances so that a request can stop waiting while the advance goes on. */
+  @Bean(destroyMethod = "shutdown")
+  ExecutorService syncAdvanceExecutor(@Value("${clearway.api.sync-threads:32}") int threads) {
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread t = new Thread(r, "clearway-sync");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  @Bean
+  PaymentApi paymentApi(
+      EngineAssembly engine,
+      FlowStore flows,
+      JdbcIdempotencyStore idempotency,
+      EntryLock entryLock,
+      ExecutorService syncAdvanceExecutor,
+      ObjectProvider<Clock> clock,
+      @Value("${clearway.api.max-amount:100000000}") long maxAmount,
+      @Value("${clearway.api.sync-budget:1s}") Duration syncBudget) {
+    Clock c = clock.getIfAvailable(Clock::systemUTC);
+    return new PaymentApi(
+        new PaymentRequestValidator(maxAmount, c),
+        idempotency,
+        entryLock,
+        engine.payments(),
+        flows,
+        syncAdvanceExecutor,
+        syncBudget,
+        c);
+  }
+}

@@ -1,0 +1,63 @@
+package dev.clearway.app.api;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * {@code Authorization: Bearer <key>} on everything but the open paths: health and Prometheus (as
+ * Spring Boot users expect), the OpenAPI document, and callbacks (verified by signature). The
+ * payment API takes merchant keys only.
+ */
+public final class ApiKeyFilter extends OncePerRequestFilter {
+  public static final String PRINCIPAL = "clearway.principal";
+
+  private final ApiKeys keys;
+
+  public ApiKeyFilter(ApiKeys keys) {
+    this.keys = keys;
+  }
+
+  @Override
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    String path = request.getRequestURI();
+    if (isOpen(path)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    String header = request.getHeader("Authorization");
+    String presented =
+        header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
+            ? header.substring(7).strip()
+            : null;
+    Optional<ApiKeys.Principal> principal = keys.authenticate(presented);
+    if (principal.isEmpty()) {
+      JsonErrors.write(
+          response, HttpStatus.UNAUTHORIZED, "unauthorized", "a valid API key is required");
+      return;
+    }
+    if (path.startsWith("/v1/") && principal.get().role() != Role.MERCHANT) {
+      JsonErrors.write(
+          response, HttpStatus.FORBIDDEN, "forbidden", "this key may not call the payment API");
+      return;
+    }
+    request.setAttribute(PRINCIPAL, principal.get());
+    chain.doFilter(request, response);
+  }
+
+  static boolean isOpen(String path) {
+    return path.equals("/actuator/health")
+        || path.startsWith("/actuator/health/")
+        || path.equals("/actuator/prometheus")
+        || path.startsWith("/v3/api-docs")
+        || path.startsWith("/swagger-ui")
+        || path.startsWith("/v1/callbacks/");
+  }
+}

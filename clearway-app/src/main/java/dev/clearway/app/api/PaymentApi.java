@@ -1,0 +1,120 @@
+package dev.clearway.app.api;
+
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.engine.PaymentService;
+import dev.clearway.core.engine.PaymentService.Started;
+import dev.clearway.core.port.EntryLock;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.store.JdbcIdempotencyStore;
+import dev.clearway.store.JdbcIdempotencyStore.Claim;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import org.springframework.http.HttpStatus;
+
+/**
+ * The payment API's rules, free of HTTP: validate, claim the Idempotency-Key, take the goal's short
+ * entry lock, start and advance the payment within the synchronous budget, bind the key.
+ */
+public final class PaymentApi {
+  private static final Duration KEY_LOCK = Duration.ofSeconds(30);
+  private static final Duration ENTRY_LOCK_WAIT = Duration.ofSeconds(2);
+
+  private final PaymentRequestValidator validator;
+  private final JdbcIdempotencyStore keys;
+  private final EntryLock entryLock;
+  private final PaymentService payments;
+  private final FlowStore flows;
+  private final Executor executor;
+  private final Duration syncBudget;
+  private final Clock clock;
+
+  public PaymentApi(
+      PaymentRequestValidator validator,
+      JdbcIdempotencyStore keys,
+      EntryLock entryLock,
+      PaymentService payments,
+      FlowStore flows,
+      Executor executor,
+      Duration syncBudget,
+      Clock clock) {
+    this.validator = validator;
+    this.keys = keys;
+    this.entryLock = entryLock;
+    this.payments = payments;
+    this.flows = flows;
+    this.executor = executor;
+    this.syncBudget = syncBudget;
+    this.clock = clock;
+  }
+
+  /** The answer to a create: the flow, and whether it was created or replayed by this request. */
+  public record Answer(FlowView flow, boolean created, boolean replayed) {}
+
+  public Answer create(String merchant, String idempotencyKey, CreatePaymentRequest request) {
+    PaymentRequestValidator.checkKey(idempotencyKey);
+    PaymentRequestValidator.Valid valid = validator.validate(request);
+    Instant now = clock.instant();
+    Claim claim =
+        keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(KEY_LOCK));
+    if (claim instanceof Claim.Reused) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "idempotency_key_reused",
+          "this Idempotency-Key was used with other parameters");
+    }
+    if (claim instanceof Claim.InUse) {
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "idempotency_key_in_use",
+          "a request with this Idempotency-Key is still running; retry shortly");
+    }
+    if (claim instanceof Claim.Done done) {
+      return new Answer(view(done.flowId()), false, true);
+    }
+    Started started;
+    try {
+      Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
+      try {
+        started = payments.start(valid.payment(), syncBudget, executor);
+      } finally {
+        held.ifPresent(EntryLock.Held::close);
+      }
+    } catch (RuntimeException e) {
+      // Nothing is bound to the key yet; free it so the client's retry runs at once. If the
+      // attempt was created before the failure, the retry finds it as the goal's live attempt.
+      keys.release(merchant, idempotencyKey);
+      throw e;
+    }
+    PayFlow flow = started.flow();
+    keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
+    return new Answer(FlowView.of(flow), started.created(), false);
+  }
+
+  public FlowView get(long flowId) {
+    return view(flowId);
+  }
+
+  public List<FlowView> byBizKey(String bizKey, Long userId, String scene) {
+    if (bizKey == null || bizKey.isBlank() || bizKey.length() > 160) {
+      throw ApiException.badRequest(
+          "invalid_parameter", "bizKey is required (at most 160 characters)");
+    }
+    return flows.findByBizKey(bizKey).stream()
+        .filter(f -> userId == null || f.goal().userId() == userId)
+        .filter(f -> scene == null || f.goal().scene().equals(scene))
+        .map(FlowView::of)
+        .toList();
+  }
+
+  private FlowView view(long flowId) {
+    return flows
+        .find(flowId)
+        .map(FlowView::of)
+        .orElseThrow(
+            () -> new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow"));
+  }
+}

@@ -1,0 +1,150 @@
+package dev.clearway.store;
+
+import static dev.clearway.store.JdbcFlowStore.ts;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import javax.sql.DataSource;
+
+/**
+ * Idempotency keys of the payment API. The primary key (merchant, key) decides which of two
+ * concurrent requests with one key runs; the stored request hash refuses the key with other
+ * parameters; the lock lets a request that died be taken over after it expires.
+ */
+public final class JdbcIdempotencyStore {
+  private final DataSource dataSource;
+
+  public JdbcIdempotencyStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /** The outcome of presenting a key. */
+  public sealed interface Claim {
+    /** This request holds the key and must create (or find) the flow, then complete. */
+    record Owned(boolean takenOver) implements Claim {}
+
+    /** The key already answered: replay this flow. */
+    record Done(long flowId) implements Claim {}
+
+    /** The key is held by a request that is still running. */
+    record InUse() implements Claim {}
+
+    /** The key was used with other parameters. */
+    record Reused() implements Claim {}
+  }
+
+  public Claim begin(
+      String merchant, String key, String requestHash, Instant now, Instant lockUntil) {
+    for (int i = 0; i < 5; i++) {
+      try (Connection c = dataSource.getConnection()) {
+        if (insert(c, merchant, key, requestHash, now, lockUntil)) {
+          return new Claim.Owned(false);
+        }
+        try (PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT request_hash, state, flow_id, locked_until FROM idempotency_key"
+                    + " WHERE merchant_id = ? AND idem_key = ?")) {
+          ps.setString(1, merchant);
+          ps.setString(2, key);
+          try (ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+              continue; // released between our insert and read: try again
+            }
+            if (!rs.getString(1).equals(requestHash)) {
+              return new Claim.Reused();
+            }
+            if ("DONE".equals(rs.getString(2))) {
+              return new Claim.Done(rs.getLong(3));
+            }
+            Instant lockedUntil = FlowRows.instant(rs, "locked_until");
+            if (lockedUntil.isAfter(now)) {
+              return new Claim.InUse();
+            }
+            if (takeOver(c, merchant, key, lockedUntil, lockUntil, now)) {
+              return new Claim.Owned(true);
+            }
+          }
+        }
+      } catch (SQLException e) {
+        throw new StoreException("idempotency key", e);
+      }
+    }
+    return new Claim.InUse();
+  }
+
+  private static boolean insert(
+      Connection c, String merchant, String key, String hash, Instant now, Instant lockUntil)
+      throws SQLException {
+    // Race: two requests with one key insert at once; the primary key lets exactly one in.
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO idempotency_key (merchant_id, idem_key, request_hash, state,
+                                         locked_until, created_at, updated_at)
+            VALUES (?, ?, ?, 'IN_FLIGHT', ?, ?, ?)
+            ON CONFLICT (merchant_id, idem_key) DO NOTHING
+            """)) {
+      ps.setString(1, merchant);
+      ps.setString(2, key);
+      ps.setString(3, hash);
+      ps.setObject(4, ts(lockUntil));
+      ps.setObject(5, ts(now));
+      ps.setObject(6, ts(now));
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  private static boolean takeOver(
+      Connection c, String merchant, String key, Instant expired, Instant lockUntil, Instant now)
+      throws SQLException {
+    // Race: two retries after the holder died; the CAS on the old lock lets one take over.
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE idempotency_key SET locked_until = ?, updated_at = ?"
+                + " WHERE merchant_id = ? AND idem_key = ? AND state = 'IN_FLIGHT'"
+                + " AND locked_until = ?")) {
+      ps.setObject(1, ts(lockUntil));
+      ps.setObject(2, ts(now));
+      ps.setString(3, merchant);
+      ps.setString(4, key);
+      ps.setObject(5, ts(expired));
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  /** Binds the key to its flow; replays return this flow from now on. */
+  public void complete(String merchant, String key, long flowId, Instant now) {
+    update(
+        "UPDATE idempotency_key SET state = 'DONE', flow_id = ?, updated_at = ?"
+            + " WHERE merchant_id = ? AND idem_key = ? AND state = 'IN_FLIGHT'",
+        ps -> {
+          ps.setLong(1, flowId);
+          ps.setObject(2, ts(now));
+          ps.setString(3, merchant);
+          ps.setString(4, key);
+        });
+  }
+
+  /** The holder failed before any flow existed: free the key at once. */
+  public void release(String merchant, String key) {
+    update(
+        "DELETE FROM idempotency_key WHERE merchant_id = ? AND idem_key = ? AND state = 'IN_FLIGHT'",
+        ps -> {
+          ps.setString(1, merchant);
+          ps.setString(2, key);
+        });
+  }
+
+  private void update(String sql, JdbcFlowStore.Binder binder) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new StoreException(sql, e);
+    }
+  }
+}
