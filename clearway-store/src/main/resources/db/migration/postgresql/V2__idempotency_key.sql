@@ -17,3 +17,6 @@ CREATE TABLE idempotency_key (
 
 -- GET /v1/payment-flows?bizKey=...: the goal's attempts by business key.
 CREATE INDEX idx_pay_flow_biz_key ON pay_flow (biz_key);
+
+-- The manual-review backlog (metrics, the review queue): only flows a person must see.
+CREATE INDEX idx_pay_flow_review ON pay_flow (review_state, id) WHERE review_state <> 'NONE';

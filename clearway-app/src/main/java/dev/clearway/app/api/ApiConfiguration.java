@@ -1,10 +1,14 @@
 package dev.clearway.app.api;
 
 import dev.clearway.app.EngineAssembly;
+import dev.clearway.app.metrics.FlowStateGauges;
+import dev.clearway.app.metrics.MicrometerEngineEvents;
 import dev.clearway.core.engine.InProcessEntryLock;
+import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.EntryLock;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.store.JdbcIdempotencyStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -58,6 +62,17 @@ public class ApiConfiguration {
         new FilterRegistrationBean<>(new ApiKeyFilter(keys));
     bean.setOrder(2);
     return bean;
+  }
+
+  @Bean
+  EngineEvents engineEvents(MeterRegistry registry) {
+    return new MicrometerEngineEvents(registry);
+  }
+
+  @Bean(destroyMethod = "close")
+  FlowStateGauges flowStateGauges(
+      DataSource dataSource, MeterRegistry registry, ObjectProvider<Clock> clock) {
+    return new FlowStateGauges(dataSource, registry, clock.getIfAvailable(Clock::systemUTC), 5_000);
   }
 
   @Bean
