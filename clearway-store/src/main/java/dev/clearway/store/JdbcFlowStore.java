@@ -174,6 +174,15 @@ public final class JdbcFlowStore implements FlowStore {
   }
 
   @Override
+  public Optional<PayFlow> findByOrderNo(String orderNo) {
+    return query(
+            "SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE trade_order_no = ?",
+            ps -> ps.setString(1, orderNo))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
   public List<PayFlow> findByBizKey(String bizKey) {
     return query(
         "SELECT "

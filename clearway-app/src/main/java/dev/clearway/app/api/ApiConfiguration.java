@@ -7,11 +7,14 @@ import dev.clearway.core.engine.InProcessEntryLock;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.EntryLock;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,7 +29,7 @@ import org.springframework.core.env.Environment;
 
 /** The payment API: keys, filters, idempotency store, entry lock, and the API service. */
 @Configuration(proxyBeanMethods = false)
-@Import({PaymentController.class, ApiExceptionHandler.class})
+@Import({PaymentController.class, CallbackController.class, ApiExceptionHandler.class})
 public class ApiConfiguration {
 
   /**
@@ -73,6 +76,30 @@ public class ApiConfiguration {
   FlowStateGauges flowStateGauges(
       DataSource dataSource, MeterRegistry registry, ObjectProvider<Clock> clock) {
     return new FlowStateGauges(dataSource, registry, clock.getIfAvailable(Clock::systemUTC), 5_000);
+  }
+
+  /**
+   * Callback secrets: the simulated wallet's from {@code clearway.callbacks.sim-secret} or the
+   * environment variable CLEARWAY_SIM_WEBHOOK_SECRET, else generated for this process (the
+   * in-process simulator is handed the same bean).
+   */
+  @Bean
+  CallbackChannels callbackChannels(Environment env) {
+    String sim = env.getProperty("clearway.callbacks.sim-secret");
+    if (sim == null || sim.isBlank()) {
+      sim = env.getProperty("CLEARWAY_SIM_WEBHOOK_SECRET", "");
+    }
+    if (sim.isBlank()) {
+      byte[] raw = new byte[24];
+      new SecureRandom().nextBytes(raw);
+      sim = "whsec_" + HexFormat.of().formatHex(raw);
+    }
+    return new CallbackChannels(Map.of("sim", sim));
+  }
+
+  @Bean
+  JdbcCallbackInbox callbackInbox(DataSource dataSource) {
+    return new JdbcCallbackInbox(dataSource);
   }
 
   @Bean

@@ -28,6 +28,9 @@ public interface FlowStore {
 
   List<PayFlow> findByGoal(GoalKey goal);
 
+  /** The flow of a trade order number. */
+  Optional<PayFlow> findByOrderNo(String tradeOrderNo);
+
   /** Every attempt of every goal with this business key, by user, scene and attempt. */
   List<PayFlow> findByBizKey(String bizKey);
 
