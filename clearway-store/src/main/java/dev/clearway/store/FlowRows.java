@@ -32,7 +32,8 @@ final class FlowRows {
         rs.getString("review_reason"),
         rs.getString("lease_owner"),
         instant(rs, "created_at"),
-        instant(rs, "updated_at"));
+        instant(rs, "updated_at"),
+        instant(rs, "cancel_requested_at"));
   }
 
   static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -305,6 +305,25 @@ public final class JdbcFlowStore implements FlowStore {
   }
 
   @Override
+  public boolean requestCancel(long flowId, Instant now) {
+    // Race: the advancer may move PAYING -> PAYED at the same moment; the status guard means the
+    // cancel is recorded only while the charge is unknown, and a PAYED flow refuses it.
+    return update(
+            """
+            UPDATE pay_flow SET cancel_requested_at = ?, updated_at = ?,
+                   next_retry_time = LEAST(next_retry_time, ?)
+             WHERE id = ? AND status = 'PAYING' AND cancel_requested_at IS NULL
+            """,
+            ps -> {
+              ps.setObject(1, ts(now));
+              ps.setObject(2, ts(now));
+              ps.setObject(3, ts(now));
+              ps.setLong(4, flowId);
+            })
+        == 1;
+  }
+
+  @Override
   public void freeze(long flowId, String reason, Instant now) {
     update(
         "UPDATE pay_flow SET review_state = 'FROZEN', review_reason = ?, lease_owner = NULL,"

@@ -6,7 +6,8 @@ public final class PostgresDialect implements SqlDialect {
   static final String FLOW_COLUMNS =
       "id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no, status, version,"
           + " amount, currency, biz_deadline_time, next_retry_time, retry_count, last_error_code,"
-          + " review_state, review_reason, lease_owner, created_at, updated_at";
+          + " review_state, review_reason, lease_owner, created_at, updated_at,"
+          + " cancel_requested_at";
 
   @Override
   public String migrationLocation() {

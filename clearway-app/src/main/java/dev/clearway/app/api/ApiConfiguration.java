@@ -3,6 +3,8 @@ package dev.clearway.app.api;
 import dev.clearway.app.EngineAssembly;
 import dev.clearway.app.metrics.FlowStateGauges;
 import dev.clearway.app.metrics.MicrometerEngineEvents;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.engine.CancelService;
 import dev.clearway.core.engine.InProcessEntryLock;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.EntryLock;
@@ -135,8 +137,11 @@ public class ApiConfiguration {
       @Value("${clearway.api.max-amount:100000000}") long maxAmount,
       @Value("${clearway.api.sync-budget:1s}") Duration syncBudget) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
+    CancelService cancels =
+        new CancelService(flows, id -> engine.runtime().wake(id, TriggerSource.API), c);
     return new PaymentApi(
         new PaymentRequestValidator(maxAmount, c),
+        cancels,
         idempotency,
         entryLock,
         engine.payments(),

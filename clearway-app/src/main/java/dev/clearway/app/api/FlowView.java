@@ -20,6 +20,7 @@ public record FlowView(
     Instant bizDeadline,
     ClientStatus status,
     String state,
+    boolean cancelRequested,
     Long pollAfterMs) {
 
   static final long POLL_AFTER_MS = 2_000;
@@ -38,6 +39,7 @@ public record FlowView(
         f.bizDeadline(),
         status,
         f.status().name(),
+        f.isCancelRequested(),
         status.isFinal() ? null : POLL_AFTER_MS);
   }
 }

@@ -1,6 +1,7 @@
 package dev.clearway.app.api;
 
 import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.engine.CancelService;
 import dev.clearway.core.engine.PaymentService;
 import dev.clearway.core.engine.PaymentService.Started;
 import dev.clearway.core.port.EntryLock;
@@ -24,6 +25,7 @@ public final class PaymentApi {
   private static final Duration ENTRY_LOCK_WAIT = Duration.ofSeconds(2);
 
   private final PaymentRequestValidator validator;
+  private final CancelService cancels;
   private final JdbcIdempotencyStore keys;
   private final EntryLock entryLock;
   private final PaymentService payments;
@@ -34,6 +36,7 @@ public final class PaymentApi {
 
   public PaymentApi(
       PaymentRequestValidator validator,
+      CancelService cancels,
       JdbcIdempotencyStore keys,
       EntryLock entryLock,
       PaymentService payments,
@@ -42,6 +45,7 @@ public final class PaymentApi {
       Duration syncBudget,
       Clock clock) {
     this.validator = validator;
+    this.cancels = cancels;
     this.keys = keys;
     this.entryLock = entryLock;
     this.payments = payments;
@@ -92,6 +96,29 @@ public final class PaymentApi {
     PayFlow flow = started.flow();
     keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
     return new Answer(FlowView.of(flow), started.created(), false);
+  }
+
+  /**
+   * Cancels a flow: closed if no payment call was made, recorded while the charge is unknown (a
+   * charge that lands is then refunded), refused once the charge is known.
+   */
+  public FlowView cancel(long flowId) {
+    CancelService.Outcome outcome =
+        cancels
+            .cancel(flowId)
+            .orElseThrow(
+                () ->
+                    new ApiException(
+                        HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow"));
+    if (!outcome.accepted()) {
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "cancel_not_possible",
+          "the charge is already confirmed (state "
+              + outcome.flow().status()
+              + "); money goes back through a refund");
+    }
+    return FlowView.of(outcome.flow());
   }
 
   public FlowView get(long flowId) {

@@ -46,6 +46,17 @@ public class PaymentController {
     return response.body(answer.flow());
   }
 
+  @Operation(
+      summary = "Cancel a payment",
+      description =
+          "Closes the flow if no payment call was made; while the charge is unknown the cancel is"
+              + " recorded and a charge that lands is refunded, never fulfilled; 409"
+              + " cancel_not_possible once the charge is confirmed.")
+  @PostMapping("/payment-flows/{flowId}/cancel")
+  public FlowView cancel(@PathVariable("flowId") long flowId) {
+    return api.cancel(flowId);
+  }
+
   @Operation(summary = "Read one payment flow (poll until its status is final)")
   @GetMapping("/payment-flows/{flowId}")
   public FlowView get(@PathVariable("flowId") long flowId) {

@@ -30,17 +30,7 @@ final class ScannerBench {
 
   Result run(int terminalRows) {
     load(terminalRows);
-    EngineConfig base = EngineConfig.production();
-    EngineConfig config =
-        new EngineConfig(
-            base.lease(),
-            base.backoffBase(),
-            base.backoffCap(),
-            base.retryBudget(),
-            base.escalatedInterval(),
-            base.deadlineGrace(),
-            200,
-            base.scanInterval());
+    EngineConfig config = EngineConfig.production().withScanBatch(200);
     Scanner scanner =
         new Scanner(
             db.flowStore(),

@@ -16,6 +16,7 @@ import java.time.Instant;
  *   <tr><td>done, attributed to another order</td><td>refund</td></tr>
  *   <tr><td>not done, deadline ahead</td><td>wait and retry</td></tr>
  *   <tr><td>not done, deadline (plus grace) passed</td><td>refund</td></tr>
+ *   <tr><td>not done, goal cancelled</td><td>refund at once (the business is never called)</td></tr>
  *   <tr><td>done without attribution, or attribution without done</td><td>freeze</td></tr>
  *   <tr><td>unreadable</td><td>wait, escalate after the budget; never refund</td></tr>
  * </table>
@@ -24,9 +25,12 @@ public final class BusinessDecision {
 
   private BusinessDecision() {}
 
-  /** Whether the business call may still be made: never at or after the deadline. */
+  /**
+   * Whether the business call may still be made: never at or after the deadline, and never for a
+   * goal whose owner cancelled it (the charge that landed anyway is refunded).
+   */
   public static boolean mayCallBusiness(PayFlow flow, Instant now) {
-    return now.isBefore(flow.bizDeadline());
+    return now.isBefore(flow.bizDeadline()) && !flow.isCancelRequested();
   }
 
   public static Decision decide(PayFlow flow, BizFact fact, Instant now, Duration grace) {
@@ -45,6 +49,9 @@ public final class BusinessDecision {
       case NOT_DONE -> {
         if (attributed != null) {
           yield new Decision.Freeze("BIZ_ATTRIBUTED_BUT_NOT_DONE");
+        }
+        if (flow.isCancelRequested()) {
+          yield Decision.move(FlowStatus.REFUNDING, "CANCELLED");
         }
         yield now.isBefore(flow.bizDeadline().plus(grace))
             ? Decision.waitForDeadline("BIZ_NOT_DONE")

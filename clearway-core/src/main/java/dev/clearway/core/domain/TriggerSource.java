@@ -6,5 +6,7 @@ public enum TriggerSource {
   WAKEUP,
   SCANNER,
   CALLBACK,
-  MANUAL
+  MANUAL,
+  /** A request on the service's API that acts on the flow itself (cancel). */
+  API
 }

@@ -165,7 +165,8 @@ public final class Advancer {
 
   private StepResult confirmPayment(PayFlow flow, Step step) {
     WalletResult query = call("PAY_QUERY", () -> wallet.queryPayment(flow.tradeOrderNo()));
-    return switch (PaymentDecision.afterQuery(flow, query, clock.instant())) {
+    Instant now = clock.instant();
+    return switch (PaymentDecision.afterQuery(flow, query, now, config.unpaidTimeout())) {
       case DECIDE -> apply(flow, PaymentDecision.onPaymentResult(query), step, query, null);
       case RESEND_SAME_ORDER -> {
         WalletResult result = pay(flow);
@@ -173,7 +174,9 @@ public final class Advancer {
       }
       case CLOSE_ORDER -> {
         WalletResult closed = call("CLOSE", () -> wallet.closePayment(flow.tradeOrderNo()));
-        yield apply(flow, PaymentDecision.onCloseResult(closed), step, closed, "CLOSE");
+        Decision decision =
+            PaymentDecision.onCloseResult(closed, PaymentDecision.closeReason(flow, now));
+        yield apply(flow, decision, step, closed, "CLOSE");
       }
     };
   }

@@ -14,6 +14,8 @@ import java.time.Duration;
  * @param deadlineGrace margin after the business deadline before "not done" counts as final
  * @param scanBatch rows claimed per scanner page
  * @param scanInterval pause between scanner rounds
+ * @param unpaidTimeout how long a payment may stay unpaid (PROCESSING at the wallet, or never sent)
+ *     before its order is closed at the wallet and the attempt ends PAY_FAIL
  */
 public record EngineConfig(
     Duration lease,
@@ -23,7 +25,58 @@ public record EngineConfig(
     Duration escalatedInterval,
     Duration deadlineGrace,
     int scanBatch,
-    Duration scanInterval) {
+    Duration scanInterval,
+    Duration unpaidTimeout) {
+
+  private static final Duration DEFAULT_UNPAID_TIMEOUT = Duration.ofMinutes(15);
+
+  /** The same without an unpaid timeout of its own: unpaid payments close after 15 minutes. */
+  public EngineConfig(
+      Duration lease,
+      Duration backoffBase,
+      Duration backoffCap,
+      int retryBudget,
+      Duration escalatedInterval,
+      Duration deadlineGrace,
+      int scanBatch,
+      Duration scanInterval) {
+    this(
+        lease,
+        backoffBase,
+        backoffCap,
+        retryBudget,
+        escalatedInterval,
+        deadlineGrace,
+        scanBatch,
+        scanInterval,
+        DEFAULT_UNPAID_TIMEOUT);
+  }
+
+  public EngineConfig withScanBatch(int batch) {
+    return new EngineConfig(
+        lease,
+        backoffBase,
+        backoffCap,
+        retryBudget,
+        escalatedInterval,
+        deadlineGrace,
+        batch,
+        scanInterval,
+        unpaidTimeout);
+  }
+
+  public EngineConfig withUnpaidTimeout(Duration timeout) {
+    return new EngineConfig(
+        lease,
+        backoffBase,
+        backoffCap,
+        retryBudget,
+        escalatedInterval,
+        deadlineGrace,
+        scanBatch,
+        scanInterval,
+        timeout);
+  }
 
   public static EngineConfig production() {
     return new EngineConfig(
@@ -34,7 +87,8 @@ public record EngineConfig(
         Duration.ofMinutes(30),
         Duration.ofSeconds(5),
         100,
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5),
+        DEFAULT_UNPAID_TIMEOUT);
   }
 
   /** Milliseconds instead of minutes: for chaos runs and tests. */
@@ -47,6 +101,7 @@ public record EngineConfig(
         Duration.ofMillis(2_000),
         Duration.ofMillis(100),
         200,
-        Duration.ofMillis(100));
+        Duration.ofMillis(100),
+        Duration.ofSeconds(20));
   }
 }

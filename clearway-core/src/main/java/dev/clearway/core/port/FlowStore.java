@@ -58,6 +58,13 @@ public interface FlowStore {
    */
   boolean reschedule(RescheduleWrite write);
 
+  /**
+   * Records a cancel request on a flow still in PAYING (false otherwise, or if already recorded)
+   * and makes it due at once. It changes no status: the advancer closes the order at the wallet, or
+   * refunds a charge that landed anyway.
+   */
+  boolean requestCancel(long flowId, Instant now);
+
   /** Stops automatic processing of a flow: contradictory facts, a person must decide. */
   void freeze(long flowId, String reason, Instant now);
 
