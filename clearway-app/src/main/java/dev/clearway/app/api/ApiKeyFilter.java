@@ -48,6 +48,14 @@ public final class ApiKeyFilter extends OncePerRequestFilter {
           response, HttpStatus.FORBIDDEN, "forbidden", "this key may not call the payment API");
       return;
     }
+    if (path.startsWith("/ops/") && principal.get().role() == Role.MERCHANT) {
+      JsonErrors.write(
+          response,
+          HttpStatus.FORBIDDEN,
+          "forbidden",
+          "operations need an operator or approver key");
+      return;
+    }
     request.setAttribute(PRINCIPAL, principal.get());
     chain.doFilter(request, response);
   }

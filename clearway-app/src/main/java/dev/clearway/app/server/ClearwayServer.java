@@ -1,6 +1,7 @@
 package dev.clearway.app.server;
 
 import dev.clearway.app.api.ApiConfiguration;
+import dev.clearway.app.review.ReviewConfiguration;
 import dev.clearway.app.spring.ClearwayEngineConfiguration;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -12,5 +13,5 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ClearwayEngineConfiguration.class, ApiConfiguration.class})
+@Import({ClearwayEngineConfiguration.class, ApiConfiguration.class, ReviewConfiguration.class})
 public class ClearwayServer {}

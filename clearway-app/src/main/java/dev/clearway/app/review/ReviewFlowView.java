@@ -1,0 +1,29 @@
+package dev.clearway.app.review;
+
+import dev.clearway.app.api.FlowView;
+import dev.clearway.core.domain.PayFlow;
+import java.time.Instant;
+
+/** A flow as the review queue shows it: the resource plus what a person needs to judge it. */
+public record ReviewFlowView(
+    FlowView flow,
+    String reviewState,
+    String reviewReason,
+    String lastErrorCode,
+    int retryCount,
+    long version,
+    Instant nextRetryTime,
+    Instant updatedAt) {
+
+  static ReviewFlowView of(PayFlow f) {
+    return new ReviewFlowView(
+        FlowView.of(f),
+        f.reviewState().name(),
+        f.reviewReason(),
+        f.lastErrorCode(),
+        f.retryCount(),
+        f.version(),
+        f.nextRetryTime(),
+        f.updatedAt());
+  }
+}

@@ -1,0 +1,449 @@
+package dev.clearway.store;
+
+import static dev.clearway.store.JdbcFlowStore.ts;
+import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
+
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.review.CommandKind;
+import dev.clearway.store.review.AuditEntry;
+import dev.clearway.store.review.HistoryEntry;
+import dev.clearway.store.review.ManualCommand;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Manual commands with maker/checker. A proposal pins the flow's status and version; the approval,
+ * the flow's CAS transition with its history row, the command's new state and the audit entry
+ * commit in one transaction, so a command is applied exactly when its effect is.
+ */
+public final class JdbcReviewStore {
+  private static final String UNIQUE_VIOLATION = "23505";
+  private static final String CHECK_VIOLATION = "23514";
+
+  private final DataSource dataSource;
+
+  public JdbcReviewStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /** The outcome of a propose, approve or reject. */
+  public sealed interface Result {
+    record Done(ManualCommand command) implements Result {}
+
+    record Refused(String code, String message) implements Result {}
+
+    record NotFound() implements Result {}
+  }
+
+  /** The flows a person must look at (escalated or frozen), oldest first. */
+  public List<PayFlow> queue(int limit) {
+    List<PayFlow> flows = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT "
+                    + FLOW_COLUMNS
+                    + " FROM pay_flow WHERE review_state <> 'NONE' ORDER BY id LIMIT ?")) {
+      ps.setInt(1, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          flows.add(FlowRows.map(rs));
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("review queue", e);
+    }
+    return flows;
+  }
+
+  public Result propose(
+      long flowId,
+      CommandKind kind,
+      String operator,
+      String ticket,
+      String reason,
+      String evidence,
+      Instant now) {
+    return inTransaction(
+        c -> {
+          Optional<PayFlow> flow = lockFlow(c, flowId);
+          if (flow.isEmpty()) {
+            return new Result.NotFound();
+          }
+          CommandKind.Verdict verdict = kind.check(flow.get());
+          if (!verdict.isAllowed()) {
+            return new Result.Refused("command_not_applicable", verdict.refusal());
+          }
+          ManualCommand command;
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  """
+                  INSERT INTO manual_command (flow_id, kind, expected_status, expected_version,
+                         operator_id, ticket, reason, evidence, state, created_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
+                  RETURNING *
+                  """)) {
+            ps.setLong(1, flowId);
+            ps.setString(2, kind.name());
+            ps.setString(3, flow.get().status().name());
+            ps.setLong(4, flow.get().version());
+            ps.setString(5, operator);
+            ps.setString(6, ticket);
+            ps.setString(7, reason);
+            ps.setString(8, evidence);
+            ps.setObject(9, ts(now));
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              command = command(rs);
+            }
+          }
+          audit(
+              c, command, operator, "OPERATOR", "PROPOSE", kind.name() + " ticket " + ticket, now);
+          return new Result.Done(command);
+        },
+        "uk_command_open",
+        "command_already_open",
+        "the flow already has an open proposal");
+  }
+
+  public Result approve(long commandId, String approver, Instant now) {
+    return inTransaction(
+        c -> {
+          Optional<ManualCommand> open = lockCommand(c, commandId);
+          if (open.isEmpty()) {
+            return new Result.NotFound();
+          }
+          ManualCommand cmd = open.get();
+          if (!"PROPOSED".equals(cmd.state())) {
+            return new Result.Refused("command_not_open", "the command is " + cmd.state());
+          }
+          if (cmd.operatorId().equals(approver)) {
+            return new Result.Refused(
+                "same_person", "a command must be approved by another person than its proposer");
+          }
+          PayFlow flow = lockFlow(c, cmd.flowId()).orElseThrow();
+          boolean unchanged =
+              flow.status().name().equals(cmd.expectedStatus())
+                  && flow.version() == cmd.expectedVersion();
+          CommandKind.Verdict verdict = cmd.kind().check(flow);
+          if (!unchanged || !verdict.isAllowed()) {
+            // The facts changed since the proposal: nobody approved acting on these.
+            ManualCommand failed = decide(c, cmd, "FAILED", approver, "FLOW_CHANGED", now);
+            audit(c, cmd, approver, "APPROVER", "FAIL", "flow changed since proposal", now);
+            return new Result.Done(failed);
+          }
+          apply(c, cmd, flow, verdict.target().orElseThrow(), now);
+          ManualCommand applied = decide(c, cmd, "APPLIED", approver, "APPLIED", now);
+          audit(c, cmd, approver, "APPROVER", "APPROVE", cmd.kind().name(), now);
+          return new Result.Done(applied);
+        },
+        "ck_command_two_people",
+        "same_person",
+        "a command must be approved by another person than its proposer");
+  }
+
+  public Result reject(long commandId, String approver, String reason, Instant now) {
+    return inTransaction(
+        c -> {
+          Optional<ManualCommand> open = lockCommand(c, commandId);
+          if (open.isEmpty()) {
+            return new Result.NotFound();
+          }
+          ManualCommand cmd = open.get();
+          if (!"PROPOSED".equals(cmd.state())) {
+            return new Result.Refused("command_not_open", "the command is " + cmd.state());
+          }
+          if (cmd.operatorId().equals(approver)) {
+            return new Result.Refused(
+                "same_person", "a command must be decided by another person than its proposer");
+          }
+          ManualCommand rejected = decide(c, cmd, "REJECTED", approver, reason, now);
+          audit(c, cmd, approver, "APPROVER", "REJECT", reason, now);
+          return new Result.Done(rejected);
+        },
+        "ck_command_two_people",
+        "same_person",
+        "a command must be decided by another person than its proposer");
+  }
+
+  public List<ManualCommand> commandsOf(long flowId) {
+    List<ManualCommand> list = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT * FROM manual_command WHERE flow_id = ? ORDER BY id")) {
+      ps.setLong(1, flowId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          list.add(command(rs));
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("commands of a flow", e);
+    }
+    return list;
+  }
+
+  /** A flow's transitions, oldest first: the timeline a person reads. */
+  public List<HistoryEntry> historyOf(long flowId) {
+    List<HistoryEntry> list = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT from_status, to_status, version, trigger_source, request_id, result_class,"
+                    + " error_code, elapsed_ms, created_at FROM pay_flow_history"
+                    + " WHERE flow_id = ? ORDER BY id")) {
+      ps.setLong(1, flowId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          list.add(
+              new HistoryEntry(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getLong(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  rs.getString(7),
+                  rs.getLong(8),
+                  FlowRows.instant(rs, "created_at")));
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("history of a flow", e);
+    }
+    return list;
+  }
+
+  public List<AuditEntry> auditOf(long flowId) {
+    List<AuditEntry> list = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT command_id, flow_id, actor_id, role, action, detail, at FROM manual_audit"
+                    + " WHERE flow_id = ? ORDER BY id")) {
+      ps.setLong(1, flowId);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          list.add(
+              new AuditEntry(
+                  rs.getLong(1),
+                  rs.getLong(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getString(6),
+                  FlowRows.instant(rs, "at")));
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("audit of a flow", e);
+    }
+    return list;
+  }
+
+  // ---- the effect of an approved command ----------------------------------------------------
+
+  private static void apply(
+      Connection c, ManualCommand cmd, PayFlow flow, FlowStatus to, Instant now)
+      throws SQLException {
+    if (to == flow.status()) {
+      // RESUME: no transition; clear the review mark and make the flow due now.
+      int rows =
+          update(
+              c,
+              """
+              UPDATE pay_flow SET review_state = 'NONE', review_reason = NULL, retry_count = 0,
+                     next_retry_time = ?, lease_owner = NULL, updated_at = ?
+               WHERE id = ? AND status = ? AND version = ?
+              """,
+              ts(now),
+              ts(now),
+              flow.id(),
+              flow.status().name(),
+              flow.version());
+      requireOne(rows, cmd);
+      return;
+    }
+    // A transition through the same CAS and guard trigger as the engine's, with its history row.
+    int rows =
+        update(
+            c,
+            """
+            UPDATE pay_flow SET status = ?, version = version + 1, review_state = 'NONE',
+                   review_reason = NULL, retry_count = 0, next_retry_time = ?,
+                   lease_owner = NULL, last_error_code = ?, updated_at = ?
+             WHERE id = ? AND status = ? AND version = ?
+            """,
+            to.name(),
+            ts(now),
+            cmd.kind().name(),
+            ts(now),
+            flow.id(),
+            flow.status().name(),
+            flow.version());
+    requireOne(rows, cmd);
+    update(
+        c,
+        """
+        INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
+               refund_order_no, from_status, to_status, version, trigger_source, request_id,
+               result_class, error_code, elapsed_ms, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'MANUAL_COMMAND', ?, 0, ?)
+        """,
+        flow.id(),
+        flow.goal().bizKey(),
+        flow.attemptNo(),
+        flow.tradeOrderNo(),
+        flow.refundOrderNo(),
+        flow.status().name(),
+        to.name(),
+        flow.version() + 1,
+        TriggerSource.MANUAL.name(),
+        "cmd-" + cmd.id(),
+        cmd.kind().name(),
+        ts(now));
+  }
+
+  private static void requireOne(int rows, ManualCommand cmd) throws SQLException {
+    // The flow row is locked FOR UPDATE in this transaction, so 0 rows cannot come from a race;
+    // it would mean the pinned status or version no longer hold.
+    if (rows != 1) {
+      throw new SQLException("command " + cmd.id() + ": flow changed under its lock");
+    }
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------
+
+  private static Optional<PayFlow> lockFlow(Connection c, long flowId) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE id = ? FOR UPDATE")) {
+      ps.setLong(1, flowId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(FlowRows.map(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  private static Optional<ManualCommand> lockCommand(Connection c, long commandId)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT * FROM manual_command WHERE id = ? FOR UPDATE")) {
+      ps.setLong(1, commandId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(command(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  private static ManualCommand decide(
+      Connection c, ManualCommand cmd, String state, String approver, String result, Instant now)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
+                + " WHERE id = ? AND state = 'PROPOSED' RETURNING *")) {
+      ps.setString(1, state);
+      ps.setString(2, approver);
+      ps.setString(3, result == null ? null : result.substring(0, Math.min(200, result.length())));
+      ps.setObject(4, ts(now));
+      ps.setLong(5, cmd.id());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("command " + cmd.id() + " left PROPOSED under its lock");
+        }
+        return command(rs);
+      }
+    }
+  }
+
+  private static void audit(
+      Connection c,
+      ManualCommand cmd,
+      String actor,
+      String role,
+      String action,
+      String detail,
+      Instant now)
+      throws SQLException {
+    update(
+        c,
+        "INSERT INTO manual_audit (command_id, flow_id, actor_id, role, action, detail, at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        cmd.id(),
+        cmd.flowId(),
+        actor,
+        role,
+        action,
+        detail == null ? null : detail.substring(0, Math.min(500, detail.length())),
+        ts(now));
+  }
+
+  private static int update(Connection c, String sql, Object... params) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setObject(i + 1, params[i]);
+      }
+      return ps.executeUpdate();
+    }
+  }
+
+  private static ManualCommand command(ResultSet rs) throws SQLException {
+    return new ManualCommand(
+        rs.getLong("id"),
+        rs.getLong("flow_id"),
+        CommandKind.valueOf(rs.getString("kind")),
+        rs.getString("expected_status"),
+        rs.getLong("expected_version"),
+        rs.getString("operator_id"),
+        rs.getString("ticket"),
+        rs.getString("reason"),
+        rs.getString("evidence"),
+        rs.getString("state"),
+        rs.getString("approver_id"),
+        rs.getString("result"),
+        FlowRows.instant(rs, "created_at"),
+        FlowRows.instant(rs, "decided_at"));
+  }
+
+  @FunctionalInterface
+  private interface Work {
+    Result run(Connection c) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} in one transaction. A violation of {@code constraint} (a second open
+   * proposal, the database's maker/checker) becomes a refusal with the given code.
+   */
+  private Result inTransaction(
+      Work work, String constraint, String conflictCode, String conflictMessage) {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        Result result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException e) {
+        c.rollback();
+        boolean constraintViolation =
+            UNIQUE_VIOLATION.equals(e.getSQLState()) || CHECK_VIOLATION.equals(e.getSQLState());
+        if (constraintViolation && String.valueOf(e.getMessage()).contains(constraint)) {
+          return new Result.Refused(conflictCode, conflictMessage);
+        }
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      throw new StoreException("manual command", e);
+    }
+  }
+}
