@@ -1,0 +1,238 @@
+package dev.clearway.sim.http;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.clearway.sim.FaultPlan;
+import dev.clearway.sim.SimWallet;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Serves a {@link SimWallet} over real HTTP on the loopback interface (protocol: {@link
+ * WireProtocol}), so that the engine meets real timeouts, dropped connections and 5xx pages instead
+ * of their in-process stand-ins. Optionally posts signed callbacks ({@link Callbacks}).
+ *
+ * <pre>
+ * try (SimWalletServer server = SimWalletServer.start(wallet, plan, Options.defaults())) {
+ *   URI base = server.baseUrl(); // http://127.0.0.1:&lt;port&gt;
+ * }
+ * </pre>
+ */
+public final class SimWalletServer implements AutoCloseable {
+
+  /**
+   * @param port 0 for an ephemeral port
+   * @param lostResponseHold how long a lost response keeps the client waiting before the connection
+   *     is dropped without an answer
+   * @param workerThreads request handler threads (a lost response holds one for {@code
+   *     lostResponseHold})
+   * @param callbacks null for no callbacks
+   */
+  public record Options(
+      int port, Duration lostResponseHold, int workerThreads, Callbacks callbacks) {
+    public Options {
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port out of range");
+      }
+      Objects.requireNonNull(lostResponseHold, "lostResponseHold");
+      if (lostResponseHold.isNegative()) {
+        throw new IllegalArgumentException("lostResponseHold must not be negative");
+      }
+      if (workerThreads < 1) {
+        throw new IllegalArgumentException("workerThreads must be at least 1");
+      }
+    }
+
+    public static Options defaults() {
+      return new Options(0, Duration.ofMillis(1_500), 32, null);
+    }
+
+    public Options withPort(int port) {
+      return new Options(port, lostResponseHold, workerThreads, callbacks);
+    }
+
+    public Options withLostResponseHold(Duration hold) {
+      return new Options(port, hold, workerThreads, callbacks);
+    }
+
+    public Options withWorkerThreads(int threads) {
+      return new Options(port, lostResponseHold, threads, callbacks);
+    }
+
+    public Options withCallbacks(Callbacks callbacks) {
+      return new Options(port, lostResponseHold, workerThreads, callbacks);
+    }
+  }
+
+  /**
+   * Where and how events are posted.
+   *
+   * @param maxAttempts attempts per delivery, the first included, before it is abandoned
+   * @param firstBackoff wait before the second attempt; doubles with each further attempt
+   * @param settleInterval how often the wallet's background completes PROCESSING orders and looks
+   *     for newly executed charges and refunds
+   * @param requestTimeout connect and response timeout of one attempt
+   * @param clock the clock of the signature timestamps (the receiver checks them against its own)
+   */
+  public record Callbacks(
+      URI url,
+      String secret,
+      int maxAttempts,
+      Duration firstBackoff,
+      Duration settleInterval,
+      Duration requestTimeout,
+      Clock clock) {
+    public Callbacks {
+      Objects.requireNonNull(url, "url");
+      if (secret == null || secret.isEmpty()) {
+        throw new IllegalArgumentException("the callback secret must not be empty");
+      }
+      if (maxAttempts < 1) {
+        throw new IllegalArgumentException("maxAttempts must be at least 1");
+      }
+      Objects.requireNonNull(firstBackoff, "firstBackoff");
+      Objects.requireNonNull(settleInterval, "settleInterval");
+      Objects.requireNonNull(requestTimeout, "requestTimeout");
+      Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Five attempts, 100 ms first backoff, 50 ms settle interval, 2 s per attempt, system clock.
+     */
+    public static Callbacks to(URI url, String secret) {
+      return new Callbacks(
+          url,
+          secret,
+          5,
+          Duration.ofMillis(100),
+          Duration.ofMillis(50),
+          Duration.ofSeconds(2),
+          Clock.systemUTC());
+    }
+
+    public Callbacks withMaxAttempts(int attempts) {
+      return new Callbacks(
+          url, secret, attempts, firstBackoff, settleInterval, requestTimeout, clock);
+    }
+
+    public Callbacks withFirstBackoff(Duration backoff) {
+      return new Callbacks(
+          url, secret, maxAttempts, backoff, settleInterval, requestTimeout, clock);
+    }
+
+    /** Never prints the secret. */
+    @Override
+    public String toString() {
+      return "Callbacks[url=" + url + ", secret=***, maxAttempts=" + maxAttempts + "]";
+    }
+  }
+
+  /**
+   * @param events distinct events (one per final state of an order)
+   * @param deliveries scheduled deliveries, duplicates included
+   * @param attempts HTTP attempts, retries included
+   * @param delivered deliveries answered 2xx
+   * @param abandoned deliveries given up after the last attempt
+   */
+  public record CallbackStats(
+      long events, long deliveries, long attempts, long delivered, long abandoned) {}
+
+  private final HttpServer server;
+  private final ExecutorService workers;
+  private final CallbackSender callbacks;
+  private final LedgerWatcher watcher;
+
+  private SimWalletServer(
+      HttpServer server, ExecutorService workers, CallbackSender callbacks, LedgerWatcher watcher) {
+    this.server = server;
+    this.workers = workers;
+    this.callbacks = callbacks;
+    this.watcher = watcher;
+  }
+
+  /**
+   * Binds and starts serving.
+   *
+   * @param faults the wallet's fault plan; callback faults are drawn from it
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public static SimWalletServer start(SimWallet wallet, FaultPlan faults, Options options) {
+    Objects.requireNonNull(wallet, "wallet");
+    Objects.requireNonNull(faults, "faults");
+    HttpServer server;
+    try {
+      server =
+          HttpServer.create(
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot bind the simulated wallet to " + options.port(), e);
+    }
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor workers =
+        new ThreadPoolExecutor(
+            options.workerThreads(),
+            options.workerThreads(),
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "sim-wallet-http-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    workers.allowCoreThreadTimeOut(true);
+    CallbackSender callbacks =
+        options.callbacks() == null ? null : new CallbackSender(options.callbacks(), faults);
+    LedgerWatcher watcher =
+        callbacks == null
+            ? null
+            : new LedgerWatcher(wallet, callbacks, options.callbacks().settleInterval());
+    server.createContext("/", new WalletRouter(wallet, options.lostResponseHold(), callbacks));
+    server.setExecutor(workers);
+    server.start();
+    return new SimWalletServer(server, workers, callbacks, watcher);
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** {@code http://127.0.0.1:<port>}, without a trailing slash. */
+  public URI baseUrl() {
+    InetAddress address = server.getAddress().getAddress();
+    String host = address.getHostAddress();
+    if (address instanceof Inet6Address) {
+      host = "[" + host + "]";
+    }
+    return URI.create("http://" + host + ":" + port());
+  }
+
+  /** Zeros when no callbacks are configured. */
+  public CallbackStats callbackStats() {
+    return callbacks == null ? new CallbackStats(0, 0, 0, 0, 0) : callbacks.stats();
+  }
+
+  /** Stops listening at once, drops open connections, held responses and pending callbacks. */
+  @Override
+  public void close() {
+    server.stop(0);
+    workers.shutdownNow();
+    if (watcher != null) {
+      watcher.close();
+    }
+    if (callbacks != null) {
+      callbacks.close();
+    }
+  }
+}
