@@ -23,11 +23,15 @@ import java.util.concurrent.Executors;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
 
 /** The payment API: keys, filters, idempotency store, entry lock, and the API service. */
 @Configuration(proxyBeanMethods = false)
@@ -51,6 +55,19 @@ public class ApiConfiguration {
   private static String keys(Environment env, String role, String variable) {
     String fromProperty = env.getProperty("clearway.keys." + role);
     return fromProperty != null ? fromProperty : env.getProperty(variable, "");
+  }
+
+  /**
+   * Strict JSON for money: a fractional amount, a number sent as a string and a duplicated field
+   * are malformed requests, never silently converted.
+   */
+  @Bean
+  JsonMapperBuilderCustomizer strictJson() {
+    return builder ->
+        builder
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
   }
 
   @Bean

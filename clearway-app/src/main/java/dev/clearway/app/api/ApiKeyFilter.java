@@ -28,6 +28,12 @@ public final class ApiKeyFilter extends OncePerRequestFilter {
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     String path = request.getRequestURI();
+    if (!isPlain(path)) {
+      // The role checks below read the raw path; Spring MVC matches a decoded one without
+      // ";params". A path that could read differently to the two names no resource of ours.
+      JsonErrors.write(response, HttpStatus.NOT_FOUND, "not_found", "no such resource");
+      return;
+    }
     if (isOpen(path)) {
       chain.doFilter(request, response);
       return;
@@ -58,6 +64,18 @@ public final class ApiKeyFilter extends OncePerRequestFilter {
     }
     request.setAttribute(PRINCIPAL, principal.get());
     chain.doFilter(request, response);
+  }
+
+  /** No encoded characters, matrix parameters, backslashes, empty or dot segments. */
+  static boolean isPlain(String path) {
+    return path.indexOf(';') < 0
+        && path.indexOf('%') < 0
+        && path.indexOf('\\') < 0
+        && !path.contains("//")
+        && !path.contains("/./")
+        && !path.contains("/../")
+        && !path.endsWith("/.")
+        && !path.endsWith("/..");
   }
 
   static boolean isOpen(String path) {

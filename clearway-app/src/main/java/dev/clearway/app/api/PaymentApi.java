@@ -126,7 +126,10 @@ public final class PaymentApi {
   }
 
   public List<FlowView> byBizKey(String bizKey, Long userId, String scene) {
-    if (bizKey == null || bizKey.isBlank() || bizKey.length() > 160) {
+    if (bizKey == null
+        || bizKey.isBlank()
+        || bizKey.length() > 160
+        || PaymentRequestValidator.hasControlCharacter(bizKey)) {
       throw ApiException.badRequest(
           "invalid_parameter", "bizKey is required (at most 160 characters)");
     }

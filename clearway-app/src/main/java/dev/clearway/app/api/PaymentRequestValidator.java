@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Currency;
@@ -18,6 +19,7 @@ import java.util.Locale;
  */
 public final class PaymentRequestValidator {
   static final int MAX_KEY_LENGTH = 255;
+  static final Duration MAX_DEADLINE = Duration.ofDays(400);
 
   private final long maxAmount;
   private final Clock clock;
@@ -81,12 +83,20 @@ public final class PaymentRequestValidator {
     if (value.length() > max) {
       throw ApiException.badRequest("field_too_long", field + " is longer than " + max);
     }
+    if (hasControlCharacter(value)) {
+      throw ApiException.badRequest("invalid_field", field + " contains control characters");
+    }
     return value;
+  }
+
+  static boolean hasControlCharacter(String value) {
+    return value.chars().anyMatch(Character::isISOControl);
   }
 
   private static String currency(String code) {
     try {
-      if (!code.equals(code.toUpperCase(Locale.ROOT))) {
+      // XXX (no currency) and XTS (testing) are ISO codes but not money.
+      if (!code.equals(code.toUpperCase(Locale.ROOT)) || code.equals("XXX") || code.equals("XTS")) {
         throw new IllegalArgumentException();
       }
       return Currency.getInstance(code).getCurrencyCode();
@@ -106,6 +116,10 @@ public final class PaymentRequestValidator {
     }
     if (!deadline.isAfter(clock.instant())) {
       throw ApiException.badRequest("deadline_passed", "bizDeadline is not in the future");
+    }
+    if (deadline.isAfter(clock.instant().plus(MAX_DEADLINE))) {
+      throw ApiException.badRequest(
+          "deadline_too_far", "bizDeadline is more than " + MAX_DEADLINE.toDays() + " days ahead");
     }
     return deadline;
   }

@@ -1,6 +1,7 @@
 package dev.clearway.app.server;
 
 import dev.clearway.app.api.ApiConfiguration;
+import dev.clearway.app.refund.RefundConfiguration;
 import dev.clearway.app.review.ReviewConfiguration;
 import dev.clearway.app.spring.ClearwayEngineConfiguration;
 import org.springframework.boot.SpringBootConfiguration;
@@ -13,5 +14,10 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ClearwayEngineConfiguration.class, ApiConfiguration.class, ReviewConfiguration.class})
+@Import({
+  ClearwayEngineConfiguration.class,
+  ApiConfiguration.class,
+  ReviewConfiguration.class,
+  RefundConfiguration.class
+})
 public class ClearwayServer {}

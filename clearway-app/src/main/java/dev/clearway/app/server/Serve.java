@@ -2,14 +2,24 @@ package dev.clearway.app.server;
 
 import dev.clearway.app.api.ApiKeys;
 import dev.clearway.app.api.Role;
+import dev.clearway.app.wallet.HttpWalletConfig;
+import dev.clearway.app.wallet.HttpWalletGateway;
 import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
+import dev.clearway.sim.http.SimWalletServer;
 import dev.clearway.store.Database;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.WebApplicationType;
@@ -17,28 +27,36 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * {@code clearway serve [--port P] [--jdbc-url URL]}: the service on embedded PostgreSQL (or the
- * given one) with the simulated wallet and business service.
+ * {@code clearway serve [--port P] [--jdbc-url URL] [--wallet-url URL]}: the service. Without
+ * configuration it runs on embedded PostgreSQL with the simulated wallet started in-process but
+ * spoken to over real HTTP on its own port, sending signed callbacks to this service; with a JDBC
+ * URL and a wallet base URL it uses those instead.
  */
 public final class Serve {
   private Serve() {}
 
   /** Options of the serve command. */
-  public record Options(int port, String jdbcUrl) {
+  public record Options(int port, String jdbcUrl, String walletUrl, FaultPlan walletFaults) {
     public static Options parse(String[] args) {
       int port = 8080;
       String url = null;
+      String wallet = null;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--port" -> port = Integer.parseInt(value(args, ++i));
           case "--jdbc-url" -> url = value(args, ++i);
+          case "--wallet-url" -> wallet = value(args, ++i);
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
       }
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("--port must be within [0, 65535]");
       }
-      return new Options(port, url);
+      return new Options(port, url, wallet, FaultPlan.none());
+    }
+
+    public Options withWalletFaults(FaultPlan faults) {
+      return new Options(port, jdbcUrl, walletUrl, faults);
     }
 
     private static String value(String[] args, int i) {
@@ -50,7 +68,12 @@ public final class Serve {
   }
 
   /** A running service and what it owns. */
-  public record Running(ConfigurableApplicationContext context, Database database)
+  public record Running(
+      ConfigurableApplicationContext context,
+      Database database,
+      SimWalletServer simWallet,
+      SimWallet wallet,
+      SimBusiness business)
       implements AutoCloseable {
     public int port() {
       return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "0"));
@@ -59,38 +82,80 @@ public final class Serve {
     @Override
     public void close() {
       context.close();
+      if (simWallet != null) {
+        simWallet.close();
+      }
       database.close();
     }
   }
 
   public static Running start(Options options, PrintStream out) {
+    int port = options.port() == 0 ? freePort() : options.port();
     Database db =
         options.jdbcUrl() == null ? Database.embedded(24) : Database.connect(options.jdbcUrl(), 24);
     Clock clock = Clock.systemUTC();
-    SimWallet wallet = new SimWallet(FaultPlan.none(), clock);
-    SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
+    String secret = callbackSecret();
+    SimWallet wallet = new SimWallet(options.walletFaults(), clock);
+    SimWalletServer simServer = null;
+    URI walletUrl;
+    if (options.walletUrl() == null) {
+      simServer =
+          SimWalletServer.start(
+              wallet,
+              options.walletFaults(),
+              SimWalletServer.Options.defaults()
+                  .withCallbacks(
+                      SimWalletServer.Callbacks.to(
+                          URI.create("http://127.0.0.1:" + port + "/v1/callbacks/sim"), secret)));
+      walletUrl = simServer.baseUrl();
+    } else {
+      walletUrl = URI.create(options.walletUrl());
+    }
+    WalletGateway gateway = new HttpWalletGateway(HttpWalletConfig.of(walletUrl));
+    SimBusiness business = new SimBusiness(options.walletFaults(), clock);
+    Map<String, Object> properties = new HashMap<>();
+    properties.put("server.port", String.valueOf(port));
+    properties.put("clearway.migrate", "false");
+    properties.put("clearway.callbacks.sim-secret", secret);
+    properties.put("spring.main.banner-mode", "off");
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(ClearwayServer.class)
             .web(WebApplicationType.SERVLET)
-            .properties(
-                Map.of(
-                    "server.port", String.valueOf(options.port()),
-                    "clearway.migrate", "false",
-                    "spring.main.banner-mode", "off"))
+            .properties(properties)
             .initializers(
                 ctx -> {
                   ctx.getBeanFactory().registerSingleton("dataSource", db.dataSource());
                   ctx.getBeanFactory().registerSingleton("clock", clock);
-                  ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
+                  ctx.getBeanFactory().registerSingleton("walletGateway", gateway);
                   ctx.getBeanFactory()
                       .registerSingleton("businessGateway", (BusinessGateway) business);
                 })
             .run();
-    Running running = new Running(context, db);
+    Running running = new Running(context, db, simServer, wallet, business);
     printGeneratedKeys(context.getBean(ApiKeys.class), out);
     out.printf(
-        "Clearway is serving on http://localhost:%d (API docs: /v3/api-docs)%n", running.port());
+        "Clearway is serving on http://localhost:%d (API docs: /v3/api-docs; wallet: %s)%n",
+        running.port(), walletUrl);
     return running;
+  }
+
+  /** The simulated wallet's webhook secret: CLEARWAY_SIM_WEBHOOK_SECRET, else a fresh one. */
+  private static String callbackSecret() {
+    String configured = System.getenv("CLEARWAY_SIM_WEBHOOK_SECRET");
+    if (configured != null && !configured.isBlank()) {
+      return configured;
+    }
+    byte[] raw = new byte[24];
+    new SecureRandom().nextBytes(raw);
+    return "whsec_" + HexFormat.of().formatHex(raw);
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("find a free port", e);
+    }
   }
 
   private static void printGeneratedKeys(ApiKeys keys, PrintStream out) {
