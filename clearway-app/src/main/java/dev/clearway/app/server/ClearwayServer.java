@@ -1,6 +1,7 @@
 package dev.clearway.app.server;
 
 import dev.clearway.app.api.ApiConfiguration;
+import dev.clearway.app.console.ConsoleConfiguration;
 import dev.clearway.app.refund.RefundConfiguration;
 import dev.clearway.app.review.ReviewConfiguration;
 import dev.clearway.app.spring.ClearwayEngineConfiguration;
@@ -18,6 +19,7 @@ import org.springframework.context.annotation.Import;
   ClearwayEngineConfiguration.class,
   ApiConfiguration.class,
   ReviewConfiguration.class,
+  ConsoleConfiguration.class,
   RefundConfiguration.class
 })
 public class ClearwayServer {}

@@ -187,6 +187,10 @@ final class RunningApi implements AutoCloseable {
     }
   }
 
+  String baseUrl() {
+    return "http://localhost:" + port;
+  }
+
   Call call(String method, String path) {
     return new Call(method, path);
   }

@@ -1,0 +1,87 @@
+package dev.clearway.app.console;
+
+import dev.clearway.store.JdbcOpsQueries;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
+import io.swagger.v3.oas.annotations.Operation;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The data behind the ops console ({@code /console}): figures from the meters and the database, and
+ * recent transitions. Operator and approver keys only (ApiKeyFilter guards {@code /ops/}).
+ */
+@RestController
+@RequestMapping(path = "/ops/console", produces = MediaType.APPLICATION_JSON_VALUE)
+public class ConsoleController {
+  private final JdbcOpsQueries queries;
+  private final MeterRegistry meters;
+
+  public ConsoleController(JdbcOpsQueries queries, MeterRegistry meters) {
+    this.queries = queries;
+    this.meters = meters;
+  }
+
+  @Operation(
+      summary = "Figures for the console: flows by status, open flows' age, calls, conflicts")
+  @GetMapping("/summary")
+  public Map<String, Object> summary() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("flowsByStatus", queries.countByStatus());
+    out.put("openByState", gauges("clearway.flows.open", "state"));
+    out.put("oldestAgeSecondsByState", gauges("clearway.flows.oldest.age.seconds", "state"));
+    out.put("reviewBacklog", gauge("clearway.manual_review.backlog"));
+    out.put("transitions", counters("clearway.transitions", "to"));
+    out.put("externalCalls", counters("clearway.external.calls", "kind", "result"));
+    out.put("casConflicts", counters("clearway.cas.conflicts", "outcome"));
+    out.put("callbacks", counters("clearway.callbacks", "outcome"));
+    out.put("scannerHits", total("clearway.scanner.hits"));
+    out.put("refundsBlockedByBizSuccess", total("clearway.refunds.blocked_by_biz_success"));
+    return out;
+  }
+
+  @Operation(summary = "The latest transitions of all flows, newest first")
+  @GetMapping("/transitions")
+  public List<JdbcOpsQueries.Transition> transitions(
+      @RequestParam(name = "limit", defaultValue = "50") int limit) {
+    return queries.recentTransitions(Math.max(1, Math.min(limit, 500)));
+  }
+
+  private Map<String, Double> counters(String name, String... tags) {
+    Map<String, Double> out = new TreeMap<>();
+    for (Counter c : Search.in(meters).name(name).counters()) {
+      StringBuilder key = new StringBuilder();
+      for (String tag : tags) {
+        key.append(key.length() == 0 ? "" : " ").append(c.getId().getTag(tag));
+      }
+      out.merge(key.toString(), c.count(), Double::sum);
+    }
+    return out;
+  }
+
+  private Map<String, Double> gauges(String name, String tag) {
+    Map<String, Double> out = new TreeMap<>();
+    for (Gauge g : Search.in(meters).name(name).gauges()) {
+      out.put(g.getId().getTag(tag), g.value());
+    }
+    return out;
+  }
+
+  private double gauge(String name) {
+    Gauge g = Search.in(meters).name(name).gauge();
+    return g == null ? 0 : g.value();
+  }
+
+  private double total(String name) {
+    return Search.in(meters).name(name).counters().stream().mapToDouble(Counter::count).sum();
+  }
+}

@@ -1,0 +1,166 @@
+// The Clearway ops console: figures, recent transitions, the manual-review queue, a flow's
+// timeline, and propose/approve for the right roles. Every call carries the key typed in.
+"use strict";
+
+const state = { key: sessionStorage.getItem("clearway.key") || "", selected: null, timer: null };
+const $ = (id) => document.getElementById(id);
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: Object.assign(
+      { Authorization: "Bearer " + state.key },
+      body ? { "Content-Type": "application/json" } : {}),
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!res.ok) {
+    const err = new Error((data && data.message) || res.statusText);
+    err.code = data && data.code;
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+function esc(v) {
+  return String(v == null ? "" : v).replace(/[&<>"']/g, (c) =>
+    ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function bars(el, data) {
+  const entries = Object.entries(data || {});
+  if (!entries.length) { el.innerHTML = '<p class="muted">none yet</p>'; return; }
+  const max = Math.max(1, ...entries.map(([, v]) => v));
+  const row = 22, width = 300, label = 150;
+  let svg = `<svg viewBox="0 0 ${width} ${entries.length * row}" role="img">`;
+  entries.forEach(([k, v], i) => {
+    const w = Math.max(1, ((width - label - 50) * v) / max);
+    svg += `<text x="0" y="${i * row + 15}" font-size="11">${esc(k)}</text>`;
+    svg += `<rect x="${label}" y="${i * row + 4}" width="${w}" height="14" fill="#4f6bd8"></rect>`;
+    svg += `<text x="${label + w + 4}" y="${i * row + 15}" font-size="11" class="value">${Math.round(v)}</text>`;
+  });
+  el.innerHTML = svg + "</svg>";
+}
+
+async function refresh() {
+  try {
+    const s = await api("GET", "/ops/console/summary");
+    $("status").textContent = "Live; refreshed " + new Date().toLocaleTimeString();
+    $("figures").hidden = $("review").hidden = $("recent").hidden = false;
+    bars($("chart-status"), s.flowsByStatus);
+    bars($("chart-open"), s.openByState);
+    bars($("chart-age"), s.oldestAgeSecondsByState);
+    bars($("chart-calls"), s.externalCalls);
+    bars($("chart-other"), Object.assign({},
+      ...Object.entries(s.casConflicts).map(([k, v]) => ({ ["CAS " + k]: v })),
+      ...Object.entries(s.callbacks).map(([k, v]) => ({ ["callback " + k]: v }))));
+    $("backlog").textContent = Math.round(s.reviewBacklog);
+    $("scanner").textContent = Math.round(s.scannerHits);
+    await Promise.all([renderQueue(), renderTransitions()]);
+    if (state.selected) await renderDetail(state.selected);
+  } catch (e) {
+    $("status").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;
+  }
+}
+
+async function renderQueue() {
+  const flows = await api("GET", "/ops/review/flows");
+  $("queue").querySelector("tbody").innerHTML = flows.map((f) => `
+    <tr class="clickable" data-flow="${f.flow.flowId}">
+      <td>${f.flow.flowId}</td><td>${esc(f.flow.state)}</td><td>${esc(f.reviewState)}</td>
+      <td>${esc(f.reviewReason)}</td><td>${esc(f.lastErrorCode)}</td>
+      <td>${f.flow.amount} ${esc(f.flow.currency)}</td><td><button class="open">open</button></td>
+    </tr>`).join("") || '<tr><td colspan="7" class="muted">empty</td></tr>';
+  document.querySelectorAll("#queue tr[data-flow]").forEach((tr) =>
+    tr.addEventListener("click", () => select(Number(tr.dataset.flow))));
+}
+
+async function renderTransitions() {
+  const rows = await api("GET", "/ops/console/transitions?limit=30");
+  $("transitions").querySelector("tbody").innerHTML = rows.map((t) => `
+    <tr class="clickable" data-flow="${t.flowId}">
+      <td>${esc(new Date(t.entry.at).toLocaleTimeString())}</td><td>${t.flowId}</td>
+      <td>${esc(t.bizKey)}</td><td>${esc(t.entry.fromStatus)}</td><td>${esc(t.entry.toStatus)}</td>
+      <td>${esc(t.entry.trigger)}</td><td>${esc(t.entry.resultClass)}</td>
+      <td>${esc(t.entry.errorCode)}</td><td>${t.entry.elapsedMs}</td>
+    </tr>`).join("");
+  document.querySelectorAll("#transitions tr[data-flow]").forEach((tr) =>
+    tr.addEventListener("click", () => select(Number(tr.dataset.flow))));
+}
+
+async function select(flowId) {
+  state.selected = flowId;
+  $("detail-msg").textContent = "";
+  await renderDetail(flowId);
+}
+
+async function renderDetail(flowId) {
+  const d = await api("GET", "/ops/review/flows/" + flowId);
+  const f = d.flow;
+  $("detail").hidden = false;
+  $("detail-id").textContent = flowId;
+  $("detail-facts").innerHTML = [
+    ["state", f.flow.state], ["client status", f.flow.status], ["review", f.reviewState],
+    ["reason", f.reviewReason], ["last error", f.lastErrorCode], ["trade order", f.flow.tradeOrderNo],
+    ["amount", f.flow.amount + " " + f.flow.currency], ["retries", f.retryCount],
+  ].map(([k, v]) => `<span><b>${k}</b> <span id="fact-${k.replace(/ /g, "-")}">${esc(v)}</span></span>`).join("");
+  $("timeline").querySelector("tbody").innerHTML = d.history.map((h) => `
+    <tr><td>${esc(new Date(h.at).toLocaleTimeString())}</td><td>${esc(h.fromStatus)}</td>
+    <td>${esc(h.toStatus)}</td><td>${h.version}</td><td>${esc(h.trigger)}</td>
+    <td>${esc(h.resultClass)}</td><td>${esc(h.errorCode)}</td></tr>`).join("");
+  $("commands").querySelector("tbody").innerHTML = d.commands.map((c) => `
+    <tr data-command="${c.id}"><td>${c.id}</td><td>${esc(c.kind)}</td><td class="cstate">${esc(c.state)}</td>
+    <td>${esc(c.operatorId)}</td><td>${esc(c.ticket)}</td><td>${esc(c.approverId)}</td>
+    <td>${c.state === "PROPOSED" ? `<button class="approve" data-id="${c.id}">approve</button>
+      <button class="reject" data-id="${c.id}">reject</button>` : ""}</td></tr>`).join("");
+  document.querySelectorAll("#commands button.approve").forEach((b) =>
+    b.addEventListener("click", () => decide(b.dataset.id, "approve")));
+  document.querySelectorAll("#commands button.reject").forEach((b) =>
+    b.addEventListener("click", () => decide(b.dataset.id, "reject")));
+  $("propose").hidden = f.reviewState === "NONE" && !["PAYED"].includes(f.flow.state);
+}
+
+async function decide(commandId, action) {
+  try {
+    const body = action === "reject" ? { reason: "rejected in the console" } : undefined;
+    const c = await api("POST", `/ops/review/commands/${commandId}/${action}`, body);
+    $("detail-msg").textContent = `command ${c.id}: ${c.state}`;
+  } catch (e) {
+    $("detail-msg").innerHTML = `<span class="bad">${esc(e.code)}: ${esc(e.message)}</span>`;
+  }
+  await refresh();
+}
+
+$("propose").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  try {
+    const c = await api("POST", `/ops/review/flows/${state.selected}/commands`, {
+      kind: $("p-kind").value, ticket: $("p-ticket").value,
+      reason: $("p-reason").value, evidence: $("p-evidence").value,
+    });
+    $("detail-msg").textContent = `command ${c.id}: ${c.state} (needs another person's approval)`;
+  } catch (e) {
+    $("detail-msg").innerHTML = `<span class="bad">${esc(e.code)}: ${esc(e.message)}</span>`;
+  }
+  await refresh();
+});
+
+$("key-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  state.key = $("key").value.trim();
+  sessionStorage.setItem("clearway.key", state.key);
+  $("key").value = "";
+  $("who").textContent = state.key ? "key set" : "";
+  start();
+});
+
+function start() {
+  if (state.timer) clearInterval(state.timer);
+  if (!state.key) return;
+  refresh();
+  state.timer = setInterval(refresh, 2000);
+}
+
+start();

@@ -1,0 +1,170 @@
+package dev.clearway.app.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.GoalKey;
+import dev.clearway.core.domain.NewPayment;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.port.FlowStore.HistoryNote;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.port.FlowStore.TransitionWrite;
+import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.store.JdbcFlowStore;
+import dev.clearway.store.testing.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The ops console in a real browser (headless Chromium from Debian's packages): live figures and
+ * transitions, the review queue, a flow's timeline, and a command proposed by an operator that
+ * takes effect only when an approver approves it. Runs with the Maven profile {@code browser}.
+ */
+@Tag("browser")
+class ConsoleBrowserTest {
+  private static RunningApi api;
+  private static WebDriver browser;
+
+  @BeforeAll
+  static void start() {
+    api = RunningApi.start();
+    RunningApi.resetDatabase();
+    RunningApi.execute("TRUNCATE manual_command, manual_audit RESTART IDENTITY");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary("/usr/bin/chromium");
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1600");
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
+            .build();
+    browser = new ChromeDriver(service, options);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (api != null) {
+      api.close();
+    }
+  }
+
+  @Test
+  void anOperatorProposesAnApproverApprovesAndTheFlowMovesThroughTheStateMachine()
+      throws Exception {
+    RunningApi.Answer paid = api.pay("console-key-1", RunningApi.Payment.of(501, "console-ok"));
+    assertThat(paid.status()).isEqualTo(201);
+    PayFlow frozen = frozenPayedFlow();
+
+    browser.get(api.baseUrl() + "/console");
+    useKey(RunningApi.OPERATOR_KEY);
+    waitFor(() -> text("chart-status").contains("BIZ_SUCCESS"));
+    waitFor(() -> text("queue").contains(String.valueOf(frozen.id())));
+    waitFor(() -> text("transitions").contains("BIZ_SUCCESS"));
+
+    browser.findElement(By.cssSelector("#queue tr[data-flow='" + frozen.id() + "']")).click();
+    waitFor(() -> text("fact-state").equals("PAYED"));
+    assertThat(text("timeline")).contains("PAYING").contains("PAYED");
+
+    browser.findElement(By.id("p-ticket")).sendKeys("OPS-1");
+    browser.findElement(By.id("p-reason")).sendKeys("charged, business never granted");
+    browser.findElement(By.id("p-evidence")).sendKeys("wallet statement line 12");
+    browser.findElement(By.id("p-submit")).click();
+    waitFor(() -> text("detail-msg").contains("PROPOSED"));
+    assertThat(text("fact-state")).isEqualTo("PAYED");
+
+    // The operator cannot approve; the approver can.
+    browser.findElement(By.cssSelector("#commands button.approve")).click();
+    waitFor(() -> text("detail-msg").contains("forbidden"));
+    assertThat(TestDatabase.get().store().find(frozen.id()).orElseThrow().status())
+        .isEqualTo(FlowStatus.PAYED);
+
+    useKey(RunningApi.APPROVER_KEY);
+    waitFor(() -> !browser.findElements(By.cssSelector("#commands button.approve")).isEmpty());
+    browser.findElement(By.cssSelector("#commands button.approve")).click();
+    waitFor(() -> text("detail-msg").contains("APPLIED"));
+    waitFor(() -> text("fact-state").equals("REFUNDED"));
+    assertThat(text("timeline")).contains("MANUAL").contains("REFUNDING");
+
+    Path shot = Path.of("target", "console.png");
+    Files.createDirectories(shot.getParent());
+    Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+  }
+
+  private static PayFlow frozenPayedFlow() {
+    JdbcFlowStore store = TestDatabase.get().store();
+    Instant now = Instant.now();
+    PayFlow flow =
+        store
+            .createAttempt(
+                new NewPayment(
+                    new GoalKey(502, "renewal", "console-frozen"),
+                    700,
+                    "CNY",
+                    now.plusSeconds(3600)),
+                new Lease("gone", now.minusSeconds(1)),
+                now)
+            .flow();
+    flow = move(store, flow, FlowStatus.PAYING);
+    api.wallet.pay(new ChargeRequest(flow.tradeOrderNo(), 502, 700, "CNY"));
+    flow = move(store, flow, FlowStatus.PAYED);
+    store.freeze(flow.id(), "BIZ_DONE_WITHOUT_ATTRIBUTION", now);
+    return store.find(flow.id()).orElseThrow();
+  }
+
+  private static PayFlow move(JdbcFlowStore store, PayFlow from, FlowStatus to) {
+    Instant now = Instant.now();
+    return store
+        .transition(
+            new TransitionWrite(
+                from,
+                to,
+                null,
+                now.plusSeconds(60),
+                from.leaseOwner(),
+                new HistoryNote(TriggerSource.SYNC, null, "TEST", 0),
+                now))
+        .orElseThrow();
+  }
+
+  private static void useKey(String key) {
+    WebElement input = browser.findElement(By.id("key"));
+    input.clear();
+    input.sendKeys(key);
+    browser.findElement(By.id("use-key")).click();
+  }
+
+  private static String text(String id) {
+    return browser.findElement(By.id(id)).getText();
+  }
+
+  private static void waitFor(java.util.function.BooleanSupplier condition) {
+    new WebDriverWait(browser, Duration.ofSeconds(15)).until(d -> condition.getAsBoolean());
+  }
+}
