@@ -36,7 +36,12 @@ public final class Serve {
   private Serve() {}
 
   /** Options of the serve command. */
-  public record Options(int port, String jdbcUrl, String walletUrl, FaultPlan walletFaults) {
+  public record Options(
+      int port,
+      String jdbcUrl,
+      String walletUrl,
+      FaultPlan walletFaults,
+      Map<String, String> properties) {
     public static Options parse(String[] args) {
       int port = 8080;
       String url = null;
@@ -52,11 +57,18 @@ public final class Serve {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("--port must be within [0, 65535]");
       }
-      return new Options(port, url, wallet, FaultPlan.none());
+      return new Options(port, url, wallet, FaultPlan.none(), Map.of());
     }
 
     public Options withWalletFaults(FaultPlan faults) {
-      return new Options(port, jdbcUrl, walletUrl, faults);
+      return new Options(port, jdbcUrl, walletUrl, faults, properties);
+    }
+
+    /** Further Spring properties, e.g. keys or timing, for this service only. */
+    public Options withProperties(Map<String, String> extra) {
+      Map<String, String> merged = new HashMap<>(properties);
+      merged.putAll(extra);
+      return new Options(port, jdbcUrl, walletUrl, walletFaults, Map.copyOf(merged));
     }
 
     private static String value(String[] args, int i) {
@@ -118,6 +130,7 @@ public final class Serve {
     properties.put("clearway.migrate", "false");
     properties.put("clearway.callbacks.sim-secret", secret);
     properties.put("spring.main.banner-mode", "off");
+    properties.putAll(options.properties());
     ConfigurableApplicationContext context =
         new SpringApplicationBuilder(ClearwayServer.class)
             .web(WebApplicationType.SERVLET)

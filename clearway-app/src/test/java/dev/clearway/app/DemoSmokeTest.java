@@ -1,0 +1,28 @@
+package dev.clearway.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** {@code clearway demo --exit-after}: the service starts, payments flow over HTTP, all settle. */
+class DemoSmokeTest {
+
+  @Test
+  void aBoundedDemoDrivesPaymentsThroughTheServiceAndEveryInvariantHolds() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+
+    int exit =
+        Demo.run(
+            new String[] {"--exit-after", "6", "--port", "0", "--rate", "15"}, out, System.err);
+
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(exit).as(text).isZero();
+    assertThat(text).contains("/console").contains("generated operator key").contains("PASS");
+    assertThat(text).containsPattern("\"converged\":[1-9]");
+    assertThat(text).contains("\"doubleCharge\":0").contains("\"missedRefund\":0");
+  }
+}
