@@ -307,11 +307,14 @@ public final class JdbcFlowStore implements FlowStore {
   @Override
   public boolean requestCancel(long flowId, Instant now) {
     // Race: the advancer may move PAYING -> PAYED at the same moment; the status guard means the
-    // cancel is recorded only while the charge is unknown, and a PAYED flow refuses it.
+    // cancel is recorded only while the charge is unknown, and a PAYED flow refuses it. A flow
+    // held by a worker keeps its lease: that worker sees the cancel in the row its CAS returns.
     return update(
             """
             UPDATE pay_flow SET cancel_requested_at = ?, updated_at = ?,
-                   next_retry_time = LEAST(next_retry_time, ?)
+                   next_retry_time = CASE WHEN lease_owner IS NULL
+                                          THEN LEAST(next_retry_time, ?)
+                                          ELSE next_retry_time END
              WHERE id = ? AND status = 'PAYING' AND cancel_requested_at IS NULL
             """,
             ps -> {

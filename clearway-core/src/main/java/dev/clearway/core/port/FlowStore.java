@@ -60,8 +60,8 @@ public interface FlowStore {
 
   /**
    * Records a cancel request on a flow still in PAYING (false otherwise, or if already recorded)
-   * and makes it due at once. It changes no status: the advancer closes the order at the wallet, or
-   * refunds a charge that landed anyway.
+   * and makes it due at once unless a worker holds it. It changes no status: the advancer closes
+   * the order at the wallet, or refunds a charge that landed anyway.
    */
   boolean requestCancel(long flowId, Instant now);
 
