@@ -78,6 +78,11 @@ public final class SimWallet implements WalletGateway {
     boolean faultApplied;
     int queryCalls;
 
+    /**
+     * Sum of the refund numbers accepted against this order (any state: they may still execute).
+     */
+    long refundsAccepted;
+
     Order(String tradeOrderNo, long amount) {
       this.tradeOrderNo = tradeOrderNo;
       this.amount = amount;
@@ -209,6 +214,16 @@ public final class SimWallet implements WalletGateway {
       }
       if (request.amount() > paid.amount) {
         return WalletResult.failed("REFUND_EXCEEDS_PAYMENT", rid(), false);
+      }
+      // A new refund number is accepted only if it fits, with every number accepted before, into
+      // the charge (partial refunds are cumulative). Checked and registered under the order's
+      // monitor, so two new numbers racing on one order cannot both take the same room.
+      if (!refunds.containsKey(no)) {
+        if (request.amount() > paid.amount - paid.refundsAccepted) {
+          return WalletResult.failed("REFUND_EXCEEDS_PAYMENT", rid(), false);
+        }
+        refunds.put(no, new Refund(no, request.tradeOrderNo(), request.amount()));
+        paid.refundsAccepted += request.amount();
       }
     }
     Refund refund =

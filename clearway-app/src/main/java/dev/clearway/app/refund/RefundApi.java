@@ -1,0 +1,120 @@
+package dev.clearway.app.refund;
+
+import dev.clearway.app.api.ApiException;
+import dev.clearway.app.api.PaymentRequestValidator;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.refund.NewRefund;
+import dev.clearway.core.refund.RefundService;
+import dev.clearway.core.refund.RefundStore;
+import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executor;
+import org.springframework.http.HttpStatus;
+
+/**
+ * The after-sales refund API's rules, free of HTTP: validate, then let one database transaction
+ * decide (key replay or reuse, flow BIZ_SUCCESS, amount within what is left), then advance the new
+ * refund within the synchronous budget. Every refusal is raised before or instead of a write.
+ */
+public final class RefundApi {
+  static final int MAX_REASON = 200;
+
+  private final RefundService service;
+  private final RefundStore refunds;
+  private final FlowStore flows;
+  private final Executor executor;
+  private final Duration syncBudget;
+
+  public RefundApi(
+      RefundService service,
+      RefundStore refunds,
+      FlowStore flows,
+      Executor executor,
+      Duration syncBudget) {
+    this.service = service;
+    this.refunds = refunds;
+    this.flows = flows;
+    this.executor = executor;
+    this.syncBudget = syncBudget;
+  }
+
+  /** The answer to a create: the refund, and whether this request created or replayed it. */
+  public record Answer(RefundView refund, boolean created, boolean replayed) {}
+
+  public Answer create(
+      String merchant, long flowId, String idempotencyKey, CreateRefundRequest body) {
+    PaymentRequestValidator.checkKey(idempotencyKey);
+    if (body == null) {
+      throw ApiException.badRequest("missing_body", "a JSON body is required");
+    }
+    if (body.amount() == null || body.amount() <= 0) {
+      throw ApiException.badRequest(
+          "invalid_amount", "amount is required and must be a positive number of minor units");
+    }
+    String reason = body.reason();
+    if (reason == null
+        || reason.isBlank()
+        || reason.length() > MAX_REASON
+        || reason.chars().anyMatch(Character::isISOControl)) {
+      throw ApiException.badRequest(
+          "invalid_reason",
+          "reason is required: at most " + MAX_REASON + " characters, no control characters");
+    }
+    NewRefund request = new NewRefund(flowId, body.amount(), reason, merchant, idempotencyKey);
+    CreateOutcome outcome = service.request(request, syncBudget, executor);
+    if (outcome instanceof CreateOutcome.Created c) {
+      return new Answer(RefundView.of(c.refund()), true, false);
+    }
+    if (outcome instanceof CreateOutcome.Replayed r) {
+      return new Answer(RefundView.of(r.refund()), false, true);
+    }
+    throw refusal(outcome);
+  }
+
+  private static ApiException refusal(CreateOutcome outcome) {
+    if (outcome instanceof CreateOutcome.KeyReused) {
+      return new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "idempotency_key_reused",
+          "this Idempotency-Key was used with other parameters");
+    }
+    if (outcome instanceof CreateOutcome.FlowNotFound) {
+      return new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow");
+    }
+    if (outcome instanceof CreateOutcome.NotAllowed n) {
+      return new ApiException(
+          HttpStatus.CONFLICT,
+          "refund_not_allowed",
+          "a refund needs a payment whose business succeeded (state "
+              + n.status()
+              + "); a payment that did not reach BIZ_SUCCESS is refunded automatically");
+    }
+    CreateOutcome.ExceedsPayment e = (CreateOutcome.ExceedsPayment) outcome;
+    return new ApiException(
+        HttpStatus.UNPROCESSABLE_CONTENT,
+        "refund_exceeds_payment",
+        "at most "
+            + e.available()
+            + " can still be refunded (paid "
+            + e.paid()
+            + ", refunded or in flight "
+            + e.held()
+            + ")");
+  }
+
+  public RefundView get(long refundId) {
+    return refunds
+        .find(refundId)
+        .map(RefundView::of)
+        .orElseThrow(
+            () -> new ApiException(HttpStatus.NOT_FOUND, "refund_not_found", "no such refund"));
+  }
+
+  public List<RefundView> byFlow(long flowId) {
+    if (flows.find(flowId).isEmpty()) {
+      throw new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow");
+    }
+    return refunds.findByFlow(flowId).stream().map(RefundView::of).toList();
+  }
+}

@@ -1,0 +1,40 @@
+package dev.clearway.core.refund;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A merchant's request to refund part or all of a BIZ_SUCCESS flow, under an idempotency key.
+ *
+ * @param requestedBy the merchant principal; idempotency keys are scoped to it
+ * @param idempotencyKey the client's key: the same key and parameters return the same refund
+ */
+public record NewRefund(
+    long flowId, long amount, String reason, String requestedBy, String idempotencyKey) {
+
+  public NewRefund {
+    if (amount <= 0) {
+      throw new IllegalArgumentException("a refund amount is positive");
+    }
+    if (reason == null || requestedBy == null || idempotencyKey == null) {
+      throw new IllegalArgumentException("reason, requester and idempotency key are required");
+    }
+  }
+
+  /**
+   * SHA-256 (hex) of the parameters the key is bound to: the same key with another flow, amount or
+   * reason is a reuse and is refused.
+   */
+  public String requestHash() {
+    String canonical = flowId + "\n" + amount + "\n" + reason;
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JRE", e);
+    }
+  }
+}

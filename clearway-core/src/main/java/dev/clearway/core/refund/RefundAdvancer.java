@@ -1,0 +1,293 @@
+package dev.clearway.core.refund;
+
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.engine.Backoff;
+import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Trigger;
+import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.FlowStore.HistoryNote;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.port.WakeupScheduler;
+import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.port.WalletGateway.RefundRequest;
+import dev.clearway.core.refund.RefundAdvanceResult.Outcome;
+import dev.clearway.core.refund.RefundOrderDecision.Move;
+import dev.clearway.core.refund.RefundOrderDecision.Verdict;
+import dev.clearway.core.refund.RefundOrderDecision.Wait;
+import dev.clearway.core.refund.RefundStore.RescheduleWrite;
+import dev.clearway.core.refund.RefundStore.TransitionWrite;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The one entry that moves an after-sales refund, for the creating request, wake-ups and the refund
+ * scanner alike. Each step starts from the row as the primary has it, makes at most one kind of
+ * wallet call, decides with {@link RefundOrderDecision} and writes with a CAS on (id, status,
+ * version). The state is written before the wallet is called (PENDING to PROCESSING, then send), so
+ * a crash after the call leaves a PROCESSING row that is queried by the same refund number.
+ */
+public final class RefundAdvancer {
+  /** PENDING, PROCESSING, one decisive answer: more steps than any path needs. */
+  private static final int MAX_STEPS = 6;
+
+  private final RefundStore store;
+  private final FlowStore flows;
+  private final WalletGateway wallet;
+  private final WakeupScheduler wakeups;
+  private final RefundEvents events;
+  private final LeaseTokens leases;
+  private final Backoff backoff;
+  private final EngineConfig config;
+  private final Clock clock;
+
+  public RefundAdvancer(
+      RefundStore store,
+      FlowStore flows,
+      WalletGateway wallet,
+      WakeupScheduler wakeups,
+      RefundEvents events,
+      LeaseTokens leases,
+      EngineConfig config,
+      Clock clock) {
+    this.store = store;
+    this.flows = flows;
+    this.wallet = wallet;
+    this.wakeups = wakeups;
+    this.events = events;
+    this.leases = leases;
+    this.backoff = new Backoff(config);
+    this.config = config;
+    this.clock = clock;
+  }
+
+  /** Advances a refund as far as the facts allow; claims it unless the trigger holds it. */
+  public RefundAdvanceResult advance(long refundId, Trigger trigger) {
+    Lease lease = trigger.lease();
+    if (lease == null) {
+      lease = leases.next();
+      if (!store.claim(refundId, lease, clock.instant())) {
+        return settled(store.find(refundId).orElse(null), Outcome.BUSY);
+      }
+    }
+    return run(store.find(refundId).orElse(null), new Step(trigger, lease));
+  }
+
+  /** Advances a refund its creating transaction has just returned, under the creation lease. */
+  public RefundAdvanceResult advanceCreated(RefundOrder created, Trigger trigger) {
+    if (trigger.lease() == null) {
+      throw new IllegalArgumentException("a created refund is advanced under its creation lease");
+    }
+    return run(created, new Step(trigger, trigger.lease()));
+  }
+
+  private RefundAdvanceResult run(RefundOrder refund, Step step) {
+    for (int i = 0; i < MAX_STEPS; i++) {
+      if (refund == null) {
+        return new RefundAdvanceResult(Outcome.NOT_FOUND, null);
+      }
+      if (refund.isTerminal()) {
+        return new RefundAdvanceResult(Outcome.TERMINAL, refund);
+      }
+      if (!step.lease.token().equals(refund.leaseOwner())) {
+        // Race: our lease expired and another worker claimed the refund (a queued scanner task, a
+        // stalled worker). Leave it to the holder: no wallet call from here.
+        return new RefundAdvanceResult(Outcome.BUSY, refund);
+      }
+      step.start(clock.millis());
+      StepResult result =
+          switch (refund.status()) {
+            case PENDING -> send(refund, step);
+            case PROCESSING, ABNORMAL -> confirm(refund, step);
+            case SUCCESS, FAIL, CLOSED -> StepResult.end(Outcome.TERMINAL);
+          };
+      if (result.outcome() != null) {
+        RefundOrder last =
+            result.next() != null ? result.next() : store.find(refund.id()).orElse(null);
+        return settled(last, result.outcome());
+      }
+      refund = result.next();
+    }
+    StepResult handover = reschedule(refund, "STEP_LIMIT");
+    return settled(store.find(refund.id()).orElse(null), handover.outcome());
+  }
+
+  private static RefundAdvanceResult settled(RefundOrder refund, Outcome outcome) {
+    if (refund == null) {
+      return new RefundAdvanceResult(Outcome.NOT_FOUND, null);
+    }
+    return new RefundAdvanceResult(refund.isTerminal() ? Outcome.TERMINAL : outcome, refund);
+  }
+
+  // ---- PENDING -----------------------------------------------------------------------------
+
+  private StepResult send(RefundOrder refund, Step step) {
+    FlowStatus flowStatus = flows.find(refund.flowId()).map(PayFlow::status).orElse(null);
+    Verdict verdict = RefundOrderDecision.onPending(flowStatus);
+    if (!(verdict instanceof Move m) || m.to() != RefundStatus.PROCESSING) {
+      return apply(refund, verdict, step, null, "FLOW_STATUS");
+    }
+    // Claim the state before calling the wallet: whoever wins this CAS is the one that sends.
+    Optional<RefundOrder> processing =
+        move(refund, RefundStatus.PROCESSING, null, step, null, "SEND");
+    if (processing.isEmpty()) {
+      return StepResult.end(Outcome.BUSY);
+    }
+    WalletResult result = refund(processing.get());
+    return apply(
+        processing.get(),
+        RefundOrderDecision.onResult(processing.get(), result, config.retryBudget()),
+        step,
+        result,
+        null);
+  }
+
+  // ---- PROCESSING, ABNORMAL ----------------------------------------------------------------
+
+  private StepResult confirm(RefundOrder refund, Step step) {
+    WalletResult query =
+        call("AFTER_SALE_REFUND_QUERY", () -> wallet.queryRefund(refund.refundNo()));
+    WalletResult result =
+        switch (RefundOrderDecision.afterQuery(query)) {
+          case DECIDE -> query;
+          case RESEND_SAME_REFUND -> refund(refund);
+        };
+    return apply(
+        refund,
+        RefundOrderDecision.onResult(refund, result, config.retryBudget()),
+        step,
+        result,
+        null);
+  }
+
+  private WalletResult refund(RefundOrder refund) {
+    RefundRequest request =
+        new RefundRequest(
+            refund.refundNo(), refund.tradeOrderNo(), refund.amount(), refund.currency());
+    return call("AFTER_SALE_REFUND", () -> wallet.refund(request));
+  }
+
+  // ---- carrying out verdicts ---------------------------------------------------------------
+
+  private StepResult apply(
+      RefundOrder refund, Verdict verdict, Step step, WalletResult result, String resultClass) {
+    String requestId = result == null ? null : result.requestId();
+    String klass = resultClass != null ? resultClass : result.certainty().name();
+    if (verdict instanceof Wait w) {
+      return reschedule(refund, w.errorCode());
+    }
+    Move m = (Move) verdict;
+    Optional<RefundOrder> moved = move(refund, m.to(), m.errorCode(), step, requestId, klass);
+    if (moved.isEmpty()) {
+      return StepResult.end(Outcome.BUSY);
+    }
+    RefundOrder row = moved.get();
+    return switch (row.status()) {
+      case SUCCESS, FAIL, CLOSED -> new StepResult(row, Outcome.TERMINAL);
+      case ABNORMAL -> new StepResult(row, Outcome.WAITING);
+      case PENDING, PROCESSING -> StepResult.next(row);
+    };
+  }
+
+  private Optional<RefundOrder> move(
+      RefundOrder refund,
+      RefundStatus to,
+      String errorCode,
+      Step step,
+      String requestId,
+      String klass) {
+    RefundTransitions.requireLegal(refund.status(), to);
+    Instant now = clock.instant();
+    // PROCESSING keeps the lease (this worker sends next); ABNORMAL releases it and is queried
+    // again at the escalated interval, never dropped; a terminal status releases it for good.
+    Placement placed =
+        switch (to) {
+          case SUCCESS, FAIL, CLOSED -> new Placement(now, null);
+          case PROCESSING -> new Placement(now.plus(config.lease()), step.lease.token());
+          case ABNORMAL -> new Placement(backoff.next(refund.id(), 0, true, now), null);
+          case PENDING -> throw new IllegalStateException("nothing moves back to PENDING");
+        };
+    HistoryNote note =
+        new HistoryNote(step.trigger.source(), requestId, klass, clock.millis() - step.startedAt);
+    Optional<RefundOrder> written =
+        store.transition(
+            new TransitionWrite(
+                refund, to, errorCode, placed.nextRetryTime(), placed.leaseToken(), note, now));
+    if (written.isEmpty()) {
+      onConflict(refund, to);
+      return Optional.empty();
+    }
+    events.transitioned(refund.status(), to);
+    if (to == RefundStatus.ABNORMAL) {
+      events.abnormal(refund.id(), errorCode);
+      wakeups.schedule(refund.id(), placed.nextRetryTime());
+    }
+    return written;
+  }
+
+  /**
+   * 0 rows updated: someone else moved the refund. The same or a later state ends the step
+   * idempotently; anything else (meant SUCCESS, found FAIL: two wallet answers that disagree) is
+   * reported as a contradiction for a person to look at.
+   */
+  private void onConflict(RefundOrder refund, RefundStatus intended) {
+    RefundOrder current = store.find(refund.id()).orElseThrow();
+    boolean idempotent =
+        current.status() == refund.status()
+            || RefundTransitions.isSameOrLater(intended, current.status());
+    events.casConflict(intended, current.status(), idempotent ? "IDEMPOTENT" : "CONTRADICTION");
+  }
+
+  private StepResult reschedule(RefundOrder refund, String errorCode) {
+    Instant now = clock.instant();
+    boolean slow = refund.status() == RefundStatus.ABNORMAL;
+    Instant next = backoff.next(refund.id(), refund.retryCount(), slow, now);
+    if (!store.reschedule(
+        new RescheduleWrite(refund, refund.retryCount() + 1, next, errorCode, now))) {
+      return StepResult.end(Outcome.BUSY);
+    }
+    events.rescheduled(refund.status(), errorCode);
+    wakeups.schedule(refund.id(), next);
+    return StepResult.end(Outcome.WAITING);
+  }
+
+  private WalletResult call(String kind, Supplier<WalletResult> io) {
+    WalletResult result = io.get();
+    events.externalCall(kind, result.certainty().name());
+    return result;
+  }
+
+  /** Where a transition leaves the row: when it is next due, and who holds it meanwhile. */
+  private record Placement(Instant nextRetryTime, String leaseToken) {}
+
+  /** Either the row to continue from (outcome null), or the outcome that ends this advance. */
+  private record StepResult(RefundOrder next, Outcome outcome) {
+    static StepResult next(RefundOrder row) {
+      return new StepResult(row, null);
+    }
+
+    static StepResult end(Outcome outcome) {
+      return new StepResult(null, outcome);
+    }
+  }
+
+  /** One advance call: who triggered it, which lease it holds, when the current step began. */
+  private static final class Step {
+    final Trigger trigger;
+    final Lease lease;
+    long startedAt;
+
+    Step(Trigger trigger, Lease lease) {
+      this.trigger = trigger;
+      this.lease = lease;
+    }
+
+    void start(long millis) {
+      startedAt = millis;
+    }
+  }
+}

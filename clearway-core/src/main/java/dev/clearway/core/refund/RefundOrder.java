@@ -1,0 +1,28 @@
+package dev.clearway.core.refund;
+
+import java.time.Instant;
+
+/** One row of refund_order as read from the primary. Immutable; decisions take it as input. */
+public record RefundOrder(
+    long id,
+    long flowId,
+    int seq,
+    String tradeOrderNo,
+    String refundNo,
+    long amount,
+    String currency,
+    String reason,
+    String requestedBy,
+    RefundStatus status,
+    long version,
+    Instant nextRetryTime,
+    int retryCount,
+    String lastErrorCode,
+    String leaseOwner,
+    Instant createdAt,
+    Instant updatedAt) {
+
+  public boolean isTerminal() {
+    return status.isTerminal();
+  }
+}

@@ -1,0 +1,76 @@
+package dev.clearway.core.refund;
+
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Trigger;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The synchronous entry of after-sales refunds: create the refund (the store decides, in one
+ * transaction, whether it is allowed and fits), then advance it under its creation lease for at
+ * most a short budget. A refund still PROCESSING when the budget runs out goes on in the
+ * background; the answer is the row as it is then.
+ */
+public final class RefundService {
+  private final RefundStore store;
+  private final RefundAdvancer advancer;
+  private final LeaseTokens leases;
+  private final RefundEvents events;
+  private final Clock clock;
+
+  public RefundService(
+      RefundStore store,
+      RefundAdvancer advancer,
+      LeaseTokens leases,
+      RefundEvents events,
+      Clock clock) {
+    this.store = store;
+    this.advancer = advancer;
+    this.leases = leases;
+    this.events = events;
+    this.clock = clock;
+  }
+
+  /**
+   * Creates (or replays) a refund and, if this call created it, advances it on {@code executor} for
+   * at most {@code budget}. A {@link CreateOutcome.Created} carries the row as it is afterwards.
+   */
+  public CreateOutcome request(NewRefund request, Duration budget, Executor executor) {
+    Lease lease = leases.next();
+    CreateOutcome outcome = store.create(request, lease, clock.instant());
+    if (!(outcome instanceof CreateOutcome.Created created)) {
+      return outcome;
+    }
+    RefundOrder row = created.refund();
+    events.created(row.id(), row.amount());
+    try {
+      RefundAdvanceResult advanced =
+          CompletableFuture.supplyAsync(
+                  () -> advancer.advanceCreated(row, Trigger.held(TriggerSource.SYNC, lease)),
+                  executor)
+              .get(budget.toMillis(), TimeUnit.MILLISECONDS);
+      return new CreateOutcome.Created(advanced.refund() != null ? advanced.refund() : row);
+    } catch (TimeoutException | ExecutionException | RejectedExecutionException e) {
+      // Still running, or the worker died, or no worker took it: the lease expires and the refund
+      // scanner takes the PENDING or PROCESSING row over. Answer the row as it is now.
+      return new CreateOutcome.Created(store.find(row.id()).orElse(row));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new CreateOutcome.Created(store.find(row.id()).orElse(row));
+    }
+  }
+
+  /** As {@link #request(NewRefund, Duration, Executor)}, advancing in the caller's thread. */
+  public CreateOutcome request(NewRefund request) {
+    return request(request, Duration.ofDays(1), Runnable::run);
+  }
+}

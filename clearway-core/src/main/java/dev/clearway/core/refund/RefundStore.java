@@ -1,0 +1,86 @@
+package dev.clearway.core.refund;
+
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.port.FlowStore.HistoryNote;
+import dev.clearway.core.port.FlowStore.Lease;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Persistence of after-sales refunds. Every read is from the primary. Every state write is a
+ * compare-and-set on (id, status, version) and reports 0 rows as "someone else moved it".
+ */
+public interface RefundStore {
+
+  /**
+   * In one transaction: returns the refund already bound to (requester, idempotency key) if any;
+   * else locks the flow row, refuses unless it is BIZ_SUCCESS and the amount fits in what is paid
+   * minus the refunds that hold an amount ({@link RefundStatus#holdsAmount()}); else inserts a
+   * PENDING refund with the next seq of the flow, held by {@code lease}, and its history row.
+   */
+  CreateOutcome create(NewRefund request, Lease lease, Instant now);
+
+  Optional<RefundOrder> find(long refundId);
+
+  /** The refunds of one flow, by seq. */
+  List<RefundOrder> findByFlow(long flowId);
+
+  /** Takes the lease of one non-terminal refund whose lease is free or expired. */
+  boolean claim(long refundId, Lease lease, Instant now);
+
+  /**
+   * Claims up to {@code limit} due non-terminal refunds with id greater than {@code afterId}, in id
+   * order (FOR UPDATE SKIP LOCKED), and returns their ids ascending.
+   */
+  List<Long> claimDue(long afterId, int limit, Lease lease, Instant now);
+
+  /**
+   * CAS transition and its history row in one statement. Returns the row as written, or empty when
+   * 0 rows were updated.
+   */
+  Optional<RefundOrder> transition(TransitionWrite write);
+
+  /**
+   * Keeps the status, sets the next retry time and releases the lease; CAS on status, version and
+   * the lease owner the row was read with. False when 0 rows were updated.
+   */
+  boolean reschedule(RescheduleWrite write);
+
+  /** What a create request found or did. */
+  sealed interface CreateOutcome {
+    /** Inserted by this call, PENDING and held by the caller's lease. */
+    record Created(RefundOrder refund) implements CreateOutcome {}
+
+    /** The key was already used with the same parameters: this is its refund. */
+    record Replayed(RefundOrder refund) implements CreateOutcome {}
+
+    /** The key was already used with other parameters. Nothing written. */
+    record KeyReused() implements CreateOutcome {}
+
+    /** No such flow. Nothing written. */
+    record FlowNotFound() implements CreateOutcome {}
+
+    /** The flow is not BIZ_SUCCESS. Nothing written. */
+    record NotAllowed(FlowStatus status) implements CreateOutcome {}
+
+    /** {@code paid - held} is less than the amount asked for. Nothing written. */
+    record ExceedsPayment(long paid, long held) implements CreateOutcome {
+      public long available() {
+        return paid - held;
+      }
+    }
+  }
+
+  record TransitionWrite(
+      RefundOrder from,
+      RefundStatus to,
+      String errorCode,
+      Instant nextRetryTime,
+      String leaseToken,
+      HistoryNote note,
+      Instant now) {}
+
+  record RescheduleWrite(
+      RefundOrder from, int retryCount, Instant nextRetryTime, String errorCode, Instant now) {}
+}

@@ -1,0 +1,400 @@
+package dev.clearway.store.refund;
+
+import static dev.clearway.store.refund.RefundRows.COLUMNS;
+import static dev.clearway.store.refund.RefundRows.truncate;
+import static dev.clearway.store.refund.RefundRows.ts;
+
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.refund.NewRefund;
+import dev.clearway.core.refund.RefundNumbers;
+import dev.clearway.core.refund.RefundOrder;
+import dev.clearway.core.refund.RefundStore;
+import dev.clearway.core.refund.RefundTransitions;
+import dev.clearway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * {@link RefundStore} over JDBC for PostgreSQL (the transition CTE with RETURNING, SKIP LOCKED and
+ * the aggregate FILTER are PostgreSQL's). SQL stays next to its parameters; every update count is
+ * checked.
+ */
+public final class JdbcRefundStore implements RefundStore {
+  private static final String UNIQUE_VIOLATION = "23505";
+  private static final int CREATE_TRIES = 5;
+  private static final int ERROR_CODE_MAX = 64;
+
+  private final DataSource dataSource;
+
+  public JdbcRefundStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  // ---- creation ----------------------------------------------------------------------------
+
+  @Override
+  public CreateOutcome create(NewRefund request, Lease lease, Instant now) {
+    String hash = request.requestHash();
+    for (int i = 0; i < CREATE_TRIES; i++) {
+      try (Connection c = dataSource.getConnection()) {
+        c.setAutoCommit(false);
+        try {
+          CreateOutcome outcome = createInTransaction(c, request, hash, lease, now);
+          if (outcome instanceof CreateOutcome.Created) {
+            c.commit();
+          } else {
+            c.rollback(); // nothing was written; this releases the flow's row lock
+          }
+          return outcome;
+        } catch (SQLException e) {
+          c.rollback();
+          // Race: a request with the same (merchant, key) inserted between our key lookup and our
+          // insert; uk_refund_idem refused ours. Run again: the lookup now finds that refund.
+          if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+            throw e;
+          }
+        } finally {
+          c.setAutoCommit(true);
+        }
+      } catch (SQLException e) {
+        throw new StoreException("create refund", e);
+      }
+    }
+    throw new StoreException("create refund: too many concurrent requests with one key", null);
+  }
+
+  private static CreateOutcome createInTransaction(
+      Connection c, NewRefund request, String hash, Lease lease, Instant now) throws SQLException {
+    // 1. The key: a replay returns its refund whatever happened to the flow since.
+    Optional<CreateOutcome> known = byKey(c, request, hash);
+    if (known.isPresent()) {
+      return known.get();
+    }
+    // 2. Lock the flow row: every refund creation of one flow is serialised here, so what is read
+    // next (a new snapshot per statement under READ COMMITTED, taken after the lock was granted)
+    // includes every refund committed by the previous holder. Two concurrent requests can never
+    // both fit into the same remaining amount.
+    FlowStatus status;
+    long paid;
+    String currency;
+    String tradeOrderNo;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT status, amount, currency, trade_order_no FROM pay_flow WHERE id = ?"
+                + " FOR UPDATE")) {
+      ps.setLong(1, request.flowId());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return new CreateOutcome.FlowNotFound();
+        }
+        status = FlowStatus.valueOf(rs.getString("status"));
+        paid = rs.getLong("amount");
+        currency = rs.getString("currency");
+        tradeOrderNo = rs.getString("trade_order_no");
+      }
+    }
+    // Race: a request with the same key and flow committed while we waited for the lock (we read
+    // "no such key" before it committed). Read the key again under the lock, or we would count
+    // its amount against our own copy of it and refuse a replay as an over-refund.
+    known = byKey(c, request, hash);
+    if (known.isPresent()) {
+      return known.get();
+    }
+    // BIZ_SUCCESS is terminal, so it still holds when the refund is sent; and a BIZ_SUCCESS flow
+    // never had a compensation refund, so what was paid is the flow's amount.
+    if (status != FlowStatus.BIZ_SUCCESS || tradeOrderNo == null) {
+      return new CreateOutcome.NotAllowed(status);
+    }
+    // 3. What the flow's refunds hold: every status but FAIL and CLOSED
+    // (RefundStatus.holdsAmount), and the next seq.
+    long held;
+    int seq;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            SELECT COALESCE(SUM(amount) FILTER (WHERE status NOT IN ('FAIL', 'CLOSED')), 0),
+                   COALESCE(MAX(seq), 0) + 1
+              FROM refund_order WHERE flow_id = ?
+            """)) {
+      ps.setLong(1, request.flowId());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        held = rs.getLong(1);
+        seq = rs.getInt(2);
+      }
+    }
+    if (request.amount() > paid - held) {
+      return new CreateOutcome.ExceedsPayment(paid, held);
+    }
+    // 4. The refund, PENDING, held by the creator's lease (next_retry_time = lease expiry), so the
+    // scanner leaves it to the creating request unless that request dies.
+    RefundOrder created;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,
+                                      reason, requested_by, idem_key, request_hash, status,
+                                      next_retry_time, lease_owner, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)
+            RETURNING %s
+            """
+                .formatted(COLUMNS))) {
+      ps.setLong(1, request.flowId());
+      ps.setInt(2, seq);
+      ps.setString(3, tradeOrderNo);
+      ps.setString(4, RefundNumbers.of(tradeOrderNo, seq));
+      ps.setLong(5, request.amount());
+      ps.setString(6, currency);
+      ps.setString(7, request.reason());
+      ps.setString(8, request.requestedBy());
+      ps.setString(9, request.idempotencyKey());
+      ps.setString(10, hash);
+      ps.setObject(11, ts(lease.until()));
+      ps.setString(12, lease.token());
+      ps.setObject(13, ts(now));
+      ps.setObject(14, ts(now));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        created = RefundRows.map(rs);
+      }
+    }
+    // 5. Its creation history row, in the same transaction.
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
+                   to_status, version, trigger_source, created_at)
+            VALUES (?, ?, ?, NULL, 'PENDING', 0, ?, ?)
+            """)) {
+      ps.setLong(1, created.id());
+      ps.setLong(2, created.flowId());
+      ps.setString(3, created.refundNo());
+      ps.setString(4, TriggerSource.API.name());
+      ps.setObject(5, ts(now));
+      ps.executeUpdate();
+    }
+    return new CreateOutcome.Created(created);
+  }
+
+  /** The refund bound to (requester, key): replayed if the parameters match, else a reuse. */
+  private static Optional<CreateOutcome> byKey(Connection c, NewRefund request, String hash)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT "
+                + COLUMNS
+                + ", request_hash FROM refund_order WHERE requested_by = ? AND idem_key = ?")) {
+      ps.setString(1, request.requestedBy());
+      ps.setString(2, request.idempotencyKey());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            hash.equals(rs.getString("request_hash"))
+                ? new CreateOutcome.Replayed(RefundRows.map(rs))
+                : new CreateOutcome.KeyReused());
+      }
+    }
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  @Override
+  public Optional<RefundOrder> find(long refundId) {
+    return query(
+            "SELECT " + COLUMNS + " FROM refund_order WHERE id = ?", ps -> ps.setLong(1, refundId))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public List<RefundOrder> findByFlow(long flowId) {
+    return query(
+        "SELECT " + COLUMNS + " FROM refund_order WHERE flow_id = ? ORDER BY seq",
+        ps -> ps.setLong(1, flowId));
+  }
+
+  // ---- leases ------------------------------------------------------------------------------
+
+  @Override
+  public boolean claim(long refundId, Lease lease, Instant now) {
+    return update(
+            """
+            UPDATE refund_order SET lease_owner = ?, next_retry_time = ?
+             WHERE id = ?
+               AND status IN ('PENDING', 'PROCESSING', 'ABNORMAL')
+               AND (lease_owner IS NULL OR next_retry_time <= ?)
+            """,
+            ps -> {
+              ps.setString(1, lease.token());
+              ps.setObject(2, ts(lease.until()));
+              ps.setLong(3, refundId);
+              ps.setObject(4, ts(now));
+            })
+        == 1;
+  }
+
+  @Override
+  public List<Long> claimDue(long afterId, int limit, Lease lease, Instant now) {
+    // SKIP LOCKED: two scanners never claim the same row; the lease (next_retry_time in the
+    // future, lease_owner set) keeps it out of the next rounds until it expires. The filter
+    // matches idx_refund_scan's predicate, so the page is read from that partial index.
+    String sql =
+        """
+        WITH due AS (
+          SELECT id FROM refund_order
+           WHERE status IN ('PENDING', 'PROCESSING', 'ABNORMAL')
+             AND next_retry_time <= ?
+             AND id > ?
+           ORDER BY id
+           LIMIT ?
+             FOR UPDATE SKIP LOCKED
+        )
+        UPDATE refund_order r SET lease_owner = ?, next_retry_time = ?
+          FROM due WHERE r.id = due.id
+        RETURNING r.id
+        """;
+    List<Long> ids = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setObject(1, ts(now));
+      ps.setLong(2, afterId);
+      ps.setInt(3, limit);
+      ps.setString(4, lease.token());
+      ps.setObject(5, ts(lease.until()));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getLong(1));
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("claim due refunds", e);
+    }
+    Collections.sort(ids);
+    return ids;
+  }
+
+  // ---- state writes ------------------------------------------------------------------------
+
+  @Override
+  public Optional<RefundOrder> transition(TransitionWrite w) {
+    RefundOrder from = w.from();
+    RefundTransitions.requireLegal(from.status(), w.to());
+    // Race: two workers after a lease takeover may both try this; the (status, version) guard lets
+    // exactly one through, the other sees 0 rows and re-reads.
+    String sql =
+        """
+        WITH moved AS (
+          UPDATE refund_order
+             SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
+                 lease_owner = ?, last_error_code = ?,
+                 channel_request_id = COALESCE(?, channel_request_id), updated_at = ?
+           WHERE id = ? AND status = ? AND version = ?
+          RETURNING %s
+        ), hist AS (
+          INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
+                 to_status, version, trigger_source, request_id, result_class, error_code,
+                 elapsed_ms, created_at)
+          SELECT id, flow_id, refund_no, ?, status, version, ?, ?, ?, ?, ?, ?
+            FROM moved
+        )
+        SELECT %s FROM moved
+        """
+            .formatted(COLUMNS, COLUMNS);
+    String errorCode = truncate(w.errorCode(), ERROR_CODE_MAX);
+    List<RefundOrder> rows =
+        query(
+            sql,
+            ps -> {
+              int i = 1;
+              ps.setString(i++, w.to().name());
+              ps.setObject(i++, ts(w.nextRetryTime()));
+              ps.setString(i++, w.leaseToken());
+              ps.setString(i++, errorCode);
+              ps.setString(i++, w.note().requestId());
+              ps.setObject(i++, ts(w.now()));
+              ps.setLong(i++, from.id());
+              ps.setString(i++, from.status().name());
+              ps.setLong(i++, from.version());
+              ps.setString(i++, from.status().name());
+              ps.setString(i++, w.note().trigger().name());
+              ps.setString(i++, w.note().requestId());
+              ps.setString(i++, w.note().resultClass());
+              ps.setString(i++, errorCode);
+              ps.setLong(i++, w.note().elapsedMillis());
+              ps.setObject(i, ts(w.now()));
+            });
+    // 0 rows: someone else moved the refund (status or version changed). The caller re-reads.
+    return rows.stream().findFirst();
+  }
+
+  @Override
+  public boolean reschedule(RescheduleWrite w) {
+    RefundOrder from = w.from();
+    return update(
+            """
+            UPDATE refund_order
+               SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
+                   lease_owner = NULL, updated_at = ?
+             WHERE id = ? AND status = ? AND version = ?
+               AND lease_owner IS NOT DISTINCT FROM ?
+            """,
+            // Race: a worker whose lease expired and was taken over must not release the new
+            // holder's lease; the row's lease_owner is the token the writer read it under.
+            ps -> {
+              ps.setInt(1, w.retryCount());
+              ps.setObject(2, ts(w.nextRetryTime()));
+              ps.setString(3, truncate(w.errorCode(), ERROR_CODE_MAX));
+              ps.setObject(4, ts(w.now()));
+              ps.setLong(5, from.id());
+              ps.setString(6, from.status().name());
+              ps.setLong(7, from.version());
+              ps.setString(8, from.leaseOwner());
+            })
+        == 1;
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------
+
+  private List<RefundOrder> query(String sql, Binder binder) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      List<RefundOrder> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(RefundRows.map(rs));
+        }
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw new StoreException(sql, e);
+    }
+  }
+
+  private int update(String sql, Binder binder) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new StoreException(sql, e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Binder {
+    void bind(PreparedStatement ps) throws SQLException;
+  }
+}
