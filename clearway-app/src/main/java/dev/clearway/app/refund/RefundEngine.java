@@ -2,13 +2,13 @@ package dev.clearway.app.refund;
 
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.EngineRuntime;
 import dev.clearway.core.engine.InProcessWakeups;
 import dev.clearway.core.engine.LeaseTokens;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.refund.RefundAdvancer;
 import dev.clearway.core.refund.RefundEvents;
-import dev.clearway.core.refund.RefundRuntime;
 import dev.clearway.core.refund.RefundScanner;
 import dev.clearway.core.refund.RefundService;
 import dev.clearway.core.refund.RefundStore;
@@ -31,7 +31,7 @@ public final class RefundEngine implements AutoCloseable {
   private final InProcessWakeups wakeups;
   private final RefundAdvancer advancer;
   private final RefundScanner scanner;
-  private final RefundRuntime runtime;
+  private final EngineRuntime runtime;
   private final RefundService service;
   private final ExecutorService syncAdvances;
 
@@ -46,12 +46,12 @@ public final class RefundEngine implements AutoCloseable {
       int workers,
       int syncThreads) {
     LeaseTokens leases = new LeaseTokens(instanceId, clock, config);
-    AtomicReference<RefundRuntime> runtimeRef = new AtomicReference<>();
+    AtomicReference<EngineRuntime> runtimeRef = new AtomicReference<>();
     this.wakeups =
         new InProcessWakeups(
             clock,
             refundId -> {
-              RefundRuntime r = runtimeRef.get();
+              EngineRuntime r = runtimeRef.get();
               if (r != null) {
                 r.wake(refundId, TriggerSource.WAKEUP);
               }
@@ -59,7 +59,13 @@ public final class RefundEngine implements AutoCloseable {
     this.advancer =
         new RefundAdvancer(store, flows, wallet, wakeups, events, leases, config, clock);
     this.scanner = new RefundScanner(store, leases, config, events, clock);
-    this.runtime = new RefundRuntime(advancer, scanner, config.scanInterval(), workers);
+    this.runtime =
+        new EngineRuntime(
+            "clearway-refund",
+            advancer::advance,
+            dispatch -> scanner.runRound(dispatch::dispatch),
+            config.scanInterval(),
+            workers);
     runtimeRef.set(runtime);
     // The refund stays leased to the dead worker until the lease expires; the scanner takes it
     // over. Only the id and the exception's class are logged, never amounts or numbers.
@@ -93,7 +99,7 @@ public final class RefundEngine implements AutoCloseable {
     return scanner;
   }
 
-  public RefundRuntime runtime() {
+  public EngineRuntime runtime() {
     return runtime;
   }
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -88,7 +89,7 @@ class ConsoleBrowserTest {
     waitFor(() -> text("queue").contains(String.valueOf(frozen.id())));
     waitFor(() -> text("transitions").contains("BIZ_SUCCESS"));
 
-    browser.findElement(By.cssSelector("#queue tr[data-flow='" + frozen.id() + "']")).click();
+    click(By.cssSelector("#queue tr[data-flow='" + frozen.id() + "']"));
     waitFor(() -> text("fact-state").equals("PAYED"));
     assertThat(text("timeline")).contains("PAYING").contains("PAYED");
 
@@ -100,14 +101,14 @@ class ConsoleBrowserTest {
     assertThat(text("fact-state")).isEqualTo("PAYED");
 
     // The operator cannot approve; the approver can.
-    browser.findElement(By.cssSelector("#commands button.approve")).click();
+    click(By.cssSelector("#commands button.approve"));
     waitFor(() -> text("detail-msg").contains("forbidden"));
     assertThat(TestDatabase.get().store().find(frozen.id()).orElseThrow().status())
         .isEqualTo(FlowStatus.PAYED);
 
     useKey(RunningApi.APPROVER_KEY);
     waitFor(() -> !browser.findElements(By.cssSelector("#commands button.approve")).isEmpty());
-    browser.findElement(By.cssSelector("#commands button.approve")).click();
+    click(By.cssSelector("#commands button.approve"));
     waitFor(() -> text("detail-msg").contains("APPLIED"));
     waitFor(() -> text("fact-state").equals("REFUNDED"));
     assertThat(text("timeline")).contains("MANUAL").contains("REFUNDING");
@@ -161,10 +162,25 @@ class ConsoleBrowserTest {
   }
 
   private static String text(String id) {
-    return browser.findElement(By.id(id)).getText();
+    return new WebDriverWait(browser, Duration.ofSeconds(5))
+        .ignoring(StaleElementReferenceException.class)
+        .until(d -> d.findElement(By.id(id)).getText());
+  }
+
+  /** The console re-renders its tables every 2 s: find and click in one retried step. */
+  private static void click(By by) {
+    new WebDriverWait(browser, Duration.ofSeconds(15))
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d -> {
+              d.findElement(by).click();
+              return true;
+            });
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) {
-    new WebDriverWait(browser, Duration.ofSeconds(15)).until(d -> condition.getAsBoolean());
+    new WebDriverWait(browser, Duration.ofSeconds(15))
+        .ignoring(StaleElementReferenceException.class)
+        .until(d -> condition.getAsBoolean());
   }
 }

@@ -10,14 +10,26 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * The background half of the engine: a bounded pool of workers that runs advances handed over by
- * the scanner and by wake-ups, and one thread that runs scanner rounds. When the pool is full the
+ * The background half of an engine: a bounded pool of workers that runs advances handed over by the
+ * scanner and by wake-ups, and one thread that runs scanner rounds. When the pool is full the
  * handing thread runs the advance itself, so a backlog slows the scanner instead of piling up
- * claims whose leases expire in a queue.
+ * claims whose leases expire in a queue. Flows and after-sales refunds each run one.
  */
 public final class EngineRuntime implements AutoCloseable {
-  private final Advancer advancer;
-  private final Scanner scanner;
+  /** Advances one leased row (a flow, a refund). */
+  @FunctionalInterface
+  public interface Work {
+    void advance(long id, Trigger trigger);
+  }
+
+  /** Runs one scanner round, handing every claimed row to the dispatcher; returns the hits. */
+  @FunctionalInterface
+  public interface Rounds {
+    int run(Scanner.Dispatcher dispatch);
+  }
+
+  private final Work work;
+  private final Rounds rounds;
   private final Duration scanInterval;
   private final ThreadPoolExecutor workers;
   private final Thread scannerThread;
@@ -26,9 +38,17 @@ public final class EngineRuntime implements AutoCloseable {
   private volatile BiConsumer<Long, Throwable> onWorkerDeath = (id, t) -> {};
 
   public EngineRuntime(Advancer advancer, Scanner scanner, EngineConfig config, int workerCount) {
-    this.advancer = advancer;
-    this.scanner = scanner;
-    this.scanInterval = config.scanInterval();
+    this("clearway", advancer::advance, scanner::runRound, config.scanInterval(), workerCount);
+  }
+
+  /**
+   * @param name prefix of the thread names ({@code name-worker-N}, {@code name-scanner})
+   */
+  public EngineRuntime(
+      String name, Work work, Rounds rounds, Duration scanInterval, int workerCount) {
+    this.work = work;
+    this.rounds = rounds;
+    this.scanInterval = scanInterval;
     AtomicInteger n = new AtomicInteger();
     this.workers =
         new ThreadPoolExecutor(
@@ -38,12 +58,12 @@ public final class EngineRuntime implements AutoCloseable {
             TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(workerCount * 4),
             r -> {
-              Thread t = new Thread(r, "clearway-worker-" + n.incrementAndGet());
+              Thread t = new Thread(r, name + "-worker-" + n.incrementAndGet());
               t.setDaemon(true);
               return t;
             },
             new ThreadPoolExecutor.CallerRunsPolicy());
-    this.scannerThread = new Thread(this::scanLoop, "clearway-scanner");
+    this.scannerThread = new Thread(this::scanLoop, name + "-scanner");
     this.scannerThread.setDaemon(true);
   }
 
@@ -72,7 +92,7 @@ public final class EngineRuntime implements AutoCloseable {
     workers.execute(
         () -> {
           try {
-            advancer.advance(flowId, trigger);
+            work.advance(flowId, trigger);
           } catch (Throwable t) {
             // The worker "dies" holding its lease; the lease expires and the scanner takes over.
             onWorkerDeath.accept(flowId, t);
@@ -83,7 +103,7 @@ public final class EngineRuntime implements AutoCloseable {
   private void scanLoop() {
     while (running) {
       try {
-        scanner.runRound(this::submit);
+        rounds.run(this::submit);
         scannerRounds.incrementAndGet();
       } catch (RuntimeException e) {
         onWorkerDeath.accept(-1L, e);
