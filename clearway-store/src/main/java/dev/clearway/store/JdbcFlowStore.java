@@ -283,23 +283,23 @@ public final class JdbcFlowStore implements FlowStore {
             """
             UPDATE pay_flow
                SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
-                   review_state = ?, review_reason = ?, lease_owner = NULL, updated_at = ?
+                   review_state = ?, review_reason = ?, lease_owner = NULL
              WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
                AND lease_owner IS NOT DISTINCT FROM ?
             """,
             // Race: a worker whose lease expired and was taken over must not release the new
             // holder's lease; the row's lease_owner is the token the writer read it under.
+            // updated_at stays: it marks when the flow entered its state (dwell, oldest age).
             ps -> {
               ps.setInt(1, w.retryCount());
               ps.setObject(2, ts(w.nextRetryTime()));
               ps.setString(3, w.errorCode());
               ps.setString(4, w.reviewState().name());
               ps.setString(5, w.reviewReason());
-              ps.setObject(6, ts(w.now()));
-              ps.setLong(7, from.id());
-              ps.setString(8, from.status().name());
-              ps.setLong(9, from.version());
-              ps.setString(10, from.leaseOwner());
+              ps.setLong(6, from.id());
+              ps.setString(7, from.status().name());
+              ps.setLong(8, from.version());
+              ps.setString(9, from.leaseOwner());
             })
         == 1;
   }

@@ -342,7 +342,8 @@ class JdbcFlowStoreClaimTest {
     assertThat(r.nextRetryTime()).isEqualTo(next);
     assertThat(r.lastErrorCode()).isEqualTo("READ_TIMEOUT");
     assertThat(r.reviewState()).isEqualTo(ReviewState.NONE);
-    assertThat(r.updatedAt()).isEqualTo(later);
+    // updated_at marks when the flow entered PAYING: a reschedule does not move it.
+    assertThat(r.updatedAt()).isEqualTo(paying.updatedAt());
     assertThat(StoreFixtures.historyCount()).isEqualTo(history);
 
     // unleased and not yet due: the scanner leaves it alone until next_retry_time

@@ -58,7 +58,7 @@ public final class FlowStateGauges implements AutoCloseable {
           .tag("state", s.name())
           .register(registry);
       Gauge.builder("clearway.flows.oldest.age.seconds", oldest, AtomicLong::get)
-          .description("Age since the last write of the oldest unfinished flow per state")
+          .description("Time in its state of the oldest unfinished flow per state")
           .tag("state", s.name())
           .register(registry);
     }

@@ -24,8 +24,14 @@ public final class MicrometerEngineEvents implements EngineEvents {
   }
 
   @Override
-  public void transitioned(FlowStatus from, FlowStatus to) {
+  public void transitioned(FlowStatus from, FlowStatus to, Duration dwell) {
     registry.counter("clearway.transitions", "from", from.name(), "to", to.name()).increment();
+    Timer.builder("clearway.state.dwell")
+        .description("Time a flow spent in a state before leaving it")
+        .tag("state", from.name())
+        .publishPercentiles(0.5, 0.95)
+        .register(registry)
+        .record(dwell);
   }
 
   @Override

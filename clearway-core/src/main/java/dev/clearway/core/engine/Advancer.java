@@ -25,6 +25,7 @@ import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.port.WalletGateway.RefundRequest;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -283,7 +284,9 @@ public final class Advancer {
             now);
     Optional<PayFlow> written = store.transition(write);
     if (written.isPresent()) {
-      events.transitioned(flow.status(), to);
+      Duration dwell =
+          flow.updatedAt() == null ? Duration.ZERO : Duration.between(flow.updatedAt(), now);
+      events.transitioned(flow.status(), to, dwell);
       return written;
     }
     onConflict(flow, to);

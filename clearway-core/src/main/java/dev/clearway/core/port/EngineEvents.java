@@ -1,6 +1,7 @@
 package dev.clearway.core.port;
 
 import dev.clearway.core.domain.FlowStatus;
+import java.time.Duration;
 
 /**
  * What the engine reports as it works; metrics and progress displays implement it. Every method has
@@ -9,6 +10,14 @@ import dev.clearway.core.domain.FlowStatus;
 public interface EngineEvents {
 
   default void transitioned(FlowStatus from, FlowStatus to) {}
+
+  /**
+   * A transition with the time the flow spent in {@code from} (since it entered that state: {@code
+   * updated_at} moves with status changes only, not with reschedules or claims).
+   */
+  default void transitioned(FlowStatus from, FlowStatus to, Duration dwell) {
+    transitioned(from, to);
+  }
 
   /** A CAS updated 0 rows. {@code outcome} is IDEMPOTENT or CONTRADICTION. */
   default void casConflict(FlowStatus intended, FlowStatus found, String outcome) {}
