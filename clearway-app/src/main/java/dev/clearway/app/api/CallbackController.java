@@ -1,9 +1,11 @@
 package dev.clearway.app.api;
 
 import dev.clearway.app.EngineAssembly;
+import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.refund.LateChargeService;
 import dev.clearway.core.signature.WebhookSignature;
 import dev.clearway.store.JdbcCallbackInbox;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,6 +17,7 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -39,6 +42,7 @@ public class CallbackController {
   private final MeterRegistry metrics;
   private final JsonMapper json;
   private final Clock clock;
+  private final ObjectProvider<LateChargeService> lateCharges;
 
   public CallbackController(
       CallbackChannels channels,
@@ -46,7 +50,8 @@ public class CallbackController {
       FlowStore flows,
       EngineAssembly engine,
       MeterRegistry metrics,
-      ObjectProvider<Clock> clock) {
+      ObjectProvider<Clock> clock,
+      ObjectProvider<LateChargeService> lateCharges) {
     this.channels = channels;
     this.inbox = inbox;
     this.flows = flows;
@@ -54,6 +59,7 @@ public class CallbackController {
     this.metrics = metrics;
     this.json = JsonMapper.builder().build();
     this.clock = clock.getIfAvailable(Clock::systemUTC);
+    this.lateCharges = lateCharges;
   }
 
   @Operation(summary = "Signed payment-channel callback; acknowledged after it is stored")
@@ -102,8 +108,18 @@ public class CallbackController {
     if (fresh && flow.isPresent()) {
       // Stored first; the wake-up is only a hint (lost, the scanner finds the flow anyway).
       engine.runtime().wake(flow.get().id(), TriggerSource.CALLBACK);
+      if (endedWithoutPayment(flow.get())) {
+        // A charge reported on an order that ended unpaid: the wallet is asked, and a charge it
+        // confirms is refunded (never revived). Off the request thread: the ack does not wait.
+        long id = flow.get().id();
+        lateCharges.ifAvailable(service -> CompletableFuture.runAsync(() -> service.check(id)));
+      }
     }
     return Map.of("received", true, "duplicate", !fresh);
+  }
+
+  private static boolean endedWithoutPayment(PayFlow flow) {
+    return flow.status() == FlowStatus.PAY_FAIL || flow.status() == FlowStatus.CLOSED;
   }
 
   private CallbackEvent parse(String channel, byte[] raw) {

@@ -4,6 +4,7 @@ import dev.clearway.app.spring.ClearwayProperties;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.refund.LateChargeService;
 import dev.clearway.core.refund.RefundEvents;
 import dev.clearway.core.refund.RefundStore;
 import dev.clearway.store.refund.JdbcRefundStore;
@@ -62,6 +63,12 @@ public class RefundConfiguration {
             workers,
             syncThreads)
         .start();
+  }
+
+  /** Refunds charges that land on orders already ended without payment (see CallbackController). */
+  @Bean
+  LateChargeService lateChargeService(FlowStore flows, WalletGateway wallet, RefundEngine engine) {
+    return new LateChargeService(flows, wallet, engine.service());
   }
 
   @Bean

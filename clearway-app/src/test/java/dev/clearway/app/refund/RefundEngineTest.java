@@ -244,7 +244,7 @@ class RefundEngineTest {
 
     RefundOrder closed = e.refund(id);
     assertThat(closed.status()).isEqualTo(RefundStatus.CLOSED);
-    assertThat(closed.lastErrorCode()).isEqualTo("FLOW_NOT_BIZ_SUCCESS");
+    assertThat(closed.lastErrorCode()).isEqualTo("FLOW_NOT_REFUNDABLE");
     assertThat(e.h.wallet.calls("REFUND")).isEmpty();
   }
 

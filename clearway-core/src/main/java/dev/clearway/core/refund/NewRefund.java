@@ -12,13 +12,24 @@ import java.util.HexFormat;
  * @param idempotencyKey the client's key: the same key and parameters return the same refund
  */
 public record NewRefund(
-    long flowId, long amount, String reason, String requestedBy, String idempotencyKey) {
+    long flowId,
+    long amount,
+    String reason,
+    String requestedBy,
+    String idempotencyKey,
+    RefundKind kind) {
+
+  /** A merchant's after-sales refund. */
+  public NewRefund(
+      long flowId, long amount, String reason, String requestedBy, String idempotencyKey) {
+    this(flowId, amount, reason, requestedBy, idempotencyKey, RefundKind.AFTER_SALE);
+  }
 
   public NewRefund {
     if (amount <= 0) {
       throw new IllegalArgumentException("a refund amount is positive");
     }
-    if (reason == null || requestedBy == null || idempotencyKey == null) {
+    if (reason == null || requestedBy == null || idempotencyKey == null || kind == null) {
       throw new IllegalArgumentException("reason, requester and idempotency key are required");
     }
   }
@@ -28,7 +39,7 @@ public record NewRefund(
    * reason is a reuse and is refused.
    */
   public String requestHash() {
-    String canonical = flowId + "\n" + amount + "\n" + reason;
+    String canonical = flowId + "\n" + amount + "\n" + reason + "\n" + kind;
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8));

@@ -8,7 +8,7 @@ import dev.clearway.core.fact.WalletResult;
  *
  * <table>
  *   <tr><th>state</th><th>fact</th><th>decision</th></tr>
- *   <tr><td>PENDING</td><td>flow BIZ_SUCCESS</td><td>PROCESSING, then send</td></tr>
+ *   <tr><td>PENDING</td><td>flow BIZ_SUCCESS, PAY_FAIL or CLOSED</td><td>PROCESSING, then send</td></tr>
  *   <tr><td>PENDING</td><td>flow in any other state, or missing</td><td>CLOSED</td></tr>
  *   <tr><td>PROCESSING, ABNORMAL</td><td>query NO_RECORD or retryable FAILED</td>
  *       <td>send the same number again, decide from that answer</td></tr>
@@ -40,15 +40,19 @@ public final class RefundOrderDecision {
 
   private RefundOrderDecision() {}
 
-  /** PENDING: send only for a flow whose business succeeded; anything else closes the refund. */
+  /**
+   * PENDING: send only for a flow in a terminal state a refund kind accepts (BIZ_SUCCESS for
+   * after-sales, PAY_FAIL or CLOSED for a late charge; creation checked the kind); anything else
+   * closes the refund. The wallet refuses to refund a trade it never charged.
+   */
   public static Verdict onPending(FlowStatus flowStatus) {
     if (flowStatus == null) {
       return new Move(RefundStatus.CLOSED, "FLOW_NOT_FOUND");
     }
     return switch (flowStatus) {
-      case BIZ_SUCCESS -> new Move(RefundStatus.PROCESSING, null);
-      case WAIT_PAY, PAYING, PAY_FAIL, PAYED, REFUNDING, REFUNDED, CLOSED ->
-          new Move(RefundStatus.CLOSED, "FLOW_NOT_BIZ_SUCCESS");
+      case BIZ_SUCCESS, PAY_FAIL, CLOSED -> new Move(RefundStatus.PROCESSING, null);
+      case WAIT_PAY, PAYING, PAYED, REFUNDING, REFUNDED ->
+          new Move(RefundStatus.CLOSED, "FLOW_NOT_REFUNDABLE");
     };
   }
 

@@ -46,17 +46,23 @@ class RefundOrderDecisionTest {
 
   // ---- PENDING -----------------------------------------------------------------------------
 
-  @Test
-  void pendingOfABizSuccessFlowIsSent() {
-    assertThat(RefundOrderDecision.onPending(FlowStatus.BIZ_SUCCESS))
+  @ParameterizedTest
+  @EnumSource(
+      value = FlowStatus.class,
+      names = {"BIZ_SUCCESS", "PAY_FAIL", "CLOSED"})
+  void pendingOfARefundableFlowIsSent(FlowStatus status) {
+    assertThat(RefundOrderDecision.onPending(status))
         .isEqualTo(new Move(RefundStatus.PROCESSING, null));
   }
 
   @ParameterizedTest
-  @EnumSource(value = FlowStatus.class, names = "BIZ_SUCCESS", mode = EnumSource.Mode.EXCLUDE)
+  @EnumSource(
+      value = FlowStatus.class,
+      names = {"BIZ_SUCCESS", "PAY_FAIL", "CLOSED"},
+      mode = EnumSource.Mode.EXCLUDE)
   void pendingOfAnyOtherFlowIsClosedWithoutACall(FlowStatus status) {
     assertThat(RefundOrderDecision.onPending(status))
-        .isEqualTo(new Move(RefundStatus.CLOSED, "FLOW_NOT_BIZ_SUCCESS"));
+        .isEqualTo(new Move(RefundStatus.CLOSED, "FLOW_NOT_REFUNDABLE"));
   }
 
   @Test

@@ -110,9 +110,10 @@ public final class JdbcRefundStore implements RefundStore {
     if (known.isPresent()) {
       return known.get();
     }
-    // BIZ_SUCCESS is terminal, so it still holds when the refund is sent; and a BIZ_SUCCESS flow
-    // never had a compensation refund, so what was paid is the flow's amount.
-    if (status != FlowStatus.BIZ_SUCCESS || tradeOrderNo == null) {
+    // The states a kind accepts are terminal (BIZ_SUCCESS; PAY_FAIL, CLOSED), so they still hold
+    // when the refund is sent; none of them had a compensation refund, so what was paid (if
+    // anything: the wallet refuses to refund an uncharged trade) is the flow's amount.
+    if (!request.kind().allows(status) || tradeOrderNo == null) {
       return new CreateOutcome.NotAllowed(status);
     }
     // 3. What the flow's refunds hold: every status but FAIL and CLOSED
@@ -144,8 +145,8 @@ public final class JdbcRefundStore implements RefundStore {
             """
             INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,
                                       reason, requested_by, idem_key, request_hash, status,
-                                      next_retry_time, lease_owner, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)
+                                      next_retry_time, lease_owner, created_at, updated_at, kind)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?)
             RETURNING %s
             """
                 .formatted(COLUMNS))) {
@@ -163,6 +164,7 @@ public final class JdbcRefundStore implements RefundStore {
       ps.setString(12, lease.token());
       ps.setObject(13, ts(now));
       ps.setObject(14, ts(now));
+      ps.setString(15, request.kind().name());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         created = RefundRows.map(rs);

@@ -1,0 +1,26 @@
+package dev.clearway.core.refund;
+
+import dev.clearway.core.domain.FlowStatus;
+
+/**
+ * Why money goes back through a refund order, and which flows may have one. Both kinds use the same
+ * table, numbers, state machine and amount bound; they differ only in the flow states they accept
+ * when the refund is created.
+ */
+public enum RefundKind {
+  /** A merchant's explicit after-sales refund: only after BIZ_SUCCESS. */
+  AFTER_SALE,
+  /**
+   * A charge that landed on an order already ended without payment (PAY_FAIL after the order was
+   * closed, or CLOSED): refunded, never revived (seeds 003 section 6.2 and 004 section 4). Created
+   * only after the wallet itself confirmed the charge.
+   */
+  LATE_CHARGE;
+
+  public boolean allows(FlowStatus flowStatus) {
+    return switch (this) {
+      case AFTER_SALE -> flowStatus == FlowStatus.BIZ_SUCCESS;
+      case LATE_CHARGE -> flowStatus == FlowStatus.PAY_FAIL || flowStatus == FlowStatus.CLOSED;
+    };
+  }
+}
