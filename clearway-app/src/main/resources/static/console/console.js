@@ -48,7 +48,8 @@ async function refresh() {
   try {
     const s = await api("GET", "/ops/console/summary");
     $("status").textContent = "Live; refreshed " + new Date().toLocaleTimeString();
-    $("figures").hidden = $("review").hidden = $("recent").hidden = false;
+    $("figures").hidden = $("review").hidden = $("recent").hidden = $("abnormal").hidden = false;
+    bars($("chart-refunds"), s.refundsByStatus);
     bars($("chart-status"), s.flowsByStatus);
     bars($("chart-open"), s.openByState);
     bars($("chart-age"), s.oldestAgeSecondsByState);
@@ -58,7 +59,7 @@ async function refresh() {
       ...Object.entries(s.callbacks).map(([k, v]) => ({ ["callback " + k]: v }))));
     $("backlog").textContent = Math.round(s.reviewBacklog);
     $("scanner").textContent = Math.round(s.scannerHits);
-    await Promise.all([renderQueue(), renderTransitions()]);
+    await Promise.all([renderQueue(), renderTransitions(), renderAbnormalRefunds()]);
     if (state.selected) await renderDetail(state.selected);
   } catch (e) {
     $("status").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;
@@ -74,6 +75,17 @@ async function renderQueue() {
       <td>${f.flow.amount} ${esc(f.flow.currency)}</td><td><button class="open">open</button></td>
     </tr>`).join("") || '<tr><td colspan="7" class="muted">empty</td></tr>';
   document.querySelectorAll("#queue tr[data-flow]").forEach((tr) =>
+    tr.addEventListener("click", () => select(Number(tr.dataset.flow))));
+}
+
+async function renderAbnormalRefunds() {
+  const rows = await api("GET", "/ops/console/abnormal-refunds");
+  $("abnormal-refunds").querySelector("tbody").innerHTML = rows.map((r) => `
+    <tr class="clickable" data-flow="${r.flowId}"><td>${r.refundId}</td><td>${r.flowId}</td>
+    <td>${esc(r.refundNo)}</td><td>${esc(r.kind)}</td><td>${r.amount} ${esc(r.currency)}</td>
+    <td>${esc(r.lastErrorCode)}</td><td>${r.retryCount}</td></tr>`).join("")
+    || '<tr><td colspan="7" class="muted">none</td></tr>';
+  document.querySelectorAll("#abnormal-refunds tr[data-flow]").forEach((tr) =>
     tr.addEventListener("click", () => select(Number(tr.dataset.flow))));
 }
 

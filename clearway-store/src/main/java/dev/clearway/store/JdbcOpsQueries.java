@@ -41,6 +41,65 @@ public final class JdbcOpsQueries {
     return counts;
   }
 
+  /** An after-sales or late-charge refund a person must look at (ABNORMAL). */
+  public record AbnormalRefund(
+      long refundId,
+      long flowId,
+      String refundNo,
+      String kind,
+      long amount,
+      String currency,
+      String lastErrorCode,
+      int retryCount,
+      java.time.Instant updatedAt) {}
+
+  /** Refund orders by status. */
+  public Map<String, Long> refundsByStatus() {
+    Map<String, Long> counts = new TreeMap<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT status, count(*) FROM refund_order GROUP BY status");
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        counts.put(rs.getString(1), rs.getLong(2));
+      }
+    } catch (SQLException e) {
+      throw new StoreException("count refunds by status", e);
+    }
+    return counts;
+  }
+
+  /** Refunds whose retry budget is spent (ABNORMAL), oldest first. */
+  public List<AbnormalRefund> abnormalRefunds(int limit) {
+    List<AbnormalRefund> list = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT id, flow_id, refund_no, kind, amount, currency, last_error_code,"
+                    + " retry_count, updated_at FROM refund_order WHERE status = 'ABNORMAL'"
+                    + " ORDER BY id LIMIT ?")) {
+      ps.setInt(1, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          list.add(
+              new AbnormalRefund(
+                  rs.getLong(1),
+                  rs.getLong(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getLong(5),
+                  rs.getString(6),
+                  rs.getString(7),
+                  rs.getInt(8),
+                  FlowRows.instant(rs, "updated_at")));
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("abnormal refunds", e);
+    }
+    return list;
+  }
+
   /** The latest transitions of all flows, newest first. */
   public List<Transition> recentTransitions(int limit) {
     List<Transition> list = new ArrayList<>();

@@ -40,6 +40,7 @@ public class ConsoleController {
     out.put("openByState", gauges("clearway.flows.open", "state"));
     out.put("oldestAgeSecondsByState", gauges("clearway.flows.oldest.age.seconds", "state"));
     out.put("reviewBacklog", gauge("clearway.manual_review.backlog"));
+    out.put("refundsByStatus", queries.refundsByStatus());
     out.put("transitions", counters("clearway.transitions", "to"));
     out.put("externalCalls", counters("clearway.external.calls", "kind", "result"));
     out.put("casConflicts", counters("clearway.cas.conflicts", "outcome"));
@@ -47,6 +48,12 @@ public class ConsoleController {
     out.put("scannerHits", total("clearway.scanner.hits"));
     out.put("refundsBlockedByBizSuccess", total("clearway.refunds.blocked_by_biz_success"));
     return out;
+  }
+
+  @Operation(summary = "Refunds whose retry budget is spent (ABNORMAL): a person must look")
+  @GetMapping("/abnormal-refunds")
+  public List<JdbcOpsQueries.AbnormalRefund> abnormalRefunds() {
+    return queries.abnormalRefunds(200);
   }
 
   @Operation(summary = "The latest transitions of all flows, newest first")

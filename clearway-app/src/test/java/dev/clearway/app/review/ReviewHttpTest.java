@@ -324,4 +324,46 @@ class ReviewHttpTest {
     assertThat(TestDatabase.get().store().find(flow.id()).orElseThrow().status())
         .isNotEqualTo(FlowStatus.BIZ_SUCCESS);
   }
+
+  @Test
+  void theConsoleDataShowsFiguresAndAbnormalRefundsToOperatorsOnly() throws Exception {
+    PayFlow flow = frozenPayedFlow("console-data");
+    try (Connection c = TestDatabase.get().dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("UPDATE pay_flow SET review_state = 'NONE' WHERE id = " + flow.id());
+    }
+    PayFlow done =
+        move(
+            TestDatabase.get().store(),
+            TestDatabase.get().store().find(flow.id()).orElseThrow(),
+            FlowStatus.BIZ_SUCCESS);
+    try (Connection c = TestDatabase.get().dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("TRUNCATE refund_order_history, refund_order RESTART IDENTITY");
+      st.execute(
+          "INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,"
+              + " reason, requested_by, idem_key, request_hash, status, next_retry_time,"
+              + " last_error_code, created_at, updated_at) VALUES ("
+              + done.id()
+              + ", 1, '"
+              + done.tradeOrderNo()
+              + "', 'a_"
+              + done.tradeOrderNo()
+              + "_1', 300, 'CNY', 'damaged', 'm', 'k', repeat('0', 64), 'ABNORMAL',"
+              + " now() + interval '1 hour', 'WALLET_BUSY', now(), now())");
+    }
+
+    HttpResponse<String> summary = call("GET", "/ops/console/summary", OPERATOR_ALICE, null);
+    assertThat(summary.statusCode()).isEqualTo(200);
+    assertThat(summary.body())
+        .contains("\"flowsByStatus\"")
+        .contains("BIZ_SUCCESS")
+        .contains("\"refundsByStatus\":{\"ABNORMAL\":1}");
+    HttpResponse<String> abnormal =
+        call("GET", "/ops/console/abnormal-refunds", APPROVER_BOB, null);
+    assertThat(abnormal.body()).contains("\"refundNo\":\"a_" + done.tradeOrderNo() + "_1\"");
+    assertThat(abnormal.body()).contains("WALLET_BUSY");
+    assertThat(call("GET", "/ops/console/summary", MERCHANT, null).statusCode()).isEqualTo(403);
+    assertThat(call("GET", "/ops/console/transitions", null, null).statusCode()).isEqualTo(401);
+  }
 }
