@@ -5,11 +5,11 @@ import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.EngineRuntime;
 import dev.clearway.core.engine.InProcessWakeups;
 import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Scanner;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.refund.RefundAdvancer;
 import dev.clearway.core.refund.RefundEvents;
-import dev.clearway.core.refund.RefundScanner;
 import dev.clearway.core.refund.RefundService;
 import dev.clearway.core.refund.RefundStore;
 import java.time.Clock;
@@ -30,7 +30,7 @@ public final class RefundEngine implements AutoCloseable {
 
   private final InProcessWakeups wakeups;
   private final RefundAdvancer advancer;
-  private final RefundScanner scanner;
+  private final Scanner scanner;
   private final EngineRuntime runtime;
   private final RefundService service;
   private final ExecutorService syncAdvances;
@@ -58,12 +58,12 @@ public final class RefundEngine implements AutoCloseable {
             });
     this.advancer =
         new RefundAdvancer(store, flows, wallet, wakeups, events, leases, config, clock);
-    this.scanner = new RefundScanner(store, leases, config, events, clock);
+    this.scanner = new Scanner(store::claimDue, leases, config, events::scannerRound, clock);
     this.runtime =
         new EngineRuntime(
             "clearway-refund",
             advancer::advance,
-            dispatch -> scanner.runRound(dispatch::dispatch),
+            scanner::runRound,
             config.scanInterval(),
             workers);
     runtimeRef.set(runtime);
@@ -95,7 +95,7 @@ public final class RefundEngine implements AutoCloseable {
     return advancer;
   }
 
-  public RefundScanner scanner() {
+  public Scanner scanner() {
     return scanner;
   }
 

@@ -9,6 +9,7 @@ import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Scanner;
 import dev.clearway.core.engine.Trigger;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.refund.NewRefund;
@@ -16,7 +17,6 @@ import dev.clearway.core.refund.RefundAdvanceResult;
 import dev.clearway.core.refund.RefundAdvancer;
 import dev.clearway.core.refund.RefundEvents;
 import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundScanner;
 import dev.clearway.core.refund.RefundService;
 import dev.clearway.core.refund.RefundStatus;
 import dev.clearway.core.refund.RefundStore.CreateOutcome;
@@ -60,7 +60,7 @@ final class RefundTestEngine {
   final Counting events = new Counting();
   final LeaseTokens leases;
   final RefundAdvancer advancer;
-  final RefundScanner scanner;
+  final Scanner scanner;
   final RefundService service;
   private final AtomicInteger crashes = new AtomicInteger();
   private final AtomicLong goals = new AtomicLong();
@@ -71,7 +71,7 @@ final class RefundTestEngine {
     this.leases = new LeaseTokens("r", h.clock, CONFIG);
     this.advancer =
         new RefundAdvancer(refunds, h.store, wallet, wakeups, events, leases, CONFIG, h.clock);
-    this.scanner = new RefundScanner(refunds, leases, CONFIG, events, h.clock);
+    this.scanner = new Scanner(refunds::claimDue, leases, CONFIG, events::scannerRound, h.clock);
     this.service = new RefundService(refunds, advancer, leases, events, h.clock);
   }
 

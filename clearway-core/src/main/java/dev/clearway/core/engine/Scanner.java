@@ -5,6 +5,7 @@ import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.FlowStore.Lease;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -14,18 +15,41 @@ import java.util.List;
  * several scanners, in one process or several, never hand the same flow to two workers at once.
  */
 public final class Scanner {
-  private final FlowStore store;
+  /** Claims one page of due rows with id above {@code afterId}; returns their ids ascending. */
+  @FunctionalInterface
+  public interface DueClaims {
+    List<Long> claim(long afterId, int limit, Lease lease, Instant now);
+  }
+
+  /** Told the hits and duration of every round. */
+  @FunctionalInterface
+  public interface RoundListener {
+    void round(int hits, long elapsedMillis);
+  }
+
+  private final DueClaims claims;
   private final LeaseTokens leases;
   private final EngineConfig config;
-  private final EngineEvents events;
+  private final RoundListener listener;
   private final Clock clock;
 
+  /** The scanner of payment flows. */
   public Scanner(
       FlowStore store, LeaseTokens leases, EngineConfig config, EngineEvents events, Clock clock) {
-    this.store = store;
+    this(store::claimDue, leases, config, events::scannerRound, clock);
+  }
+
+  /** A scanner of any leased table (flows, refund orders) through its claim statement. */
+  public Scanner(
+      DueClaims claims,
+      LeaseTokens leases,
+      EngineConfig config,
+      RoundListener listener,
+      Clock clock) {
+    this.claims = claims;
     this.leases = leases;
     this.config = config;
-    this.events = events;
+    this.listener = listener;
     this.clock = clock;
   }
 
@@ -39,7 +63,7 @@ public final class Scanner {
     int hits = 0;
     while (true) {
       Lease lease = leases.next();
-      List<Long> ids = store.claimDue(cursor, config.scanBatch(), lease, clock.instant());
+      List<Long> ids = claims.claim(cursor, config.scanBatch(), lease, clock.instant());
       for (long id : ids) {
         dispatch.dispatch(id, Trigger.held(TriggerSource.SCANNER, lease));
       }
@@ -49,11 +73,11 @@ public final class Scanner {
       }
       cursor = ids.get(ids.size() - 1);
     }
-    events.scannerRound(hits, clock.millis() - started);
+    listener.round(hits, clock.millis() - started);
     return hits;
   }
 
-  /** Receives a claimed flow; the engine runs it on a worker. */
+  /** Receives a claimed row; the runtime runs it on a worker. */
   @FunctionalInterface
   public interface Dispatcher {
     void dispatch(long flowId, Trigger trigger);
