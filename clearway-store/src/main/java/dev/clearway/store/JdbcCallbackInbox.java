@@ -1,6 +1,6 @@
 package dev.clearway.store;
 
-import static dev.clearway.store.JdbcFlowStore.ts;
+import static dev.clearway.store.Sql.ts;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,6 +1,8 @@
 package dev.clearway.store;
 
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
+import static dev.clearway.store.Sql.truncate;
+import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
@@ -14,8 +16,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,10 +29,12 @@ public final class JdbcFlowStore implements FlowStore {
 
   private final DataSource dataSource;
   private final SqlDialect dialect;
+  private final Sql sql;
 
   public JdbcFlowStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
+    this.sql = new Sql(dataSource);
   }
 
   @Override
@@ -340,42 +342,11 @@ public final class JdbcFlowStore implements FlowStore {
 
   // ---- plumbing ----------------------------------------------------------------------------
 
-  private List<PayFlow> query(String sql, Binder binder) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      binder.bind(ps);
-      List<PayFlow> rows = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rows.add(FlowRows.map(rs));
-        }
-      }
-      return rows;
-    } catch (SQLException e) {
-      throw new StoreException(sql, e);
-    }
+  private List<PayFlow> query(String statement, Sql.Binder binder) {
+    return sql.query(statement, binder, FlowRows::map);
   }
 
-  private int update(String sql, Binder binder) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      binder.bind(ps);
-      return ps.executeUpdate();
-    } catch (SQLException e) {
-      throw new StoreException(sql, e);
-    }
-  }
-
-  static OffsetDateTime ts(Instant instant) {
-    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-  }
-
-  private static String truncate(String s, int max) {
-    return s == null || s.length() <= max ? s : s.substring(0, max);
-  }
-
-  @FunctionalInterface
-  interface Binder {
-    void bind(PreparedStatement ps) throws SQLException;
+  private int update(String statement, Sql.Binder binder) {
+    return sql.update(statement, binder);
   }
 }

@@ -1,6 +1,6 @@
 package dev.clearway.store;
 
-import static dev.clearway.store.JdbcFlowStore.ts;
+import static dev.clearway.store.Sql.ts;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -138,7 +138,7 @@ public final class JdbcIdempotencyStore {
         });
   }
 
-  private void update(String sql, JdbcFlowStore.Binder binder) {
+  private void update(String sql, Sql.Binder binder) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {
       binder.bind(ps);

@@ -1,7 +1,7 @@
 package dev.clearway.store;
 
-import static dev.clearway.store.JdbcFlowStore.ts;
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
+import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.PayFlow;

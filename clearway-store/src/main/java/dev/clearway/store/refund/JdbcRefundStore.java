@@ -1,8 +1,8 @@
 package dev.clearway.store.refund;
 
+import static dev.clearway.store.Sql.truncate;
+import static dev.clearway.store.Sql.ts;
 import static dev.clearway.store.refund.RefundRows.COLUMNS;
-import static dev.clearway.store.refund.RefundRows.truncate;
-import static dev.clearway.store.refund.RefundRows.ts;
 
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.TriggerSource;
@@ -12,6 +12,7 @@ import dev.clearway.core.refund.RefundNumbers;
 import dev.clearway.core.refund.RefundOrder;
 import dev.clearway.core.refund.RefundStore;
 import dev.clearway.core.refund.RefundTransitions;
+import dev.clearway.store.Sql;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,9 +36,11 @@ public final class JdbcRefundStore implements RefundStore {
   private static final int ERROR_CODE_MAX = 64;
 
   private final DataSource dataSource;
+  private final Sql sql;
 
   public JdbcRefundStore(DataSource dataSource) {
     this.dataSource = dataSource;
+    this.sql = new Sql(dataSource);
   }
 
   // ---- creation ----------------------------------------------------------------------------
@@ -369,34 +372,11 @@ public final class JdbcRefundStore implements RefundStore {
 
   // ---- plumbing ----------------------------------------------------------------------------
 
-  private List<RefundOrder> query(String sql, Binder binder) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      binder.bind(ps);
-      List<RefundOrder> rows = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          rows.add(RefundRows.map(rs));
-        }
-      }
-      return rows;
-    } catch (SQLException e) {
-      throw new StoreException(sql, e);
-    }
+  private List<RefundOrder> query(String statement, Sql.Binder binder) {
+    return sql.query(statement, binder, RefundRows::map);
   }
 
-  private int update(String sql, Binder binder) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      binder.bind(ps);
-      return ps.executeUpdate();
-    } catch (SQLException e) {
-      throw new StoreException(sql, e);
-    }
-  }
-
-  @FunctionalInterface
-  private interface Binder {
-    void bind(PreparedStatement ps) throws SQLException;
+  private int update(String statement, Sql.Binder binder) {
+    return sql.update(statement, binder);
   }
 }

@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 
 /** Maps a refund_order row selected with {@link #COLUMNS}; binds instants as TIMESTAMPTZ. */
 final class RefundRows {
@@ -41,14 +40,5 @@ final class RefundRows {
   static Instant instant(ResultSet rs, String column) throws SQLException {
     OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
     return t == null ? null : t.toInstant();
-  }
-
-  static OffsetDateTime ts(Instant instant) {
-    return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-  }
-
-  /** Error codes and reasons fit their columns; a longer code is cut, never refused. */
-  static String truncate(String s, int max) {
-    return s == null || s.length() <= max ? s : s.substring(0, max);
   }
 }
