@@ -4,6 +4,7 @@ import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 import static dev.clearway.store.Sql.truncate;
 import static dev.clearway.store.Sql.ts;
 
+import dev.clearway.core.domain.DomainEvent;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
 import dev.clearway.core.domain.OrderNumbers;
@@ -272,7 +273,12 @@ public final class JdbcFlowStore implements FlowStore {
               ps.setString(i++, w.note().resultClass());
               ps.setString(i++, w.errorCode());
               ps.setLong(i++, w.note().elapsedMillis());
-              ps.setObject(i, ts(w.now()));
+              ps.setObject(i++, ts(w.now()));
+              // The outbox row, in the same statement: a domain event for states that state a fact.
+              String event = DomainEvent.onEntering(w.to()).map(Enum::name).orElse(null);
+              ps.setString(i++, event);
+              ps.setObject(i++, ts(w.now()));
+              ps.setString(i, event);
             });
     // 0 rows: someone else moved the row (status or version changed). The caller re-reads.
     return rows.stream().findFirst();

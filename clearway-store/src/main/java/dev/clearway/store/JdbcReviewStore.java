@@ -3,6 +3,7 @@ package dev.clearway.store;
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 import static dev.clearway.store.Sql.ts;
 
+import dev.clearway.core.domain.DomainEvent;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
@@ -311,6 +312,20 @@ public final class JdbcReviewStore {
         "cmd-" + cmd.id(),
         cmd.kind().name(),
         ts(now));
+    // The domain event of the new state, in the same transaction, as for automatic transitions.
+    Optional<DomainEvent> event = DomainEvent.onEntering(to);
+    if (event.isPresent()) {
+      update(
+          c,
+          "INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)"
+              + " SELECT ?, ?, id, "
+              + PostgresDialect.EVENT_PAYLOAD
+              + ", ? FROM pay_flow WHERE id = ?",
+          DomainEvent.eventId(flow.id(), flow.version() + 1),
+          event.get().name(),
+          ts(now),
+          flow.id());
+    }
   }
 
   private static void requireOne(int rows, ManualCommand cmd) throws SQLException {

@@ -9,6 +9,13 @@ public final class PostgresDialect implements SqlDialect {
           + " review_state, review_reason, lease_owner, created_at, updated_at,"
           + " cancel_requested_at";
 
+  /** The outbox payload of a flow event, built from the row just written. */
+  static final String EVENT_PAYLOAD =
+      "json_build_object('flowId', id, 'userId', user_id, 'scene', scene, 'bizKey', biz_key,"
+          + " 'attemptNo', attempt_no, 'tradeOrderNo', trade_order_no, 'refundOrderNo',"
+          + " refund_order_no, 'amount', amount, 'currency', currency, 'status', status,"
+          + " 'version', version)::text";
+
   @Override
   public String migrationLocation() {
     return "classpath:db/migration/postgresql";
@@ -40,10 +47,15 @@ public final class PostgresDialect implements SqlDialect {
           SELECT id, biz_key, attempt_no, trade_order_no, refund_order_no, ?, status, version,
                  ?, ?, ?, ?, ?, ?
             FROM moved
+        ), evt AS (
+          INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)
+          SELECT 'flow-' || id || '-v' || version, ?, id, %s, ?
+            FROM moved
+           WHERE ?::text IS NOT NULL
         )
         SELECT %s FROM moved
         """
-        .formatted(FLOW_COLUMNS, FLOW_COLUMNS);
+        .formatted(FLOW_COLUMNS, EVENT_PAYLOAD, FLOW_COLUMNS);
   }
 
   @Override

@@ -54,7 +54,7 @@ final class ScannerBench {
 
   private void load(int terminalRows) {
     exec(
-        "TRUNCATE pay_flow_history, pay_flow RESTART IDENTITY CASCADE",
+        "TRUNCATE pay_flow_history, pay_flow, outbox_event RESTART IDENTITY CASCADE",
         // Terminal rows, as years of finished payments leave them.
         "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
             + " refund_order_no, status, version, amount, currency, biz_deadline_time,"

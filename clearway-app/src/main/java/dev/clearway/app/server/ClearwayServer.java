@@ -2,6 +2,7 @@ package dev.clearway.app.server;
 
 import dev.clearway.app.api.ApiConfiguration;
 import dev.clearway.app.console.ConsoleConfiguration;
+import dev.clearway.app.outbox.OutboxConfiguration;
 import dev.clearway.app.refund.RefundConfiguration;
 import dev.clearway.app.review.ReviewConfiguration;
 import dev.clearway.app.spring.ClearwayEngineConfiguration;
@@ -20,6 +21,7 @@ import org.springframework.context.annotation.Import;
   ApiConfiguration.class,
   ReviewConfiguration.class,
   ConsoleConfiguration.class,
-  RefundConfiguration.class
+  RefundConfiguration.class,
+  OutboxConfiguration.class
 })
 public class ClearwayServer {}

@@ -187,6 +187,10 @@ final class RunningApi implements AutoCloseable {
     }
   }
 
+  <T> T bean(Class<T> type) {
+    return context.getBean(type);
+  }
+
   String baseUrl() {
     return "http://localhost:" + port;
   }

@@ -93,11 +93,11 @@ public final class TestDatabase {
     return store;
   }
 
-  /** Empties both tables and restarts their id sequences. */
+  /** Empties the flow tables and the outbox and restarts their id sequences. */
   public void reset() {
     try (Connection c = dataSource().getConnection();
         Statement st = c.createStatement()) {
-      st.execute("TRUNCATE pay_flow_history, pay_flow RESTART IDENTITY CASCADE");
+      st.execute("TRUNCATE pay_flow_history, pay_flow, outbox_event RESTART IDENTITY CASCADE");
     } catch (SQLException e) {
       throw new IllegalStateException("reset test database", e);
     }

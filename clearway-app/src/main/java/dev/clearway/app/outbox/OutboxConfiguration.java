@@ -1,0 +1,67 @@
+package dev.clearway.app.outbox;
+
+import dev.clearway.core.outbox.OutboxRelay;
+import dev.clearway.core.outbox.OutboxStore;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.store.JdbcOutboxStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The outbox relay: every 200 ms, deliver pending domain events to the in-process bus. */
+@Configuration(proxyBeanMethods = false)
+public class OutboxConfiguration {
+  private static final Logger log = LoggerFactory.getLogger(OutboxConfiguration.class);
+
+  /** Takes the flow store so that Clearway's migrations (V8 included) have run first. */
+  @Bean
+  OutboxStore outboxStore(DataSource dataSource, FlowStore flows, MeterRegistry meters) {
+    JdbcOutboxStore store = new JdbcOutboxStore(dataSource);
+    Gauge.builder("clearway.outbox.pending", store, JdbcOutboxStore::pending)
+        .description("Domain events not yet published")
+        .register(meters);
+    return store;
+  }
+
+  @Bean
+  InProcessEventBus eventBus(MeterRegistry meters) {
+    return new InProcessEventBus(meters);
+  }
+
+  @Bean(destroyMethod = "shutdownNow")
+  ScheduledExecutorService outboxRelay(
+      OutboxStore store, InProcessEventBus bus, ObjectProvider<Clock> clock) {
+    OutboxRelay relay =
+        new OutboxRelay(
+            store, bus, clock.getIfAvailable(Clock::systemUTC), Duration.ofSeconds(30), 200);
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "clearway-outbox-relay");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleWithFixedDelay(
+        () -> {
+          try {
+            relay.runOnce();
+          } catch (RuntimeException e) {
+            log.warn("outbox relay pass failed: {}", e.getClass().getSimpleName());
+          }
+        },
+        200,
+        200,
+        TimeUnit.MILLISECONDS);
+    return timer;
+  }
+}

@@ -1,0 +1,44 @@
+package dev.clearway.core.outbox;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Delivers outbox events at least once: lease a batch, publish each, mark it published. A crash
+ * between publishing and marking publishes again after the lease expires; consumers deduplicate by
+ * event id. An event whose publishing fails stays pending and is retried on a later pass.
+ */
+public final class OutboxRelay {
+  private final OutboxStore store;
+  private final EventPublisher publisher;
+  private final Clock clock;
+  private final Duration lease;
+  private final int batch;
+
+  public OutboxRelay(
+      OutboxStore store, EventPublisher publisher, Clock clock, Duration lease, int batch) {
+    this.store = store;
+    this.publisher = publisher;
+    this.clock = clock;
+    this.lease = lease;
+    this.batch = batch;
+  }
+
+  /** One pass; returns how many events were published. */
+  public int runOnce() {
+    Instant now = clock.instant();
+    int published = 0;
+    for (OutboxEvent event : store.lease(batch, now, now.plus(lease))) {
+      try {
+        publisher.publish(event);
+      } catch (Exception e) {
+        continue; // stays pending; its lease expires and a later pass tries again
+      }
+      if (store.markPublished(event.id(), clock.instant())) {
+        published++;
+      }
+    }
+    return published;
+  }
+}
