@@ -78,6 +78,24 @@ class LateChargeTest {
     assertThat(e.refund(refund.id()).status()).isEqualTo(RefundStatus.SUCCESS);
     assertThat(refund.refundNo()).startsWith("a_").isNotEqualTo(failed.refundOrderNo());
     assertThat(e.h.flow(failed.id()).status()).isEqualTo(FlowStatus.PAY_FAIL);
+    // The refund's success is told to other systems through the outbox, once.
+    assertThat(
+            count(
+                "SELECT count(*) FROM outbox_event WHERE event_type = 'OrderRefundSucceeded'"
+                    + " AND aggregate_id = "
+                    + failed.id()))
+        .isEqualTo(1);
+  }
+
+  private long count(String sql) {
+    try (var c = e.h.dataSource.getConnection();
+        var st = c.createStatement();
+        var rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (java.sql.SQLException ex) {
+      throw new IllegalStateException(ex);
+    }
   }
 
   @Test

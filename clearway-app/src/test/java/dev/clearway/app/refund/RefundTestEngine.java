@@ -90,7 +90,7 @@ final class RefundTestEngine {
   static void truncateRefunds(EngineHarness h) {
     try (Connection c = h.dataSource.getConnection();
         Statement st = c.createStatement()) {
-      st.execute("TRUNCATE refund_order_history, refund_order RESTART IDENTITY");
+      st.execute("TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

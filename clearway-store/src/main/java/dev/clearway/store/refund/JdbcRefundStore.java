@@ -10,6 +10,7 @@ import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.refund.NewRefund;
 import dev.clearway.core.refund.RefundNumbers;
 import dev.clearway.core.refund.RefundOrder;
+import dev.clearway.core.refund.RefundStatus;
 import dev.clearway.core.refund.RefundStore;
 import dev.clearway.core.refund.RefundTransitions;
 import dev.clearway.store.Sql;
@@ -313,6 +314,14 @@ public final class JdbcRefundStore implements RefundStore {
                  elapsed_ms, created_at)
           SELECT id, flow_id, refund_no, ?, status, version, ?, ?, ?, ?, ?, ?
             FROM moved
+        ), evt AS (
+          INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)
+          SELECT 'refund-' || id || '-v' || version, ?, flow_id,
+                 json_build_object('refundId', id, 'flowId', flow_id, 'refundNo', refund_no,
+                                   'tradeOrderNo', trade_order_no, 'amount', amount,
+                                   'currency', currency, 'status', status)::text, ?
+            FROM moved
+           WHERE ?::text IS NOT NULL
         )
         SELECT %s FROM moved
         """
@@ -338,10 +347,24 @@ public final class JdbcRefundStore implements RefundStore {
               ps.setString(i++, w.note().resultClass());
               ps.setString(i++, errorCode);
               ps.setLong(i++, w.note().elapsedMillis());
-              ps.setObject(i, ts(w.now()));
+              ps.setObject(i++, ts(w.now()));
+              // Its domain event in the same statement: money went back, or definitely did not.
+              String event = refundEvent(w.to());
+              ps.setString(i++, event);
+              ps.setObject(i++, ts(w.now()));
+              ps.setString(i, event);
             });
     // 0 rows: someone else moved the refund (status or version changed). The caller re-reads.
     return rows.stream().findFirst();
+  }
+
+  /** The outbox event of a refund order entering {@code to}, or null. */
+  static String refundEvent(RefundStatus to) {
+    return switch (to) {
+      case SUCCESS -> "OrderRefundSucceeded";
+      case FAIL -> "OrderRefundFailed";
+      case PENDING, PROCESSING, ABNORMAL, CLOSED -> null;
+    };
   }
 
   @Override
