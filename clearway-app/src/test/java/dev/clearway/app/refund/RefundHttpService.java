@@ -99,7 +99,8 @@ final class RefundHttpService implements AutoCloseable {
 
   static void resetDatabase() {
     TestDatabase.get().reset();
-    execute("TRUNCATE refund_order_history, refund_order, idempotency_key, outbox_event RESTART IDENTITY");
+    execute(
+        "TRUNCATE refund_order_history, refund_order, idempotency_key, outbox_event RESTART IDENTITY");
   }
 
   static void execute(String sql) {
