@@ -78,10 +78,6 @@ public final class EngineAssembly implements AutoCloseable {
     return payments;
   }
 
-  public int pendingWakeups() {
-    return wakeups.pending();
-  }
-
   @Override
   public void close() {
     runtime.close();

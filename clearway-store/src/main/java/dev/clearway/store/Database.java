@@ -75,10 +75,6 @@ public final class Database implements AutoCloseable {
     return pool;
   }
 
-  public SqlDialect dialect() {
-    return dialect;
-  }
-
   public JdbcFlowStore flowStore() {
     return new JdbcFlowStore(pool, dialect);
   }

@@ -6,7 +6,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
@@ -33,7 +32,6 @@ public final class EngineRuntime implements AutoCloseable {
   private final Duration scanInterval;
   private final ThreadPoolExecutor workers;
   private final Thread scannerThread;
-  private final AtomicLong scannerRounds = new AtomicLong();
   private volatile boolean running = true;
   private volatile BiConsumer<Long, Throwable> onWorkerDeath = (id, t) -> {};
 
@@ -81,10 +79,6 @@ public final class EngineRuntime implements AutoCloseable {
     submit(flowId, Trigger.unclaimed(source));
   }
 
-  public long scannerRounds() {
-    return scannerRounds.get();
-  }
-
   private void submit(long flowId, Trigger trigger) {
     if (!running) {
       return;
@@ -104,7 +98,6 @@ public final class EngineRuntime implements AutoCloseable {
     while (running) {
       try {
         rounds.run(this::submit);
-        scannerRounds.incrementAndGet();
       } catch (RuntimeException e) {
         onWorkerDeath.accept(-1L, e);
       }

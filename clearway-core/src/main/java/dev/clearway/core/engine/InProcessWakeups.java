@@ -47,10 +47,6 @@ public final class InProcessWakeups implements WakeupScheduler, AutoCloseable {
     queue.add(new Wakeup(flowId, at.toEpochMilli(), clock));
   }
 
-  public int pending() {
-    return queue.size();
-  }
-
   @Override
   public void close() {
     running = false;
