@@ -16,7 +16,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -31,9 +30,11 @@ public final class JdbcReviewStore {
   private static final String CHECK_VIOLATION = "23514";
 
   private final DataSource dataSource;
+  private final Sql sql;
 
   public JdbcReviewStore(DataSource dataSource) {
     this.dataSource = dataSource;
+    this.sql = new Sql(dataSource);
   }
 
   /** The outcome of a propose, approve or reject. */
@@ -47,23 +48,12 @@ public final class JdbcReviewStore {
 
   /** The flows a person must look at (escalated or frozen), oldest first. */
   public List<PayFlow> queue(int limit) {
-    List<PayFlow> flows = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT "
-                    + FLOW_COLUMNS
-                    + " FROM pay_flow WHERE review_state <> 'NONE' ORDER BY id LIMIT ?")) {
-      ps.setInt(1, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          flows.add(FlowRows.map(rs));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("review queue", e);
-    }
-    return flows;
+    return sql.query(
+        "SELECT "
+            + FLOW_COLUMNS
+            + " FROM pay_flow WHERE review_state <> 'NONE' ORDER BY id LIMIT ?",
+        ps -> ps.setInt(1, limit),
+        FlowRows::map);
   }
 
   public Result propose(
@@ -119,18 +109,11 @@ public final class JdbcReviewStore {
   public Result approve(long commandId, String approver, Instant now) {
     return inTransaction(
         c -> {
-          Optional<ManualCommand> open = lockCommand(c, commandId);
-          if (open.isEmpty()) {
-            return new Result.NotFound();
+          Decidable open = decidable(c, commandId, approver);
+          if (open.refusal() != null) {
+            return open.refusal();
           }
-          ManualCommand cmd = open.get();
-          if (!"PROPOSED".equals(cmd.state())) {
-            return new Result.Refused("command_not_open", "the command is " + cmd.state());
-          }
-          if (cmd.operatorId().equals(approver)) {
-            return new Result.Refused(
-                "same_person", "a command must be approved by another person than its proposer");
-          }
+          ManualCommand cmd = open.command();
           PayFlow flow = lockFlow(c, cmd.flowId()).orElseThrow();
           boolean unchanged =
               flow.status().name().equals(cmd.expectedStatus())
@@ -155,18 +138,11 @@ public final class JdbcReviewStore {
   public Result reject(long commandId, String approver, String reason, Instant now) {
     return inTransaction(
         c -> {
-          Optional<ManualCommand> open = lockCommand(c, commandId);
-          if (open.isEmpty()) {
-            return new Result.NotFound();
+          Decidable open = decidable(c, commandId, approver);
+          if (open.refusal() != null) {
+            return open.refusal();
           }
-          ManualCommand cmd = open.get();
-          if (!"PROPOSED".equals(cmd.state())) {
-            return new Result.Refused("command_not_open", "the command is " + cmd.state());
-          }
-          if (cmd.operatorId().equals(approver)) {
-            return new Result.Refused(
-                "same_person", "a command must be decided by another person than its proposer");
-          }
+          ManualCommand cmd = open.command();
           ManualCommand rejected = decide(c, cmd, "REJECTED", approver, reason, now);
           audit(c, cmd, approver, "APPROVER", "REJECT", reason, now);
           return new Result.Done(rejected);
@@ -177,78 +153,69 @@ public final class JdbcReviewStore {
   }
 
   public List<ManualCommand> commandsOf(long flowId) {
-    List<ManualCommand> list = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement("SELECT * FROM manual_command WHERE flow_id = ? ORDER BY id")) {
-      ps.setLong(1, flowId);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          list.add(command(rs));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("commands of a flow", e);
-    }
-    return list;
+    return sql.query(
+        "SELECT * FROM manual_command WHERE flow_id = ? ORDER BY id",
+        ps -> ps.setLong(1, flowId),
+        JdbcReviewStore::command);
   }
 
   /** A flow's transitions, oldest first: the timeline a person reads. */
   public List<HistoryEntry> historyOf(long flowId) {
-    List<HistoryEntry> list = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT from_status, to_status, version, trigger_source, request_id, result_class,"
-                    + " error_code, elapsed_ms, created_at FROM pay_flow_history"
-                    + " WHERE flow_id = ? ORDER BY id")) {
-      ps.setLong(1, flowId);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          list.add(
-              new HistoryEntry(
-                  rs.getString(1),
-                  rs.getString(2),
-                  rs.getLong(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getString(6),
-                  rs.getString(7),
-                  rs.getLong(8),
-                  FlowRows.instant(rs, "created_at")));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("history of a flow", e);
-    }
-    return list;
+    return sql.query(
+        "SELECT from_status, to_status, version, trigger_source, request_id, result_class,"
+            + " error_code, elapsed_ms, created_at FROM pay_flow_history"
+            + " WHERE flow_id = ? ORDER BY id",
+        ps -> ps.setLong(1, flowId),
+        rs ->
+            new HistoryEntry(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getLong(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                rs.getString(7),
+                rs.getLong(8),
+                FlowRows.instant(rs, "created_at")));
   }
 
   public List<AuditEntry> auditOf(long flowId) {
-    List<AuditEntry> list = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT command_id, flow_id, actor_id, role, action, detail, at FROM manual_audit"
-                    + " WHERE flow_id = ? ORDER BY id")) {
-      ps.setLong(1, flowId);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          list.add(
-              new AuditEntry(
-                  rs.getLong(1),
-                  rs.getLong(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getString(6),
-                  FlowRows.instant(rs, "at")));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("audit of a flow", e);
+    return sql.query(
+        "SELECT command_id, flow_id, actor_id, role, action, detail, at FROM manual_audit"
+            + " WHERE flow_id = ? ORDER BY id",
+        ps -> ps.setLong(1, flowId),
+        rs ->
+            new AuditEntry(
+                rs.getLong(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getString(6),
+                FlowRows.instant(rs, "at")));
+  }
+
+  /** The open command a person may decide, or why not. */
+  private record Decidable(ManualCommand command, Result refusal) {}
+
+  private static Decidable decidable(Connection c, long commandId, String decider)
+      throws SQLException {
+    Optional<ManualCommand> open = lockCommand(c, commandId);
+    if (open.isEmpty()) {
+      return new Decidable(null, new Result.NotFound());
     }
-    return list;
+    ManualCommand cmd = open.get();
+    if (!"PROPOSED".equals(cmd.state())) {
+      return new Decidable(
+          null, new Result.Refused("command_not_open", "the command is " + cmd.state()));
+    }
+    if (cmd.operatorId().equals(decider)) {
+      return new Decidable(
+          null,
+          new Result.Refused(
+              "same_person", "a command must be decided by another person than its proposer"));
+    }
+    return new Decidable(cmd, null);
   }
 
   // ---- the effect of an approved command ----------------------------------------------------
