@@ -20,9 +20,16 @@ public final class ClearwayMain {
     String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
     try {
       return switch (command) {
-        case "chaos" -> chaos(ChaosOptions.parse(rest, 2_000), out, err);
+        case "chaos" ->
+            rest.length > 0 && rest[0].equals("channels")
+                ? channelChaos(Arrays.copyOfRange(rest, 1, rest.length), out, err)
+                : chaos(ChaosOptions.parse(rest, 2_000), out, err);
         case "demo" -> Demo.run(rest, out, err);
-        case "bench" -> Bench.run(rest, out, err);
+        case "bench" ->
+            rest.length > 0 && rest[0].equals("drain")
+                ? dev.clearway.app.bench.DrainBench.run(
+                    Arrays.copyOfRange(rest, 1, rest.length), out, err)
+                : Bench.run(rest, out, err);
         case "serve" -> Serve.run(rest, out);
         case "help", "--help", "-h" -> {
           out.println(usage());
@@ -49,13 +56,40 @@ public final class ClearwayMain {
     return report.verdict().passed() ? 0 : 1;
   }
 
+  static int channelChaos(String[] args, PrintStream out, PrintStream err)
+      throws InterruptedException {
+    int payments = 600;
+    long seed = 1;
+    String url = null;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--payments" -> payments = Integer.parseInt(args[++i]);
+        case "--seed" -> seed = Long.parseLong(args[++i]);
+        case "--jdbc-url" -> url = args[++i];
+        default -> throw new IllegalArgumentException("unknown option: " + args[i]);
+      }
+    }
+    try (dev.clearway.store.Database db =
+        url == null
+            ? dev.clearway.store.Database.embedded(40)
+            : dev.clearway.store.Database.connect(url, 40)) {
+      dev.clearway.app.channel.ChannelChaos.Report report =
+          new dev.clearway.app.channel.ChannelChaos(db.dataSource(), payments, seed, err).run();
+      report.violations().forEach(v -> err.println("violation: " + v));
+      out.println(report.toJson());
+      return report.passed() ? 0 : 1;
+    }
+  }
+
   static String usage() {
     return """
         usage: clearway <command> [options]
           demo  [--payments N] [--exit-after SECONDS]   chaos run on embedded PostgreSQL with a live table
           chaos --payments N --seed S [--fault-rate P] [--concurrency C] [--out DIR] [--jdbc-url URL]
                 [--timeout-seconds T]
+          chaos channels [--payments N] [--seed S] [--jdbc-url URL]   PSP outages, failover, recovery
           serve [--port P] [--jdbc-url URL]             the payment API on embedded PostgreSQL and the simulators
+          bench drain [--backlog N] [--qps B] [--jdbc-url URL] [--json]
           bench [--payments N] [--concurrency C] [--jdbc-url URL] [--json] [--scanner-rows R] [--no-scanner]
         """;
   }

@@ -1,0 +1,146 @@
+package dev.clearway.app.channel;
+
+import dev.clearway.sim.psp.PspCharge;
+import dev.clearway.store.Sql;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/**
+ * The channel layer's invariants, checked from the database rows and the simulated PSPs' ledgers
+ * only (never from the engine's memory).
+ */
+public final class ChannelInvariants {
+
+  private final Sql sql;
+
+  public ChannelInvariants(DataSource dataSource) {
+    this.sql = new Sql(dataSource);
+  }
+
+  /** One violation, named by a stable code. */
+  public record Violation(String code, String subject) {}
+
+  private record AttemptRow(
+      long id,
+      String trade,
+      String status,
+      String certainty,
+      boolean eligible,
+      String origin,
+      Long previous) {}
+
+  public List<Violation> check(List<PspCharge> ledger, String orderPrefix) {
+    List<Violation> out = new ArrayList<>();
+    Map<String, AttemptRow> byKey = new HashMap<>();
+    Map<Long, AttemptRow> byId = new HashMap<>();
+    for (Object[] r :
+        sql.query(
+            """
+            SELECT id, trade_order_no, status, result_certainty, failover_eligible, origin,
+              previous_attempt_id, provider_idempotency_key
+            FROM payment_attempt WHERE trade_order_no LIKE ?
+            """,
+            ps -> ps.setString(1, orderPrefix + "%"),
+            rs -> {
+              long prev = rs.getLong(7);
+              Long previous = rs.wasNull() ? null : prev;
+              return new Object[] {
+                new AttemptRow(
+                    rs.getLong(1),
+                    rs.getString(2),
+                    rs.getString(3),
+                    rs.getString(4),
+                    rs.getBoolean(5),
+                    rs.getString(6),
+                    previous),
+                rs.getString(8)
+              };
+            })) {
+      AttemptRow a = (AttemptRow) r[0];
+      byKey.put((String) r[1], a);
+      byId.put(a.id(), a);
+    }
+    Map<String, Integer> succeededPerOrder = new HashMap<>();
+    for (AttemptRow a : byId.values()) {
+      if (a.status().equals("SUCCEEDED")) {
+        succeededPerOrder.merge(a.trade(), 1, Integer::sum);
+      }
+      if (!a.status().equals("SUCCEEDED") && !a.status().equals("FAILED")) {
+        out.add(new Violation("attempt_not_final", a.trade() + "#" + a.id()));
+      }
+      if (a.origin().equals("FAILOVER")) {
+        AttemptRow p = byId.get(a.previous());
+        boolean proven =
+            p != null
+                && p.status().equals("FAILED")
+                && (p.certainty().equals("DEFINITE_FAILURE")
+                    || p.certainty().equals("NO_SIDE_EFFECT"))
+                && p.eligible();
+        if (!proven) {
+          out.add(new Violation("failover_without_definite_failure", a.trade() + "#" + a.id()));
+        }
+      }
+    }
+    succeededPerOrder.forEach(
+        (trade, n) -> {
+          if (n > 1) {
+            out.add(new Violation("two_succeeded_attempts", trade));
+          }
+        });
+    Map<Long, String> compensation = new HashMap<>();
+    sql.query(
+        "SELECT attempt_id, status FROM attempt_compensation WHERE trade_order_no LIKE ?",
+        ps -> ps.setString(1, orderPrefix + "%"),
+        rs -> compensation.put(rs.getLong(1), rs.getString(2)));
+    Map<String, Integer> keptChargesPerOrder = new HashMap<>();
+    Map<String, Boolean> chargedKeys = new HashMap<>();
+    for (PspCharge c : ledger) {
+      if (!c.merchantReference().startsWith(orderPrefix) || !c.charged()) {
+        continue;
+      }
+      chargedKeys.put(c.idempotencyKey(), true);
+      AttemptRow a = byKey.get(c.idempotencyKey());
+      boolean refunded = c.refunded() >= c.amount();
+      if (a == null) {
+        out.add(new Violation("charge_without_attempt", c.merchantReference()));
+      } else if (!a.status().equals("SUCCEEDED")) {
+        String k = compensation.get(a.id());
+        if (!refunded && !"MANUAL".equals(k)) {
+          out.add(
+              new Violation("charge_on_failed_attempt_not_compensated", a.trade() + "#" + a.id()));
+        }
+      }
+      if (!refunded) {
+        keptChargesPerOrder.merge(c.merchantReference(), 1, Integer::sum);
+      }
+    }
+    keptChargesPerOrder.forEach(
+        (trade, n) -> {
+          if (n > 1) {
+            out.add(new Violation("two_charges_kept", trade));
+          }
+        });
+    for (Map.Entry<String, AttemptRow> e : byKey.entrySet()) {
+      if (e.getValue().status().equals("SUCCEEDED") && !chargedKeys.containsKey(e.getKey())) {
+        out.add(new Violation("success_without_charge", e.getValue().trade()));
+      }
+    }
+    long doubleFinal =
+        sql.query(
+                """
+                SELECT count(*) FROM (SELECT attempt_id FROM payment_attempt_history
+                  WHERE to_status IN ('SUCCEEDED', 'FAILED') GROUP BY attempt_id
+                  HAVING count(*) > 1) x
+                """,
+                ps -> {},
+                rs -> rs.getLong(1))
+            .get(0);
+    if (doubleFinal > 0) {
+      out.add(new Violation("attempt_finalised_twice", doubleFinal + " attempts"));
+    }
+    return out;
+  }
+}

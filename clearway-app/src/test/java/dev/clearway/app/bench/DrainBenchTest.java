@@ -1,0 +1,27 @@
+package dev.clearway.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.store.testing.TestDatabase;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import org.junit.jupiter.api.Test;
+
+/** Smoke run of {@code bench drain}: the backlog drains and never exceeds the budget. */
+class DrainBenchTest {
+
+  @Test
+  void aSmallBacklogDrainsWithinItsBudget() throws Exception {
+    DrainBench.Result r =
+        DrainBench.measure(
+            TestDatabase.get().database(),
+            200,
+            100,
+            new PrintStream(OutputStream.nullOutputStream()));
+
+    assertThat(r.succeeded()).isEqualTo(200);
+    assertThat(r.pspCalls()).isGreaterThanOrEqualTo(200);
+    // Pacing: at most B (+1 at a second's edge) calls in any calendar second.
+    assertThat(r.peakPerSecond()).isLessThanOrEqualTo(101);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.clearway.core.channel.decision;
+
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.domain.EvidenceSource;
+import dev.clearway.core.channel.spi.PspOutcome;
+
+/**
+ * Provider evidence → the attempt's next status (seed 001 sections 1, 3 and 5). Pure.
+ *
+ * <p>The one subtle case is {@code NO_SIDE_EFFECT}: it proves that <em>this</em> request did not
+ * execute. It ends the attempt only when it answers the attempt's first create (nothing else was
+ * ever sent). Answering a replay or a query it proves nothing about the original request, which may
+ * still be in flight: the attempt stays UNKNOWN, marked {@link #NOT_FOUND_AT_PSP} when a query
+ * found nothing, so the flow above can close the order before relying on it.
+ */
+public final class AttemptDecision {
+
+  /** Error code of an UNKNOWN attempt that a query did not find at the PSP. */
+  public static final String NOT_FOUND_AT_PSP = "NOT_FOUND_AT_PSP";
+
+  private AttemptDecision() {}
+
+  /** What the attempt becomes; the same status means "record the evidence, keep waiting". */
+  public static AttemptStatus next(
+      Attempt current, PspOutcome outcome, EvidenceSource source, boolean firstCreate) {
+    return switch (outcome.certainty()) {
+      case CONFIRMED_SUCCESS -> AttemptStatus.SUCCEEDED;
+      case DEFINITE_FAILURE -> AttemptStatus.FAILED;
+      case NO_SIDE_EFFECT ->
+          firstCreate && source == EvidenceSource.RESPONSE
+              ? AttemptStatus.FAILED
+              : AttemptStatus.UNKNOWN;
+      case PENDING -> AttemptStatus.PENDING;
+      // An unanswered query does not erase what we knew: PENDING stays PENDING.
+      case UNKNOWN ->
+          current.status() == AttemptStatus.PENDING ? AttemptStatus.PENDING : AttemptStatus.UNKNOWN;
+    };
+  }
+
+  /**
+   * The outcome as stored: a query's "not found" is recorded as UNKNOWN NOT_FOUND_AT_PSP. A replay
+   * refused without effect keeps its own code: it says nothing about the PSP's records.
+   */
+  public static PspOutcome stored(PspOutcome outcome, AttemptStatus to, EvidenceSource source) {
+    if (outcome.certainty() == dev.clearway.core.channel.spi.ResultCertainty.NO_SIDE_EFFECT
+        && to == AttemptStatus.UNKNOWN
+        && source == EvidenceSource.QUERY) {
+      return new PspOutcome(
+          outcome.certainty(),
+          outcome.providerStatus(),
+          outcome.providerPaymentId(),
+          NOT_FOUND_AT_PSP,
+          false,
+          false,
+          outcome.requestId(),
+          outcome.rawHash());
+    }
+    return outcome;
+  }
+}

@@ -1,0 +1,35 @@
+package dev.clearway.core.channel.decision;
+
+import dev.clearway.core.channel.spi.CreatePayment;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The hash of a create request, fixed when the attempt is created (seed 001 section 2): a transport
+ * replay must hash to the same value, or it is refused before it leaves the process.
+ */
+public final class CreateRequestHash {
+
+  private CreateRequestHash() {}
+
+  public static String of(long channelAccountId, CreatePayment request) {
+    String canonical =
+        String.join(
+            "\n",
+            Long.toString(channelAccountId),
+            request.idempotencyKey(),
+            request.merchantReference(),
+            Long.toString(request.amount()),
+            request.currency(),
+            request.paymentMethod(),
+            request.description() == null ? "" : request.description());
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(sha.digest(canonical.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 missing", e);
+    }
+  }
+}

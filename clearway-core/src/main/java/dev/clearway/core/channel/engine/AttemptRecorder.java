@@ -1,0 +1,131 @@
+package dev.clearway.core.channel.engine;
+
+import dev.clearway.core.channel.decision.AttemptDecision;
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.domain.EvidenceSource;
+import dev.clearway.core.channel.domain.ProviderEvidence;
+import dev.clearway.core.channel.policy.PolicyRule;
+import dev.clearway.core.channel.policy.RecoveryStrategy;
+import dev.clearway.core.channel.port.ChannelStore.AttemptChange;
+import dev.clearway.core.channel.port.ChannelStore.Compensation;
+import dev.clearway.core.channel.port.ChannelStore.RecordResult;
+import dev.clearway.core.channel.port.ChannelStore.TaskChange;
+import dev.clearway.core.channel.spi.PspOutcome;
+import dev.clearway.core.channel.spi.ResultCertainty;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The one path by which any observer (the create's response, the recovery worker, a webhook)
+ * records provider evidence (seed 001 section 5): evidence → decision → CAS → history, evidence,
+ * outbox and task in one transaction. A final attempt is never moved: new evidence about it is
+ * appended, and a charge found on a FAILED attempt opens a compensation (refund), never a rewrite.
+ */
+public final class AttemptRecorder {
+
+  private final ChannelContext ctx;
+
+  public AttemptRecorder(ChannelContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** One observation. {@code rule} may be null (no matching policy: the task goes MANUAL). */
+  public record Observation(
+      Attempt attempt,
+      PspOutcome outcome,
+      EvidenceSource source,
+      String operation,
+      boolean firstCreate,
+      boolean replayed,
+      Long taskId,
+      int runs,
+      PolicyRule rule,
+      String policyVersion) {}
+
+  /** Records the observation; the attempt as stored afterwards (re-read on a lost race). */
+  public Attempt record(Observation o) {
+    Instant now = ctx.clock().instant();
+    Attempt attempt = o.attempt();
+    ProviderEvidence evidence =
+        new ProviderEvidence(o.source(), o.operation(), o.outcome(), o.policyVersion(), now);
+    ctx.events().pspAnswer(attempt.channelAccountId(), o.operation(), o.outcome().certainty());
+    if (attempt.isFinal()) {
+      onFinalAttempt(attempt, evidence, o.taskId(), now);
+      return attempt;
+    }
+    AttemptStatus to = AttemptDecision.next(attempt, o.outcome(), o.source(), o.firstCreate());
+    PspOutcome stored = AttemptDecision.stored(o.outcome(), to, o.source());
+    ProviderEvidence storedEvidence =
+        new ProviderEvidence(o.source(), o.operation(), stored, o.policyVersion(), now);
+    TaskChange task = to.isFinal() ? new TaskChange.Resolve() : nextRun(o, attempt, stored, now);
+    RecordResult result =
+        ctx.store()
+            .record(
+                new AttemptChange(attempt, to, storedEvidence, task, o.replayed(), o.taskId()),
+                now);
+    if (result == RecordResult.LOST) {
+      ctx.events().concurrentlyResolved();
+      Attempt current = ctx.store().attempt(attempt.id()).orElseThrow();
+      if (current.isFinal()) {
+        // Whoever made it final may have found the task leased by us: resolve it.
+        ctx.store().resolveTask(current.id(), now);
+        onFinalAttempt(current, evidence, o.taskId(), now);
+      }
+      return current;
+    }
+    ctx.events().attemptMoved(attempt, to);
+    if (to.isFinal()) {
+      ctx.onAttemptFinal().accept(attempt.tradeOrderNo());
+    }
+    return ctx.store().attempt(attempt.id()).orElseThrow();
+  }
+
+  private TaskChange nextRun(Observation o, Attempt attempt, PspOutcome outcome, Instant now) {
+    PolicyRule rule = o.rule();
+    if (rule == null) {
+      return new TaskChange.Manual("NO_POLICY_RULE");
+    }
+    if (!now.isBefore(attempt.createdAt().plus(rule.maxUnknownAge()))) {
+      return new TaskChange.Manual("MAX_UNKNOWN_AGE");
+    }
+    Duration delay = rule.delayAfter(Math.max(0, o.runs()));
+    return new TaskChange.Reschedule(
+        now.plus(delay), strategyFor(rule, o.runs()).name(), outcome.errorCode());
+  }
+
+  /** The strategy of run number {@code runs} (0-based): the rule's strategies in turn. */
+  public static RecoveryStrategy strategyFor(PolicyRule rule, int runs) {
+    List<RecoveryStrategy> strategies = rule.strategies();
+    return strategies.get(Math.floorMod(runs, strategies.size()));
+  }
+
+  private void onFinalAttempt(Attempt attempt, ProviderEvidence evidence, Long taskId, Instant n) {
+    ctx.store().appendEvidence(attempt.id(), taskId, evidence);
+    ctx.store().resolveTask(attempt.id(), n);
+    boolean chargedAfterFailure =
+        attempt.status() == AttemptStatus.FAILED
+            && evidence.outcome().certainty() == ResultCertainty.CONFIRMED_SUCCESS;
+    if (chargedAfterFailure) {
+      // The money moved although we recorded a definite failure (a late success, a PSP that
+      // lied): the attempt stays FAILED in history and its charge is refunded (seed 001 s. 7).
+      boolean opened =
+          ctx.store()
+              .openCompensation(
+                  new Compensation(
+                      attempt.id(),
+                      attempt.tradeOrderNo(),
+                      CompensationWorker.refundNo(attempt),
+                      attempt.money().amount(),
+                      "PENDING",
+                      "CHARGED_AFTER_FAILURE",
+                      0,
+                      0),
+                  n);
+      if (opened) {
+        ctx.events().multipleSuccess(attempt.tradeOrderNo());
+      }
+    }
+  }
+}

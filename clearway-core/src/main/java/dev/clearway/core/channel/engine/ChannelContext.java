@@ -1,0 +1,43 @@
+package dev.clearway.core.channel.engine;
+
+import dev.clearway.core.channel.port.AdapterRegistry;
+import dev.clearway.core.channel.port.ChannelEvents;
+import dev.clearway.core.channel.port.ChannelHealth;
+import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.port.RecoveryPolicies;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * What every part of the channel layer shares.
+ *
+ * @param onAttemptFinal told the trade order number when an attempt becomes final, so the flow
+ *     above can be woken instead of waiting for its scanner
+ * @param createGrace how long after a create's start its task falls due if no answer was recorded
+ *     (the call's own timeout plus a margin)
+ */
+public record ChannelContext(
+    ChannelStore store,
+    AdapterRegistry adapters,
+    ChannelHealth health,
+    RecoveryPolicies policies,
+    PacedRateLimiter limiter,
+    ChannelEvents events,
+    Clock clock,
+    Consumer<String> onAttemptFinal,
+    Duration createGrace) {
+
+  public ChannelContext {
+    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(adapters, "adapters");
+    Objects.requireNonNull(health, "health");
+    Objects.requireNonNull(policies, "policies");
+    Objects.requireNonNull(limiter, "limiter");
+    Objects.requireNonNull(events, "events");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(onAttemptFinal, "onAttemptFinal");
+    Objects.requireNonNull(createGrace, "createGrace");
+  }
+}

@@ -1,0 +1,269 @@
+package dev.clearway.core.channel.engine;
+
+import dev.clearway.core.channel.decision.AttemptDecision;
+import dev.clearway.core.channel.decision.CreateRequestHash;
+import dev.clearway.core.channel.decision.FailoverDecision;
+import dev.clearway.core.channel.decision.FailoverGuard;
+import dev.clearway.core.channel.decision.Router;
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptOrigin;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.domain.ChannelAccount;
+import dev.clearway.core.channel.domain.PaymentOrder;
+import dev.clearway.core.channel.policy.Operation;
+import dev.clearway.core.channel.policy.RecoveryStrategy;
+import dev.clearway.core.channel.port.ChannelStore.NewAttempt;
+import dev.clearway.core.channel.port.ChannelStore.NewTask;
+import dev.clearway.core.channel.spi.CreatePayment;
+import dev.clearway.core.channel.spi.PspAdapter;
+import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.port.WalletGateway;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The channel layer seen from the flow engine: one "wallet" whose orders are paid through attempts
+ * across PSPs (seed 001). The flow's trade order number is the payment order; each attempt is bound
+ * to one channel account with its own provider idempotency key.
+ *
+ * <p>Queries are answered from local facts only; the network work of recovering an attempt is the
+ * recovery worker's ({@link RecoveryWorker}). Refunds go to the channel account of the charged
+ * attempt (see {@link ChannelRefunds}).
+ */
+public final class ChannelGateway implements WalletGateway {
+
+  private final ChannelContext ctx;
+  private final CreateExecutor executor;
+  private final PaymentMethods methods;
+  private final ChannelRefunds refunds;
+
+  public ChannelGateway(ChannelContext ctx, PaymentMethods methods) {
+    this.ctx = ctx;
+    this.executor = new CreateExecutor(ctx, new AttemptRecorder(ctx));
+    this.methods = methods;
+    this.refunds = new ChannelRefunds(ctx);
+  }
+
+  @Override
+  public WalletResult pay(ChargeRequest request) {
+    PaymentMethods.Choice method = methods.choose(request);
+    Instant now = ctx.clock().instant();
+    PaymentOrder order =
+        ctx.store()
+            .openOrder(
+                new PaymentOrder(
+                    request.tradeOrderNo(),
+                    request.amount(),
+                    request.currency(),
+                    method.family(),
+                    false),
+                now);
+    if (order.closed()) {
+      return WalletResult.failed("ORDER_CLOSED", null, false);
+    }
+    if (order.amount() != request.amount() || !order.currency().equals(request.currency())) {
+      return WalletResult.failed("ORDER_PARAMETERS_DIFFER", null, false);
+    }
+    Map<Long, ChannelAccount> accounts = accountsById();
+    // Each round either answers or creates one attempt; a failover adds at most one per domain.
+    for (int round = 0; round <= accounts.size(); round++) {
+      List<Attempt> attempts = ctx.store().attempts(request.tradeOrderNo());
+      Optional<Attempt> charged = firstSucceeded(attempts);
+      if (charged.isPresent()) {
+        return WalletResult.success(charged.get().providerPaymentId());
+      }
+      Optional<Attempt> live = attempts.stream().filter(a -> !a.isFinal()).findFirst();
+      if (live.isPresent()) {
+        return continueLive(live.get(), order.paymentMethod());
+      }
+      FailoverDecision guard = FailoverGuard.evaluate(attempts, accounts);
+      if (!guard.allowed()) {
+        ctx.events().failoverDenied(guard.reason().name());
+        return failedAs(attempts.get(attempts.size() - 1));
+      }
+      Optional<ChannelAccount> route =
+          Router.route(
+              accounts.values(), order.paymentMethod(), guard.excludedDomains(), ctx.health());
+      if (route.isEmpty()) {
+        ctx.events().failoverDenied(FailoverDecision.DenyReason.NO_ROUTE.name());
+        return attempts.isEmpty()
+            ? WalletResult.failed("NO_ROUTE", null, false)
+            : failedAs(attempts.get(attempts.size() - 1));
+      }
+      Attempt previous = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+      if (previous != null) {
+        ctx.events().failover(previous.channelAccountId(), route.get().id());
+      }
+      Optional<Attempt> created = insert(order, route.get(), previous, guard, method.token(), now);
+      if (created.isEmpty()) {
+        continue; // Race: another caller created the next attempt; re-read and join it.
+      }
+      Attempt after =
+          executor.create(created.get(), order.paymentMethod(), versionOf(created.get()));
+      if (after.status() != AttemptStatus.FAILED) {
+        return asWalletResult(after);
+      }
+    }
+    return WalletResult.unknown("FAILOVER_ROUNDS_EXHAUSTED");
+  }
+
+  private WalletResult continueLive(Attempt live, String family) {
+    PspAdapter adapter = ctx.adapters().adapter(live.channelAccountId());
+    if (live.status() == AttemptStatus.PENDING
+        || !adapter.capabilities().supportsIdempotentReplay()) {
+      return asWalletResult(live);
+    }
+    // Transport replay: same attempt, same key, same parameters. Never a new attempt.
+    return asWalletResult(executor.replay(live, family, versionOf(live), null, 0));
+  }
+
+  private Optional<Attempt> insert(
+      PaymentOrder order,
+      ChannelAccount account,
+      Attempt previous,
+      FailoverDecision guard,
+      String token,
+      Instant now) {
+    Attempt.Money money = new Attempt.Money(order.amount(), order.currency(), token);
+    NewAttempt attempt =
+        new NewAttempt(
+            order.tradeOrderNo(),
+            account.id(),
+            previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.FAILOVER,
+            previous == null ? null : previous.id(),
+            String.join(",", guard.excludedDomains()),
+            money,
+            id -> {
+              String key = keyFor(id);
+              CreatePayment request =
+                  new CreatePayment(
+                      key,
+                      order.tradeOrderNo(),
+                      money.amount(),
+                      money.currency(),
+                      token,
+                      "order " + order.tradeOrderNo());
+              return new String[] {key, CreateRequestHash.of(account.id(), request)};
+            });
+    String version = ctx.policies().versionFor(order.tradeOrderNo());
+    String firstStrategy =
+        ctx.policies()
+            .rule(version, account.channel(), order.paymentMethod(), Operation.CREATE)
+            .map(r -> AttemptRecorder.strategyFor(r, 0))
+            .orElse(RecoveryStrategy.WAIT_WEBHOOK)
+            .name();
+    // Due once the create's own timeout has passed: a crash between insert and answer is found.
+    return ctx.store()
+        .insertAttempt(
+            attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version), now);
+  }
+
+  /** The provider idempotency key of attempt {@code id}: fixed, at most 32 characters. */
+  public static String keyFor(long attemptId) {
+    return "cwa" + Long.toString(attemptId, 36);
+  }
+
+  private String versionOf(Attempt attempt) {
+    return ctx.policies().versionFor(attempt.tradeOrderNo());
+  }
+
+  @Override
+  public WalletResult queryPayment(String tradeOrderNo) {
+    Optional<PaymentOrder> order = ctx.store().order(tradeOrderNo);
+    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    if (order.isEmpty() || attempts.isEmpty()) {
+      return order.isPresent() && order.get().closed()
+          ? WalletResult.failed("ORDER_CLOSED", null, false)
+          : WalletResult.noRecord(null);
+    }
+    Optional<Attempt> charged = firstSucceeded(attempts);
+    if (charged.isPresent()) {
+      return WalletResult.success(charged.get().providerPaymentId());
+    }
+    Optional<Attempt> live = attempts.stream().filter(a -> !a.isFinal()).findFirst();
+    if (live.isPresent()) {
+      return asWalletResult(live.get());
+    }
+    if (order.get().closed()) {
+      return WalletResult.failed("ORDER_CLOSED", null, false);
+    }
+    Map<Long, ChannelAccount> accounts = accountsById();
+    FailoverDecision guard = FailoverGuard.evaluate(attempts, accounts);
+    boolean canFailOver =
+        guard.allowed()
+            && Router.route(
+                    accounts.values(),
+                    order.get().paymentMethod(),
+                    guard.excludedDomains(),
+                    ctx.health())
+                .isPresent();
+    // Nothing live, nothing charged, and the guard allows another channel: sending the order
+    // again is safe, which is what NO_RECORD tells the flow.
+    return canFailOver ? WalletResult.noRecord(null) : failedAs(attempts.get(attempts.size() - 1));
+  }
+
+  @Override
+  public WalletResult closePayment(String tradeOrderNo) {
+    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    if (firstSucceeded(attempts).isPresent()) {
+      return WalletResult.failed("ALREADY_PAID", null, false);
+    }
+    Optional<Attempt> live = attempts.stream().filter(a -> !a.isFinal()).findFirst();
+    if (live.isPresent()) {
+      Attempt closed = new AttemptCloser(ctx).close(live.get(), versionOf(live.get()));
+      if (closed.status() == AttemptStatus.SUCCEEDED) {
+        return WalletResult.failed("ALREADY_PAID", null, false);
+      }
+      if (!closed.isFinal()) {
+        return WalletResult.unknown(orDefault(closed.errorCode(), "CLOSE_UNKNOWN"));
+      }
+    }
+    if (ctx.store().closeOrder(tradeOrderNo, "CLOSED_BY_FLOW", ctx.clock().instant())) {
+      return WalletResult.success(null);
+    }
+    return WalletResult.unknown("CLOSE_RACED");
+  }
+
+  @Override
+  public WalletResult refund(RefundRequest request) {
+    return refunds.refund(request);
+  }
+
+  @Override
+  public WalletResult queryRefund(String refundOrderNo) {
+    return refunds.query(refundOrderNo);
+  }
+
+  private Map<Long, ChannelAccount> accountsById() {
+    return ctx.store().accounts().stream()
+        .collect(Collectors.toMap(ChannelAccount::id, Function.identity()));
+  }
+
+  static Optional<Attempt> firstSucceeded(List<Attempt> attempts) {
+    return attempts.stream().filter(a -> a.status() == AttemptStatus.SUCCEEDED).findFirst();
+  }
+
+  private static WalletResult asWalletResult(Attempt a) {
+    return switch (a.status()) {
+      case SUCCEEDED -> WalletResult.success(a.providerPaymentId());
+      case FAILED -> failedAs(a);
+      case PENDING -> WalletResult.processing(a.providerPaymentId());
+      case CREATED, UNKNOWN ->
+          AttemptDecision.NOT_FOUND_AT_PSP.equals(a.errorCode())
+              ? WalletResult.noRecord(null)
+              : WalletResult.unknown(orDefault(a.errorCode(), "ATTEMPT_UNKNOWN"));
+    };
+  }
+
+  private static WalletResult failedAs(Attempt a) {
+    return WalletResult.failed(orDefault(a.errorCode(), "ATTEMPT_FAILED"), null, false);
+  }
+
+  private static String orDefault(String s, String fallback) {
+    return s == null ? fallback : s;
+  }
+}

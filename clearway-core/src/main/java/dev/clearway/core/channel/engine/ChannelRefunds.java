@@ -1,0 +1,84 @@
+package dev.clearway.core.channel.engine;
+
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.port.ChannelStore.ChannelRefund;
+import dev.clearway.core.channel.spi.PspAdapter;
+import dev.clearway.core.channel.spi.RefundCall;
+import dev.clearway.core.channel.spi.RefundOutcome;
+import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.port.WalletGateway.RefundRequest;
+import java.util.Optional;
+
+/**
+ * Refunds of the flow engine, sent to the channel account of the charged attempt (a refund is bound
+ * to the original channel, whatever the circuit breaker says). The flow's refund number maps to a
+ * provider refund number; a refund the PSP CLOSED gets a new one (seed 001, WeChat semantics).
+ */
+final class ChannelRefunds {
+
+  private static final int REFUND_QPS = 20;
+
+  private final ChannelContext ctx;
+
+  ChannelRefunds(ChannelContext ctx) {
+    this.ctx = ctx;
+  }
+
+  WalletResult refund(RefundRequest request) {
+    Optional<Attempt> charged =
+        ChannelGateway.firstSucceeded(ctx.store().attempts(request.tradeOrderNo()));
+    if (charged.isEmpty()) {
+      return WalletResult.failed("NOT_CHARGED", null, false);
+    }
+    ChannelRefund refund =
+        ctx.store()
+            .channelRefund(
+                request.refundOrderNo(),
+                charged.get().id(),
+                request.amount(),
+                ctx.clock().instant());
+    return send(refund, charged.get(), false);
+  }
+
+  WalletResult query(String refundOrderNo) {
+    Optional<ChannelRefund> refund = ctx.store().findChannelRefund(refundOrderNo);
+    if (refund.isEmpty()) {
+      return WalletResult.noRecord(null);
+    }
+    Attempt attempt = ctx.store().attempt(refund.get().attemptId()).orElseThrow();
+    return send(refund.get(), attempt, true);
+  }
+
+  private WalletResult send(ChannelRefund refund, Attempt attempt, boolean query) {
+    PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
+    RefundCall call =
+        new RefundCall(
+            refund.providerRefundNo(),
+            attempt.ref(),
+            refund.amount(),
+            attempt.money().amount(),
+            attempt.money().currency());
+    ctx.limiter().acquire(attempt.channelAccountId(), REFUND_QPS);
+    RefundOutcome outcome = query ? adapter.queryRefund(call) : adapter.refund(call);
+    String requestId = outcome.requestId();
+    return switch (outcome.state()) {
+      case SUCCEEDED -> WalletResult.success(requestId);
+      case PROCESSING -> WalletResult.processing(requestId);
+      case UNKNOWN -> WalletResult.unknown(orDefault(outcome.errorCode(), "REFUND_UNKNOWN"));
+      case NOT_FOUND -> WalletResult.noRecord(requestId);
+      case REJECTED ->
+          WalletResult.failed(orDefault(outcome.errorCode(), "REFUND_REJECTED"), requestId, true);
+      case ABNORMAL -> WalletResult.failed("REFUND_ABNORMAL", requestId, false);
+      case CLOSED -> {
+        // The number is spent at the PSP: the next send uses a new one. CAS on the generation,
+        // so two callers cannot skip a number.
+        ctx.store().nextRefundGeneration(refund, ctx.clock().instant());
+        yield WalletResult.failed("REFUND_CLOSED", requestId, true);
+      }
+    };
+  }
+
+  private static String orDefault(String s, String fallback) {
+    return s == null ? fallback : s;
+  }
+}

@@ -1,0 +1,102 @@
+package dev.clearway.core.channel.engine;
+
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.domain.EvidenceSource;
+import dev.clearway.core.channel.policy.Operation;
+import dev.clearway.core.channel.spi.PspAdapter;
+import dev.clearway.core.channel.spi.PspOutcome;
+import dev.clearway.core.channel.spi.ResultCertainty;
+import dev.clearway.core.channel.spi.WebhookNotice;
+import dev.clearway.core.channel.spi.WebhookRejected;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Webhooks of every channel account (seed 001 section 5). The adapter verifies the signature and
+ * timestamp (and decrypts); then an authoritative webhook is recorded as evidence through the same
+ * CAS path as the recovery worker, and a non-authoritative one (Stripe: "fetch the object") only
+ * wakes the attempt's recovery task, except that news of a charge on a FAILED attempt is confirmed
+ * by a retrieve at once, since that attempt has no task left.
+ */
+public final class ChannelWebhookIntake {
+
+  /** What the endpoint answers; {@code code} is stable. */
+  public record Result(boolean accepted, String code) {}
+
+  private static final int CONFIRM_QPS = 20;
+
+  private final ChannelContext ctx;
+  private final AttemptRecorder recorder;
+
+  public ChannelWebhookIntake(ChannelContext ctx) {
+    this.ctx = ctx;
+    this.recorder = new AttemptRecorder(ctx);
+  }
+
+  public Result accept(long channelAccountId, Map<String, String> headers, byte[] body) {
+    PspAdapter adapter = ctx.adapters().adapter(channelAccountId);
+    WebhookNotice notice;
+    try {
+      notice = adapter.parseWebhook(headers, body);
+    } catch (WebhookRejected e) {
+      return new Result(false, e.code());
+    }
+    String code =
+        switch (notice.kind()) {
+          case PAYMENT -> onPayment(channelAccountId, adapter, notice);
+          case REFUND, IGNORED -> "acknowledged";
+        };
+    boolean first =
+        ctx.store().firstDelivery(adapter.channel(), notice.eventId(), ctx.clock().instant());
+    return new Result(true, first ? code : "duplicate");
+  }
+
+  private String onPayment(long accountId, PspAdapter adapter, WebhookNotice notice) {
+    Optional<Attempt> found =
+        Optional.ofNullable(notice.idempotencyKey()).flatMap(ctx.store()::attemptByKey);
+    if (found.isEmpty() || found.get().channelAccountId() != accountId) {
+      return "unknown_attempt";
+    }
+    Attempt attempt = found.get();
+    PspOutcome outcome = notice.payment();
+    if (!adapter.capabilities().webhookAuthoritative()) {
+      boolean chargeOnFailed =
+          attempt.status() == AttemptStatus.FAILED
+              && outcome != null
+              && outcome.certainty() == ResultCertainty.CONFIRMED_SUCCESS;
+      if (!chargeOnFailed) {
+        ctx.store().wakeTask(attempt.id(), ctx.clock().instant());
+        return "woken";
+      }
+      ctx.limiter().acquire(accountId, CONFIRM_QPS);
+      outcome = adapter.retrieve(attempt.ref());
+      record(attempt, adapter, outcome, EvidenceSource.QUERY, "RETRIEVE_AFTER_WEBHOOK");
+      return "confirmed";
+    }
+    if (outcome == null) {
+      return "acknowledged";
+    }
+    record(attempt, adapter, outcome, EvidenceSource.CALLBACK, "WEBHOOK");
+    return "recorded";
+  }
+
+  private void record(
+      Attempt attempt, PspAdapter adapter, PspOutcome outcome, EvidenceSource source, String op) {
+    String version = ctx.policies().versionFor(attempt.tradeOrderNo());
+    String family =
+        ctx.store().order(attempt.tradeOrderNo()).map(o -> o.paymentMethod()).orElse("");
+    recorder.record(
+        new AttemptRecorder.Observation(
+            attempt,
+            outcome,
+            source,
+            op,
+            false,
+            false,
+            null,
+            0,
+            ctx.policies().rule(version, adapter.channel(), family, Operation.CREATE).orElse(null),
+            version));
+  }
+}

@@ -1,0 +1,145 @@
+package dev.clearway.sim.psp.stripe;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.clearway.sim.psp.PspCharge;
+import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.sim.psp.QueryRateMeter;
+import dev.clearway.sim.psp.SimPsp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One simulated Stripe account served over real HTTP on loopback, following the public behaviour of
+ * Stripe's API: bearer secret key; form-encoded {@code POST /v1/payment_intents} with {@code
+ * confirm=true} and a test payment method (see {@link StripeBook}); {@code Idempotency-Key} with
+ * stored and replayed answers ({@code Idempotent-Replayed: true}), 400 {@code idempotency_error}
+ * for other parameters and 409 {@code idempotency_key_in_use} while the first request executes;
+ * retrieve, search by {@code metadata['attempt_key']} or {@code metadata['merchant_reference']},
+ * cancel; refunds by key; signed webhooks with no ordering guarantee. Faults follow {@link
+ * PspFaults}. Every answer carries a {@code Request-Id} header.
+ *
+ * <pre>
+ * try (StripeSimServer stripe = StripeSimServer.start(StripeSimOptions.defaults(sk, whsec))) {
+ *   URI api = stripe.baseUrl();
+ * }
+ * </pre>
+ */
+public final class StripeSimServer implements SimPsp {
+  private static final int WORKER_THREADS = 32;
+
+  private final StripeSimOptions options;
+  private final HttpServer server;
+  private final ExecutorService workers;
+  private final ScheduledExecutorService background;
+  private final StripeBook book;
+  private final StripeWebhooks webhooks;
+  private final QueryRateMeter queries;
+
+  private StripeSimServer(
+      StripeSimOptions options, HttpServer server, ScheduledExecutorService background) {
+    this.options = options;
+    this.server = server;
+    this.background = background;
+    this.workers = Executors.newFixedThreadPool(WORKER_THREADS, daemons("stripe-sim-http-"));
+    this.queries = new QueryRateMeter(options.clock());
+    this.webhooks = new StripeWebhooks(options, background);
+    this.book = new StripeBook(options, webhooks, background);
+  }
+
+  /**
+   * Binds to loopback and starts serving.
+   *
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public static StripeSimServer start(StripeSimOptions options) {
+    Objects.requireNonNull(options, "options");
+    HttpServer server;
+    try {
+      server =
+          HttpServer.create(
+              new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot bind the simulated Stripe API", e);
+    }
+    ScheduledExecutorService background =
+        Executors.newScheduledThreadPool(4, daemons("stripe-sim-background-"));
+    StripeSimServer sim = new StripeSimServer(options, server, background);
+    server.createContext("/", new StripeRouter(sim.book, options, sim.queries));
+    server.setExecutor(sim.workers);
+    server.start();
+    return sim;
+  }
+
+  @Override
+  public URI baseUrl() {
+    InetAddress address = server.getAddress().getAddress();
+    String host = address.getHostAddress();
+    if (address instanceof Inet6Address) {
+      host = "[" + host + "]";
+    }
+    return URI.create("http://" + host + ":" + server.getAddress().getPort());
+  }
+
+  @Override
+  public String account() {
+    return options.account();
+  }
+
+  @Override
+  public PspFaults faults() {
+    return options.faults();
+  }
+
+  @Override
+  public QueryRateMeter queries() {
+    return queries;
+  }
+
+  @Override
+  public List<PspCharge> ledger() {
+    return book.ledger();
+  }
+
+  @Override
+  public void webhookTarget(URI target) {
+    webhooks.target(target);
+  }
+
+  /** Webhook delivery attempts so far, retries and duplicates included. */
+  public long webhookAttempts() {
+    return webhooks.attempts();
+  }
+
+  /** Webhook deliveries answered 2xx. */
+  public long webhooksDelivered() {
+    return webhooks.delivered();
+  }
+
+  /** Stops listening at once; open connections, pending settlements and webhooks are dropped. */
+  @Override
+  public void close() {
+    server.stop(0);
+    workers.shutdownNow();
+    background.shutdownNow();
+  }
+
+  private static ThreadFactory daemons(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

@@ -1,0 +1,270 @@
+package dev.clearway.sim.psp.wechat;
+
+import dev.clearway.sim.psp.PspCharge;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The simulated merchant's orders, closed numbers and refunds, with WeChat Pay's rules: one order
+ * per {@code out_trade_no} (a create with other parameters is refused, a closed number can never be
+ * used again), one refund per {@code out_refund_no}, refunds never exceed what remains. The
+ * customer acts on a timer; every final payment and refund state is handed to the notifier once.
+ * All methods are atomic (one lock).
+ */
+final class WechatOrderBook {
+  private final String mchid;
+  private final WechatSimOptions options;
+  private final long seed;
+  private final ScheduledExecutorService timer;
+  private final Consumer<WechatEvent> events;
+  private final Clock clock;
+  private final Map<String, SimOrder> orders = new LinkedHashMap<>();
+  private final Map<String, SimOrder> byTransactionId = new HashMap<>();
+  private final Set<String> closedNumbers = new HashSet<>();
+  private final Map<String, SimRefund> refunds = new HashMap<>();
+  private long sequence;
+
+  WechatOrderBook(
+      WechatSimOptions options,
+      long seed,
+      ScheduledExecutorService timer,
+      Consumer<WechatEvent> events) {
+    this.mchid = options.keys().mchid();
+    this.options = options;
+    this.seed = seed;
+    this.timer = timer;
+    this.events = events;
+    this.clock = options.clock();
+  }
+
+  synchronized boolean known(String outTradeNo) {
+    return orders.containsKey(outTradeNo) || closedNumbers.contains(outTradeNo);
+  }
+
+  /**
+   * Creates the order, or answers the stored code_url for a replay with equal parameters.
+   *
+   * @param payer overrides the configured payer choice (null: use it)
+   */
+  synchronized Map<String, Object> create(NativeOrder request, Payer payer) throws WechatApiError {
+    String no = request.outTradeNo();
+    SimOrder existing = orders.get(no);
+    if (closedNumbers.contains(no)
+        || (existing != null && WechatProtocol.CLOSED.equals(existing.state))) {
+      throw new WechatApiError(400, WechatProtocol.ORDER_CLOSED, "order closed");
+    }
+    if (existing != null) {
+      if (!existing.request.equals(request)) {
+        throw new WechatApiError(
+            400, WechatProtocol.INVALID_REQUEST, "out_trade_no used with different parameters");
+      }
+      return codeUrl(existing);
+    }
+    long n = ++sequence;
+    SimOrder order =
+        new SimOrder(
+            request,
+            String.format("4200%024d", n),
+            "weixin://wxpay/bizpayurl?pr=" + WechatCrypto.nonce(7) + n);
+    orders.put(no, order);
+    byTransactionId.put(order.transactionId, order);
+    Payer who = payer != null ? payer : options.payer().payerFor(no);
+    Duration delay = options.payerDelay();
+    switch (who) {
+      case PAYS, FAILS -> {
+        later(delay.dividedBy(2), () -> startPaying(order));
+        later(delay, () -> finishPaying(order, who == Payer.PAYS));
+      }
+      case NEVER -> {
+        // The QR code is never scanned: NOTPAY until closed.
+      }
+    }
+    return codeUrl(order);
+  }
+
+  synchronized Map<String, Object> queryByOutTradeNo(String outTradeNo) throws WechatApiError {
+    SimOrder order = orders.get(outTradeNo);
+    if (order == null) {
+      throw new WechatApiError(404, WechatProtocol.ORDER_NOT_EXIST, "order does not exist");
+    }
+    return WechatResources.transaction(mchid, order);
+  }
+
+  synchronized Map<String, Object> queryByTransactionId(String transactionId)
+      throws WechatApiError {
+    SimOrder order = byTransactionId.get(transactionId);
+    if (order == null || order.transactionId == null || !(order.paid() || isPayError(order))) {
+      throw new WechatApiError(404, WechatProtocol.ORDER_NOT_EXIST, "order does not exist");
+    }
+    return WechatResources.transaction(mchid, order);
+  }
+
+  /** Closes an unpaid order; a number never created is recorded closed for good. */
+  synchronized void close(String outTradeNo) throws WechatApiError {
+    SimOrder order = orders.get(outTradeNo);
+    if (order == null) {
+      closedNumbers.add(outTradeNo);
+      return;
+    }
+    if (order.paid()) {
+      throw new WechatApiError(400, WechatProtocol.ORDERPAID, "order paid");
+    }
+    order.state = WechatProtocol.CLOSED;
+  }
+
+  synchronized Map<String, Object> refund(RefundRequest request) throws WechatApiError {
+    SimRefund existing = refunds.get(request.outRefundNo());
+    if (existing != null) {
+      return WechatResources.refund(mchid, existing, false);
+    }
+    SimOrder order = orders.get(request.outTradeNo());
+    if (order == null) {
+      throw new WechatApiError(404, WechatProtocol.RESOURCE_NOT_EXISTS, "order does not exist");
+    }
+    if (!order.paid()) {
+      throw new WechatApiError(400, WechatProtocol.INVALID_REQUEST, "order not paid");
+    }
+    if (request.total() != order.request.amount().total()
+        || !order.request.amount().currency().equals(request.currency())) {
+      throw new WechatApiError(400, WechatProtocol.INVALID_REQUEST, "amount.total mismatch");
+    }
+    if (request.refund() > order.request.amount().total() - reserved(order)) {
+      throw new WechatApiError(400, WechatProtocol.NOT_ENOUGH, "refund exceeds what remains");
+    }
+    SimRefund refund =
+        new SimRefund(
+            String.format("5030%025d", ++sequence),
+            request.outRefundNo(),
+            order,
+            request.refund(),
+            clock.instant());
+    refund.status = options.refunds().firstStatus(seed, request.outRefundNo());
+    refunds.put(refund.outRefundNo, refund);
+    switch (refund.status) {
+      case WechatProtocol.REFUND_SUCCESS -> succeedRefund(refund);
+      case WechatProtocol.REFUND_PROCESSING ->
+          later(options.refunds().processingFor(), () -> settleRefund(refund));
+      case WechatProtocol.REFUND_ABNORMAL ->
+          emitRefund(refund, WechatProtocol.REFUND_ABNORMAL_EVENT, "退款异常");
+      default -> emitRefund(refund, WechatProtocol.REFUND_CLOSED_EVENT, "退款关闭");
+    }
+    if (!WechatProtocol.REFUND_CLOSED.equals(refund.status)) {
+      order.state = WechatProtocol.REFUND;
+    }
+    return WechatResources.refund(mchid, refund, false);
+  }
+
+  synchronized Map<String, Object> queryRefund(String outRefundNo) throws WechatApiError {
+    SimRefund refund = refunds.get(outRefundNo);
+    if (refund == null) {
+      throw new WechatApiError(404, WechatProtocol.RESOURCE_NOT_EXISTS, "refund does not exist");
+    }
+    return WechatResources.refund(mchid, refund, false);
+  }
+
+  synchronized List<Ledger> ledger() {
+    List<Ledger> out = new ArrayList<>();
+    for (SimOrder order : orders.values()) {
+      long refunded = 0;
+      for (SimRefund r : refunds.values()) {
+        if (r.order == order && WechatProtocol.REFUND_SUCCESS.equals(r.status)) {
+          refunded += r.amount;
+        }
+      }
+      out.add(new Ledger(order.request, order.transactionId, order.state, refunded));
+    }
+    return out;
+  }
+
+  /** A ledger row before it is rendered as a {@link PspCharge}. */
+  record Ledger(NativeOrder request, String transactionId, String state, long refunded) {}
+
+  // ---- the customer and the refund back office, on the timer ----------------------------------
+
+  private synchronized void startPaying(SimOrder order) {
+    if (WechatProtocol.NOTPAY.equals(order.state)) {
+      order.state = WechatProtocol.USERPAYING;
+    }
+  }
+
+  private synchronized void finishPaying(SimOrder order, boolean pays) {
+    if (!WechatProtocol.USERPAYING.equals(order.state)
+        && !WechatProtocol.NOTPAY.equals(order.state)) {
+      return; // closed meanwhile
+    }
+    if (!pays) {
+      order.state = WechatProtocol.PAYERROR;
+      return;
+    }
+    order.state = WechatProtocol.SUCCESS;
+    order.successTime = clock.instant();
+    events.accept(
+        new WechatEvent(
+            WechatProtocol.TRANSACTION_SUCCESS,
+            "支付成功",
+            "transaction",
+            WechatResources.transaction(mchid, order),
+            order.request.notifyUrl(),
+            "tx:" + order.request.outTradeNo()));
+  }
+
+  private synchronized void settleRefund(SimRefund refund) {
+    if (WechatProtocol.REFUND_PROCESSING.equals(refund.status)) {
+      succeedRefund(refund);
+    }
+  }
+
+  private void succeedRefund(SimRefund refund) {
+    refund.status = WechatProtocol.REFUND_SUCCESS;
+    refund.successTime = clock.instant();
+    emitRefund(refund, WechatProtocol.REFUND_SUCCESS_EVENT, "退款成功");
+  }
+
+  private void emitRefund(SimRefund refund, String eventType, String summary) {
+    events.accept(
+        new WechatEvent(
+            eventType,
+            summary,
+            "refund",
+            WechatResources.refund(mchid, refund, true),
+            refund.order.request.notifyUrl(),
+            "refund:" + refund.outRefundNo));
+  }
+
+  private long reserved(SimOrder order) {
+    long sum = 0;
+    for (SimRefund r : refunds.values()) {
+      if (r.order == order && !WechatProtocol.REFUND_CLOSED.equals(r.status)) {
+        sum += r.amount;
+      }
+    }
+    return sum;
+  }
+
+  private static boolean isPayError(SimOrder order) {
+    return WechatProtocol.PAYERROR.equals(order.state);
+  }
+
+  private static Map<String, Object> codeUrl(SimOrder order) {
+    return Map.of("code_url", order.codeUrl);
+  }
+
+  private void later(Duration delay, Runnable task) {
+    try {
+      timer.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closing) {
+      // The server is closing.
+    }
+  }
+}

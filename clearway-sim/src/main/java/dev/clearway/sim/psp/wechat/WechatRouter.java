@@ -1,0 +1,268 @@
+package dev.clearway.sim.psp.wechat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.sim.psp.QueryRateMeter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Serves the {@link WechatProtocol} routes: checks the merchant signature, renders the {@link
+ * PspFaults} (outage, black hole, lost response, 500, lie), executes on the {@link WechatOrderBook}
+ * and signs every answer with the platform key.
+ */
+final class WechatRouter implements HttpHandler {
+  private static final int MAX_BODY = 64 * 1024;
+
+  private enum Op {
+    CREATE("create"),
+    QUERY_BY_NO("query"),
+    QUERY_BY_ID("query"),
+    CLOSE("close"),
+    REFUND("refund"),
+    QUERY_REFUND("refund_query");
+
+    final String faultName;
+
+    Op(String faultName) {
+      this.faultName = faultName;
+    }
+  }
+
+  private record Call(Op op, String key, Object params) {}
+
+  private record Reply(int status, String body) {}
+
+  private final WechatSimOptions options;
+  private final WechatOrderBook book;
+  private final PspFaults faults;
+  private final QueryRateMeter meter;
+  private final WechatAuthorization authorization;
+  private final WechatRequests requests;
+  private final AtomicLong requestIds = new AtomicLong();
+
+  WechatRouter(
+      WechatSimOptions options, WechatOrderBook book, PspFaults faults, QueryRateMeter meter) {
+    this.options = options;
+    this.book = book;
+    this.faults = faults;
+    this.meter = meter;
+    this.authorization =
+        new WechatAuthorization(options.keys().mchid(), options.keys().merchantPublicKey());
+    this.requests = new WechatRequests(options.keys().mchid());
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    try {
+      serve(exchange);
+    } catch (WechatApiError e) {
+      send(exchange, new Reply(e.status(), error(e.code(), e.getMessage())));
+    } catch (RuntimeException e) {
+      send(exchange, new Reply(500, error(WechatProtocol.SYSTEM_ERROR, "system error")));
+    } finally {
+      exchange.close();
+    }
+  }
+
+  private void serve(HttpExchange exchange) throws WechatApiError, IOException {
+    byte[] raw = exchange.getRequestBody().readNBytes(MAX_BODY + 1);
+    if (raw.length > MAX_BODY) {
+      throw new WechatApiError(400, WechatProtocol.PARAM_ERROR, "body too large");
+    }
+    String body = new String(raw, StandardCharsets.UTF_8);
+    String method = exchange.getRequestMethod();
+    String path = exchange.getRequestURI().getRawPath();
+    String query = exchange.getRequestURI().getRawQuery();
+    String url = query == null ? path : path + "?" + query;
+    boolean authentic =
+        authorization.authentic(
+            exchange.getRequestHeaders().getFirst("Authorization"), method, url, body);
+    if (faults.outage() == PspFaults.Outage.BLACKHOLE) {
+      blackhole(exchange, authentic, method, path, query, body);
+      return;
+    }
+    if (!authentic) {
+      throw new WechatApiError(401, WechatProtocol.SIGN_ERROR, "signature verification failed");
+    }
+    Call call = route(method, path, query, body);
+    meter(call);
+    if (call.op() == Op.CREATE) {
+      if (faults.outage() == PspFaults.Outage.UNAVAILABLE) {
+        throw unavailable();
+      }
+      if (faults.lie(call.key())) {
+        quietly(call, Payer.PAYS);
+        throw unavailable();
+      }
+      if (faults.error500(call.key())) {
+        throw new WechatApiError(500, WechatProtocol.SYSTEM_ERROR, "system error");
+      }
+    }
+    Reply reply;
+    try {
+      reply = execute(call, null);
+    } catch (WechatApiError e) {
+      reply = new Reply(e.status(), error(e.code(), e.getMessage()));
+    }
+    if (faults.loseResponse(call.op().faultName, call.key())) {
+      holdAndDrop(exchange);
+      return;
+    }
+    send(exchange, reply);
+  }
+
+  private void blackhole(
+      HttpExchange exchange,
+      boolean authentic,
+      String method,
+      String path,
+      String query,
+      String body) {
+    try {
+      Call call = route(method, path, query, body);
+      meter(call);
+      if (authentic && call.op() == Op.CREATE && faults.blackholeExecutes(call.key())) {
+        quietly(call, null);
+      }
+    } catch (WechatApiError ignored) {
+      // Dropped all the same.
+    }
+    holdAndDrop(exchange);
+  }
+
+  private Call route(String method, String path, String query, String body) throws WechatApiError {
+    if (path.equals(WechatProtocol.NATIVE)) {
+      requireMethod(method, "POST");
+      NativeOrder order = requests.nativeOrder(body);
+      return new Call(Op.CREATE, order.outTradeNo(), order);
+    }
+    if (path.startsWith(WechatProtocol.BY_OUT_TRADE_NO)) {
+      String rest = path.substring(WechatProtocol.BY_OUT_TRADE_NO.length());
+      if (rest.endsWith(WechatProtocol.CLOSE_SUFFIX)) {
+        requireMethod(method, "POST");
+        requests.requireMchid(requests.object(body).get("mchid"));
+        String no =
+            requests.merchantNo(
+                rest.substring(0, rest.length() - WechatProtocol.CLOSE_SUFFIX.length()));
+        return new Call(Op.CLOSE, no, null);
+      }
+      requireMethod(method, "GET");
+      requests.requireMchidQuery(query);
+      return new Call(Op.QUERY_BY_NO, requests.merchantNo(rest), null);
+    }
+    if (path.startsWith(WechatProtocol.BY_TRANSACTION_ID)) {
+      requireMethod(method, "GET");
+      requests.requireMchidQuery(query);
+      return new Call(
+          Op.QUERY_BY_ID, path.substring(WechatProtocol.BY_TRANSACTION_ID.length()), null);
+    }
+    if (path.equals(WechatProtocol.REFUNDS)) {
+      requireMethod(method, "POST");
+      RefundRequest refund = requests.refund(body);
+      return new Call(Op.REFUND, refund.outRefundNo(), refund);
+    }
+    if (path.startsWith(WechatProtocol.REFUNDS + "/")) {
+      requireMethod(method, "GET");
+      String no = requests.merchantNo(path.substring(WechatProtocol.REFUNDS.length() + 1));
+      return new Call(Op.QUERY_REFUND, no, null);
+    }
+    throw new WechatApiError(404, WechatProtocol.NOT_FOUND, "no such route");
+  }
+
+  private Reply execute(Call call, Payer payer) throws WechatApiError {
+    return switch (call.op()) {
+      case CREATE -> ok(book.create((NativeOrder) call.params(), payer));
+      case QUERY_BY_NO -> ok(book.queryByOutTradeNo(call.key()));
+      case QUERY_BY_ID -> ok(book.queryByTransactionId(call.key()));
+      case CLOSE -> {
+        book.close(call.key());
+        yield new Reply(204, "");
+      }
+      case REFUND -> ok(book.refund((RefundRequest) call.params()));
+      case QUERY_REFUND -> ok(book.queryRefund(call.key()));
+    };
+  }
+
+  /** Executes for its side effect only (the answer is replaced by a fault). */
+  private void quietly(Call call, Payer payer) {
+    try {
+      execute(call, payer);
+    } catch (WechatApiError ignored) {
+      // The caller never sees the answer.
+    }
+  }
+
+  /** Queries, and creates of a number seen before (replays), count as reads. */
+  private void meter(Call call) {
+    switch (call.op()) {
+      case QUERY_BY_NO, QUERY_BY_ID, QUERY_REFUND -> meter.record();
+      case CREATE -> {
+        if (book.known(call.key())) {
+          meter.record();
+        }
+      }
+      case CLOSE, REFUND -> {
+        // Writes are not metered.
+      }
+    }
+  }
+
+  private static WechatApiError unavailable() {
+    return new WechatApiError(503, WechatProtocol.CHANNEL_UNAVAILABLE, "channel unavailable");
+  }
+
+  private static void requireMethod(String method, String expected) throws WechatApiError {
+    if (!expected.equals(method)) {
+      throw new WechatApiError(405, WechatProtocol.NOT_FOUND, "use " + expected);
+    }
+  }
+
+  private static Reply ok(Map<String, Object> body) {
+    return new Reply(200, WechatJson.write(body));
+  }
+
+  private static String error(String code, String message) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("code", code);
+    body.put("message", message);
+    return WechatJson.write(body);
+  }
+
+  private void holdAndDrop(HttpExchange exchange) {
+    try {
+      Thread.sleep(options.lostResponseHold().toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    // Closing before sendResponseHeaders closes the connection without a status line.
+    exchange.close();
+  }
+
+  private void send(HttpExchange exchange, Reply reply) throws IOException {
+    byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
+    String timestamp = Long.toString(options.clock().instant().getEpochSecond());
+    String nonce = WechatCrypto.nonce(32);
+    String signature =
+        WechatCrypto.sign(
+            options.keys().platformPrivateKey(),
+            timestamp + "\n" + nonce + "\n" + reply.body() + "\n");
+    var headers = exchange.getResponseHeaders();
+    if (!reply.body().isEmpty()) {
+      headers.set("Content-Type", "application/json; charset=utf-8");
+    }
+    headers.set(WechatProtocol.HEADER_REQUEST_ID, "req-" + requestIds.incrementAndGet());
+    headers.set(WechatProtocol.HEADER_TIMESTAMP, timestamp);
+    headers.set(WechatProtocol.HEADER_NONCE, nonce);
+    headers.set(WechatProtocol.HEADER_SIGNATURE, signature);
+    headers.set(WechatProtocol.HEADER_SERIAL, options.keys().platformSerial());
+    exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
+    if (bytes.length > 0) {
+      exchange.getResponseBody().write(bytes);
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package dev.clearway.sim.psp.wechat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.clearway.sim.psp.PspCharge;
+import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.sim.psp.QueryRateMeter;
+import dev.clearway.sim.psp.SimPsp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A simulated WeChat Pay API v3 merchant (one mchid) over real HTTP on loopback, following the
+ * public behaviour of the real API: signed requests and responses, native orders idempotent by
+ * {@code out_trade_no}, query, close (also of a number never created, which then can never be
+ * used), refunds once per {@code out_refund_no}, and notifications encrypted with AEAD_AES_256_GCM,
+ * signed, and retried on the documented schedule until answered 200 or 204.
+ *
+ * <pre>
+ * try (WechatSimServer psp = WechatSimServer.start(options, PspFaults.none())) {
+ *   URI base = psp.baseUrl();
+ * }
+ * </pre>
+ */
+public final class WechatSimServer implements SimPsp {
+  private final HttpServer server;
+  private final ExecutorService workers;
+  private final ScheduledExecutorService timer;
+  private final WechatNotifier notifier;
+  private final WechatOrderBook book;
+  private final PspFaults faults;
+  private final QueryRateMeter meter;
+  private final String mchid;
+
+  private WechatSimServer(Parts parts) {
+    this.server = parts.server;
+    this.workers = parts.workers;
+    this.timer = parts.timer;
+    this.notifier = parts.notifier;
+    this.book = parts.book;
+    this.faults = parts.faults;
+    this.meter = parts.meter;
+    this.mchid = parts.mchid;
+  }
+
+  private static final class Parts {
+    HttpServer server;
+    ExecutorService workers;
+    ScheduledExecutorService timer;
+    WechatNotifier notifier;
+    WechatOrderBook book;
+    PspFaults faults;
+    QueryRateMeter meter;
+    String mchid;
+  }
+
+  /**
+   * Binds an ephemeral loopback port and starts serving.
+   *
+   * @throws UncheckedIOException if no port can be bound
+   */
+  public static WechatSimServer start(WechatSimOptions options, PspFaults faults) {
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(faults, "faults");
+    Parts p = new Parts();
+    try {
+      p.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot bind the simulated WeChat Pay server", e);
+    }
+    AtomicInteger n = new AtomicInteger();
+    p.workers =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "wechat-sim-http-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    p.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "wechat-sim-customer");
+              t.setDaemon(true);
+              return t;
+            });
+    p.faults = faults;
+    p.mchid = options.keys().mchid();
+    p.meter = new QueryRateMeter(options.clock());
+    p.notifier = new WechatNotifier(options, faults);
+    p.book = new WechatOrderBook(options, faults.seed(), p.timer, p.notifier::emit);
+    p.server.createContext("/", new WechatRouter(options, p.book, faults, p.meter));
+    p.server.setExecutor(p.workers);
+    p.server.start();
+    return new WechatSimServer(p);
+  }
+
+  @Override
+  public URI baseUrl() {
+    InetAddress address = server.getAddress().getAddress();
+    String host = address.getHostAddress();
+    if (address instanceof Inet6Address) {
+      host = "[" + host + "]";
+    }
+    return URI.create("http://" + host + ":" + server.getAddress().getPort());
+  }
+
+  @Override
+  public String account() {
+    return mchid;
+  }
+
+  @Override
+  public PspFaults faults() {
+    return faults;
+  }
+
+  @Override
+  public QueryRateMeter queries() {
+    return meter;
+  }
+
+  /**
+   * One row per order: CHARGED (SUCCESS or REFUND), PENDING (NOTPAY, USERPAYING), FAILED (PAYERROR)
+   * or CLOSED; {@code refunded} counts refunds that reached SUCCESS. The merchant reference is the
+   * order's {@code attach}.
+   */
+  @Override
+  public List<PspCharge> ledger() {
+    return book.ledger().stream().map(this::charge).toList();
+  }
+
+  private PspCharge charge(WechatOrderBook.Ledger row) {
+    String status =
+        switch (row.state()) {
+          case WechatProtocol.SUCCESS, WechatProtocol.REFUND -> "CHARGED";
+          case WechatProtocol.PAYERROR -> "FAILED";
+          case WechatProtocol.CLOSED -> "CLOSED";
+          default -> "PENDING";
+        };
+    return new PspCharge(
+        mchid,
+        row.request().outTradeNo(),
+        row.request().attach(),
+        "PENDING".equals(status) || "CLOSED".equals(status) ? null : row.transactionId(),
+        row.request().amount().total(),
+        status,
+        row.refunded());
+  }
+
+  /**
+   * Overrides every order's notify_url from now on; null stops sending. Until first called,
+   * notifications go to each order's notify_url.
+   */
+  @Override
+  public void webhookTarget(URI target) {
+    notifier.target(target);
+  }
+
+  /** HTTP attempts at delivering notifications so far, retries and duplicates included. */
+  public long notificationAttempts() {
+    return notifier.attempts();
+  }
+
+  /** Notification attempts answered 200 or 204. */
+  public long notificationsDelivered() {
+    return notifier.delivered();
+  }
+
+  /** Stops at once: open connections, held responses and pending notifications are dropped. */
+  @Override
+  public void close() {
+    server.stop(0);
+    workers.shutdownNow();
+    timer.shutdownNow();
+    notifier.close();
+  }
+}

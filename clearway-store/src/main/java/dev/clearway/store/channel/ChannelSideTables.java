@@ -1,0 +1,184 @@
+package dev.clearway.store.channel;
+
+import dev.clearway.core.channel.domain.ProviderEvidence;
+import dev.clearway.core.channel.port.ChannelStore.ChannelRefund;
+import dev.clearway.core.channel.port.ChannelStore.Compensation;
+import dev.clearway.core.channel.spi.PspOutcome;
+import dev.clearway.store.Sql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Evidence rows, compensations, channel refunds and the webhook inbox. */
+final class ChannelSideTables {
+
+  private static final int CODE_MAX = 64;
+
+  private final Sql sql;
+
+  ChannelSideTables(Sql sql) {
+    this.sql = sql;
+  }
+
+  long insertEvidence(Connection c, long attemptId, Long taskId, ProviderEvidence e)
+      throws SQLException {
+    PspOutcome o = e.outcome();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO provider_evidence (attempt_id, task_id, source, operation, certainty,
+              provider_status, provider_object_id, error_code, request_id, raw_sha256,
+              policy_version, observed_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """)) {
+      ps.setLong(1, attemptId);
+      ps.setObject(2, taskId);
+      ps.setString(3, e.source().name());
+      ps.setString(4, e.operation());
+      ps.setString(5, o.certainty().name());
+      ps.setString(6, Sql.truncate(o.providerStatus(), 48));
+      ps.setString(7, Sql.truncate(o.providerPaymentId(), 128));
+      ps.setString(8, Sql.truncate(o.errorCode(), CODE_MAX));
+      ps.setString(9, Sql.truncate(o.requestId(), 128));
+      ps.setString(10, o.rawHash() != null && o.rawHash().length() == 64 ? o.rawHash() : null);
+      ps.setString(11, e.policyVersion());
+      ps.setObject(12, Sql.ts(e.observedAt()));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  boolean openCompensation(Compensation k, Instant now) {
+    return sql.update(
+            """
+            INSERT INTO attempt_compensation (attempt_id, trade_order_no, refund_no, amount,
+              status, reason, due_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)
+            ON CONFLICT (attempt_id) DO NOTHING
+            """,
+            ps -> {
+              ps.setLong(1, k.attemptId());
+              ps.setString(2, k.tradeOrderNo());
+              ps.setString(3, k.refundNo());
+              ps.setLong(4, k.amount());
+              ps.setString(5, Sql.truncate(k.reason(), CODE_MAX));
+              ps.setObject(6, Sql.ts(now));
+              ps.setObject(7, Sql.ts(now));
+              ps.setObject(8, Sql.ts(now));
+            })
+        == 1;
+  }
+
+  List<Compensation> dueCompensations(int limit, Instant now) {
+    return sql.query(
+        """
+        SELECT attempt_id, trade_order_no, refund_no, amount, status, reason, tries, version
+        FROM attempt_compensation WHERE status = 'PENDING' AND due_at <= ?
+        ORDER BY due_at LIMIT ?
+        """,
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setInt(2, limit);
+        },
+        rs ->
+            new Compensation(
+                rs.getLong("attempt_id"),
+                rs.getString("trade_order_no"),
+                rs.getString("refund_no"),
+                rs.getLong("amount"),
+                rs.getString("status"),
+                rs.getString("reason"),
+                rs.getInt("tries"),
+                rs.getLong("version")));
+  }
+
+  boolean updateCompensation(Compensation k, String status, String error, Instant dueAt) {
+    return sql.update(
+            """
+            UPDATE attempt_compensation SET status = ?, last_error = ?, due_at = ?,
+              tries = tries + 1, version = version + 1, updated_at = ?
+            WHERE attempt_id = ? AND version = ? AND status = 'PENDING'
+            """,
+            ps -> {
+              ps.setString(1, status);
+              ps.setString(2, Sql.truncate(error, CODE_MAX));
+              ps.setObject(3, Sql.ts(dueAt));
+              ps.setObject(4, Sql.ts(dueAt));
+              ps.setLong(5, k.attemptId());
+              ps.setLong(6, k.version());
+            })
+        == 1;
+  }
+
+  ChannelRefund channelRefund(String refundOrderNo, long attemptId, long amount, Instant now) {
+    sql.update(
+        """
+        INSERT INTO channel_refund (refund_order_no, attempt_id, provider_refund_no, generation,
+          amount, created_at, updated_at)
+        VALUES (?, ?, ?, 1, ?, ?, ?)
+        ON CONFLICT (refund_order_no) DO NOTHING
+        """,
+        ps -> {
+          ps.setString(1, refundOrderNo);
+          ps.setLong(2, attemptId);
+          ps.setString(3, refundOrderNo);
+          ps.setLong(4, amount);
+          ps.setObject(5, Sql.ts(now));
+          ps.setObject(6, Sql.ts(now));
+        });
+    return findChannelRefund(refundOrderNo).orElseThrow();
+  }
+
+  Optional<ChannelRefund> findChannelRefund(String refundOrderNo) {
+    return sql
+        .query(
+            "SELECT * FROM channel_refund WHERE refund_order_no = ?",
+            ps -> ps.setString(1, refundOrderNo),
+            rs ->
+                new ChannelRefund(
+                    rs.getString("refund_order_no"),
+                    rs.getLong("attempt_id"),
+                    rs.getString("provider_refund_no"),
+                    rs.getInt("generation"),
+                    rs.getLong("amount")))
+        .stream()
+        .findFirst();
+  }
+
+  boolean nextRefundGeneration(ChannelRefund r, Instant now) {
+    int next = r.generation() + 1;
+    return sql.update(
+            """
+            UPDATE channel_refund SET generation = ?, provider_refund_no = ?, updated_at = ?
+            WHERE refund_order_no = ? AND generation = ?
+            """,
+            ps -> {
+              ps.setInt(1, next);
+              ps.setString(2, r.refundOrderNo() + "-" + next);
+              ps.setObject(3, Sql.ts(now));
+              ps.setString(4, r.refundOrderNo());
+              ps.setInt(5, r.generation());
+            })
+        == 1;
+  }
+
+  boolean firstDelivery(String channel, String eventId, Instant now) {
+    return sql.update(
+            """
+            INSERT INTO channel_webhook_inbox (channel, event_id, received_at) VALUES (?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """,
+            ps -> {
+              ps.setString(1, channel);
+              ps.setString(2, Sql.truncate(eventId, 128));
+              ps.setObject(3, Sql.ts(now));
+            })
+        == 1;
+  }
+}
