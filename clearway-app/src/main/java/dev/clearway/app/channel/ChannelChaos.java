@@ -53,6 +53,7 @@ public final class ChannelChaos {
       long seed,
       List<ChannelInvariants.Violation> violations,
       Map<String, Long> counts,
+      Map<String, Double> metrics,
       double seconds) {
     public boolean passed() {
       return violations.isEmpty();
@@ -105,20 +106,35 @@ public final class ChannelChaos {
                 new SimChannels.AccountSpec(13, "psp:c", 3, c)),
             Duration.ofMillis(100),
             Duration.ofSeconds(2))) {
+      io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+          new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+      ChannelEvents metrics =
+          new dev.clearway.app.metrics.MicrometerChannelEvents(registry, store, Clock.systemUTC());
       ChannelEvents events =
           new ChannelEvents() {
             @Override
+            public void pspAnswer(
+                long account,
+                String operation,
+                dev.clearway.core.channel.spi.ResultCertainty certainty) {
+              metrics.pspAnswer(account, operation, certainty);
+            }
+
+            @Override
             public void failoverDenied(String reason) {
+              metrics.failoverDenied(reason);
               count("failoverDenied_" + reason);
             }
 
             @Override
             public void failover(long from, long to) {
+              metrics.failover(from, to);
               count("failovers");
             }
 
             @Override
             public void multipleSuccess(String trade) {
+              metrics.multipleSuccess(trade);
               count("chargedAfterFailure");
             }
 
@@ -132,7 +148,9 @@ public final class ChannelChaos {
               new RuleMatch("stripe", "card", Operation.CREATE),
               List.of(RecoveryStrategy.IDEMPOTENT_REPLAY, RecoveryStrategy.RETRIEVE),
               List.of(Duration.ofMillis(200), Duration.ofMillis(500), Duration.ofSeconds(1)),
-              Duration.ofHours(1),
+              // Short, so that what stays unknowable (a stored 500 that never executed: replays
+              // answer 500, search finds nothing) reaches its exit, a manual case, within the run.
+              Duration.ofSeconds(15),
               200,
               16);
       ChannelContext ctx =
@@ -202,8 +220,20 @@ public final class ChannelChaos {
         Map<String, Long> snapshot = new java.util.TreeMap<>();
         counts.forEach((k, v) -> snapshot.put(k, v.get()));
         snapshot.putAll(summary(prefix));
+        Map<String, Double> meters = new java.util.TreeMap<>();
+        meters.put(
+            "clearway.channel.failovers", registry.counter("clearway.channel.failovers").count());
+        meters.put(
+            "unknownAnswers",
+            registry
+                .find("clearway.channel.psp.answers")
+                .tag("certainty", "UNKNOWN")
+                .counters()
+                .stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count)
+                .sum());
         return new Report(
-            payments, seed, violations, snapshot, (System.nanoTime() - started) / 1e9);
+            payments, seed, violations, snapshot, meters, (System.nanoTime() - started) / 1e9);
       }
     }
   }
@@ -241,8 +271,10 @@ public final class ChannelChaos {
       long open =
           sql.query(
                   """
-                  SELECT (SELECT count(*) FROM payment_attempt WHERE trade_order_no LIKE ?
-                          AND status IN ('CREATED', 'PENDING', 'UNKNOWN'))
+                  SELECT (SELECT count(*) FROM payment_attempt a WHERE trade_order_no LIKE ?
+                          AND status IN ('CREATED', 'PENDING', 'UNKNOWN')
+                          AND NOT EXISTS (SELECT 1 FROM recovery_task t
+                                          WHERE t.attempt_id = a.id AND t.status = 'MANUAL'))
                        + (SELECT count(*) FROM attempt_compensation WHERE trade_order_no LIKE ?
                           AND status = 'PENDING')
                   """,

@@ -30,5 +30,7 @@ class ChannelChaosTest {
     assertThat(report.counts().getOrDefault("compensation_REFUNDED", 0L))
         .isEqualTo(report.counts().getOrDefault("chargedAfterFailure", 0L));
     assertThat(report.counts().get("leasesAbandoned")).isPositive();
+    assertThat(report.metrics().get("clearway.channel.failovers")).isPositive();
+    assertThat(report.metrics().get("unknownAnswers")).isPositive();
   }
 }

@@ -1,0 +1,82 @@
+package dev.clearway.app.metrics;
+
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.port.ChannelEvents;
+import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.spi.ResultCertainty;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The channel layer's on-call signals (seed 001 section 8):
+ *
+ * <ul>
+ *   <li>{@code clearway.channel.psp.answers{account, operation, certainty}}: the unknown rate per
+ *       channel account is {@code certainty="UNKNOWN"} over all answers of that account;
+ *   <li>{@code clearway.channel.failover.denied{reason}} and {@code clearway.channel.failovers};
+ *   <li>{@code clearway.channel.multiple.success}: charges found on attempts recorded as failed;
+ *   <li>{@code clearway.channel.recovery.oldest.age} (seconds) and {@code
+ *       clearway.channel.recovery.open} from the database.
+ * </ul>
+ */
+public final class MicrometerChannelEvents implements ChannelEvents {
+
+  private final MeterRegistry registry;
+
+  public MicrometerChannelEvents(MeterRegistry registry, ChannelStore store, Clock clock) {
+    this.registry = registry;
+    Gauge.builder(
+            "clearway.channel.recovery.oldest.age",
+            store,
+            s ->
+                s.oldestOpenTask()
+                    .map(t -> (double) Duration.between(t, clock.instant()).toSeconds())
+                    .orElse(0.0))
+        .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder("clearway.channel.recovery.open", store, s -> (double) s.openTasks())
+        .register(registry);
+  }
+
+  @Override
+  public void pspAnswer(long channelAccountId, String operation, ResultCertainty certainty) {
+    registry
+        .counter(
+            "clearway.channel.psp.answers",
+            "account",
+            Long.toString(channelAccountId),
+            "operation",
+            operation,
+            "certainty",
+            certainty.name())
+        .increment();
+  }
+
+  @Override
+  public void failoverDenied(String reason) {
+    registry.counter("clearway.channel.failover.denied", "reason", reason).increment();
+  }
+
+  @Override
+  public void failover(long fromAccountId, long toAccountId) {
+    registry.counter("clearway.channel.failovers").increment();
+  }
+
+  @Override
+  public void attemptMoved(Attempt attempt, AttemptStatus to) {
+    registry.counter("clearway.channel.attempt.transitions", "to", to.name()).increment();
+  }
+
+  @Override
+  public void multipleSuccess(String tradeOrderNo) {
+    registry.counter("clearway.channel.multiple.success").increment();
+  }
+
+  @Override
+  public void concurrentlyResolved() {
+    registry.counter("clearway.channel.cas.lost").increment();
+  }
+}
