@@ -35,7 +35,12 @@ import tools.jackson.databind.MapperFeature;
 
 /** The payment API: keys, filters, idempotency store, entry lock, and the API service. */
 @Configuration(proxyBeanMethods = false)
-@Import({PaymentController.class, CallbackController.class, ApiExceptionHandler.class})
+@Import({
+  PaymentController.class,
+  CallbackController.class,
+  ChannelWebhookController.class,
+  ApiExceptionHandler.class
+})
 public class ApiConfiguration {
 
   /**

@@ -41,34 +41,42 @@ public final class Serve {
       String jdbcUrl,
       String walletUrl,
       FaultPlan walletFaults,
-      Map<String, String> properties) {
+      Map<String, String> properties,
+      boolean channels) {
     public static Options parse(String[] args) {
       int port = 8080;
       String url = null;
       String wallet = null;
+      boolean channels = false;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--port" -> port = Integer.parseInt(value(args, ++i));
           case "--jdbc-url" -> url = value(args, ++i);
           case "--wallet-url" -> wallet = value(args, ++i);
+          case "--channels" -> channels = true;
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
       }
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("--port must be within [0, 65535]");
       }
-      return new Options(port, url, wallet, FaultPlan.none(), Map.of());
+      return new Options(port, url, wallet, FaultPlan.none(), Map.of(), channels);
     }
 
     public Options withWalletFaults(FaultPlan faults) {
-      return new Options(port, jdbcUrl, walletUrl, faults, properties);
+      return new Options(port, jdbcUrl, walletUrl, faults, properties, channels);
     }
 
     /** Further Spring properties, e.g. keys or timing, for this service only. */
     public Options withProperties(Map<String, String> extra) {
       Map<String, String> merged = new HashMap<>(properties);
       merged.putAll(extra);
-      return new Options(port, jdbcUrl, walletUrl, walletFaults, Map.copyOf(merged));
+      return new Options(port, jdbcUrl, walletUrl, walletFaults, Map.copyOf(merged), channels);
+    }
+
+    /** Pay through the channel layer (two simulated Stripe-style PSP accounts). */
+    public Options withChannels() {
+      return new Options(port, jdbcUrl, walletUrl, walletFaults, properties, true);
     }
 
     private static String value(String[] args, int i) {
@@ -85,7 +93,8 @@ public final class Serve {
       Database database,
       SimWalletServer simWallet,
       SimWallet wallet,
-      SimBusiness business)
+      SimBusiness business,
+      AutoCloseable channels)
       implements AutoCloseable {
     public int port() {
       return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "0"));
@@ -94,6 +103,13 @@ public final class Serve {
     @Override
     public void close() {
       context.close();
+      if (channels != null) {
+        try {
+          channels.close();
+        } catch (Exception e) {
+          throw new IllegalStateException("closing the channel layer", e);
+        }
+      }
       if (simWallet != null) {
         simWallet.close();
       }
@@ -123,7 +139,11 @@ public final class Serve {
     } else {
       walletUrl = URI.create(options.walletUrl());
     }
-    WalletGateway gateway = new HttpWalletGateway(HttpWalletConfig.of(walletUrl));
+    ServeChannels channels = options.channels() ? new ServeChannels(db, port, clock) : null;
+    WalletGateway gateway =
+        channels != null
+            ? channels.gateway()
+            : new HttpWalletGateway(HttpWalletConfig.of(walletUrl));
     SimBusiness business = new SimBusiness(options.walletFaults(), clock);
     Map<String, Object> properties = new HashMap<>();
     properties.put("server.port", String.valueOf(port));
@@ -142,13 +162,20 @@ public final class Serve {
                   ctx.getBeanFactory().registerSingleton("walletGateway", gateway);
                   ctx.getBeanFactory()
                       .registerSingleton("businessGateway", (BusinessGateway) business);
+                  if (channels != null) {
+                    ctx.getBeanFactory()
+                        .registerSingleton("channelWebhookIntake", channels.layer().intake());
+                  }
                 })
             .run();
-    Running running = new Running(context, db, simServer, wallet, business);
+    if (channels != null) {
+      channels.bind(context.getBean(dev.clearway.app.EngineAssembly.class));
+    }
+    Running running = new Running(context, db, simServer, wallet, business, channels);
     printGeneratedKeys(context.getBean(ApiKeys.class), out);
     out.printf(
         "Clearway is serving on http://localhost:%d (API docs: /v3/api-docs; wallet: %s)%n",
-        running.port(), walletUrl);
+        running.port(), channels != null ? "channel layer, 2 simulated PSP accounts" : walletUrl);
     return running;
   }
 

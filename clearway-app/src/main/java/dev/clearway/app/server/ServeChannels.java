@@ -1,0 +1,107 @@
+package dev.clearway.app.server;
+
+import dev.clearway.app.EngineAssembly;
+import dev.clearway.app.channel.ChannelLayer;
+import dev.clearway.app.channel.SimChannels;
+import dev.clearway.channels.health.CircuitBreakerHealth;
+import dev.clearway.channels.policy.ChannelCapabilities;
+import dev.clearway.channels.policy.DefaultRecoveryPolicy;
+import dev.clearway.channels.policy.YamlPolicyParser;
+import dev.clearway.core.channel.engine.ChannelContext;
+import dev.clearway.core.channel.engine.PacedRateLimiter;
+import dev.clearway.core.channel.engine.PaymentMethods;
+import dev.clearway.core.channel.engine.RegistryRecoveryPolicies;
+import dev.clearway.core.channel.policy.PolicyRegistry;
+import dev.clearway.core.channel.policy.PolicyRejected;
+import dev.clearway.core.domain.OrderNumbers;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.port.WalletGateway;
+import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.store.Database;
+import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code serve --channels}: the flow engine pays through the channel layer instead of the single
+ * simulated wallet. Two simulated Stripe-style accounts in two failure domains, webhooks to {@code
+ * /v1/channels/{id}/webhooks}, recovery policies from the versioned registry (the default file
+ * activated on first start), finished attempts waking their flows.
+ */
+final class ServeChannels implements AutoCloseable {
+
+  private final SimChannels sims;
+  private final ChannelLayer layer;
+  private final AtomicReference<EngineAssembly> engine = new AtomicReference<>();
+
+  ServeChannels(Database db, int port, Clock clock) {
+    JdbcChannelStore store = new JdbcChannelStore(db.dataSource());
+    this.sims =
+        new SimChannels(
+            store,
+            List.of(
+                new SimChannels.AccountSpec(1, "psp:stripe-a", 1, new PspFaults(1)),
+                new SimChannels.AccountSpec(2, "psp:stripe-b", 2, new PspFaults(2))),
+            Duration.ofMillis(1_500),
+            Duration.ofSeconds(3));
+    sims.sims()
+        .forEach(
+            (id, sim) ->
+                sim.webhookTarget(
+                    URI.create("http://127.0.0.1:" + port + "/v1/channels/" + id + "/webhooks")));
+    PolicyRegistry registry =
+        new PolicyRegistry(
+            new JdbcRecoveryPolicyStore(db.dataSource()),
+            new YamlPolicyParser(),
+            ChannelCapabilities.all(),
+            clock);
+    try {
+      registry.activateInitial(DefaultRecoveryPolicy.text(), PolicyRegistry.SYSTEM);
+    } catch (PolicyRejected e) {
+      throw new IllegalStateException("the default recovery policy is invalid: " + e.code(), e);
+    }
+    ChannelContext ctx =
+        new ChannelContext(
+            store,
+            sims::adapter,
+            CircuitBreakerHealth.defaults(),
+            new RegistryRecoveryPolicies(registry),
+            new PacedRateLimiter(),
+            dev.clearway.core.channel.port.ChannelEvents.NONE,
+            clock,
+            this::wakeFlow,
+            Duration.ofSeconds(5));
+    this.layer =
+        new ChannelLayer(ctx, PaymentMethods.fixed("card", "pm_card_visa"), "serve", 8).start();
+  }
+
+  private void wakeFlow(String tradeOrderNo) {
+    EngineAssembly e = engine.get();
+    if (e != null) {
+      OrderNumbers.flowIdOf(tradeOrderNo)
+          .ifPresent(id -> e.runtime().wake(id, TriggerSource.WAKEUP));
+    }
+  }
+
+  WalletGateway gateway() {
+    return layer.gateway();
+  }
+
+  ChannelLayer layer() {
+    return layer;
+  }
+
+  void bind(EngineAssembly assembly) {
+    engine.set(assembly);
+  }
+
+  @Override
+  public void close() {
+    layer.close();
+    sims.close();
+  }
+}

@@ -1,0 +1,102 @@
+package dev.clearway.app.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code serve --channels}: a payment made over the HTTP API is charged through the channel layer
+ * (an attempt on a simulated Stripe-style PSP over HTTP), its webhook arrives at {@code
+ * /v1/channels/{id}/webhooks} and is verified, and a forged webhook is refused with its code.
+ */
+class ServeChannelsTest {
+
+  private static final String KEY = "mk_test_channels_5e7a9c1b3d";
+
+  @Test
+  void aPaymentGoesThroughAChannelAccountAndItsWebhookIsVerified() throws Exception {
+    Serve.Options options =
+        Serve.Options.parse(new String[] {"--port", "0"})
+            .withChannels()
+            .withProperties(
+                Map.of(
+                    "clearway.keys.merchant", KEY,
+                    "clearway.keys.operator", "ok_test_channels_1",
+                    "clearway.keys.approver", "ak_test_channels_1",
+                    "clearway.timing", "compressed"));
+    try (Serve.Running running =
+        Serve.start(options, new PrintStream(OutputStream.nullOutputStream()))) {
+      HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      String base = "http://127.0.0.1:" + running.port();
+      String body =
+          "{\"userId\":7,\"scene\":\"renew\",\"bizKey\":\"ch-1\",\"amount\":1500,"
+              + "\"currency\":\"EUR\",\"bizDeadline\":\""
+              + Instant.now().plusSeconds(60)
+              + "\"}";
+      HttpResponse<String> created =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/v1/payments"))
+                  .header("Authorization", "Bearer " + KEY)
+                  .header("Idempotency-Key", "ch-1")
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(created.statusCode()).as(created.body()).isIn(200, 201, 202);
+
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      String status = "";
+      long webhooks = 0;
+      while (System.nanoTime() < deadline) {
+        status = text(running, "SELECT status FROM pay_flow WHERE biz_key = 'ch-1'");
+        webhooks = count(running, "SELECT count(*) FROM channel_webhook_inbox");
+        if ("BIZ_SUCCESS".equals(status) && webhooks > 0) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      assertThat(status).isEqualTo("BIZ_SUCCESS");
+      assertThat(webhooks).isPositive();
+      assertThat(count(running, "SELECT count(*) FROM payment_attempt WHERE status = 'SUCCEEDED'"))
+          .isEqualTo(1);
+      assertThat(text(running, "SELECT status FROM recovery_policy WHERE status = 'ACTIVE'"))
+          .isEqualTo("ACTIVE");
+
+      HttpResponse<String> forged =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/v1/channels/1/webhooks"))
+                  .header("Stripe-Signature", "t=1,v1=" + "0".repeat(64))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"id\":\"evt_x\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(forged.statusCode()).isEqualTo(400);
+      assertThat(forged.body()).contains("bad_signature");
+    }
+  }
+
+  private static String text(Serve.Running running, String sql) throws Exception {
+    try (Connection c = running.database().dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  private static long count(Serve.Running running, String sql) throws Exception {
+    String v = text(running, sql);
+    return v == null ? 0 : Long.parseLong(v);
+  }
+}
