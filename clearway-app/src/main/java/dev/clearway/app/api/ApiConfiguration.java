@@ -39,6 +39,7 @@ import tools.jackson.databind.MapperFeature;
   PaymentController.class,
   CallbackController.class,
   ChannelWebhookController.class,
+  PaymentMethodController.class,
   ApiExceptionHandler.class
 })
 public class ApiConfiguration {

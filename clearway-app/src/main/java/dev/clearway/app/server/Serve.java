@@ -165,6 +165,7 @@ public final class Serve {
                   if (channels != null) {
                     ctx.getBeanFactory()
                         .registerSingleton("channelWebhookIntake", channels.layer().intake());
+                    ctx.getBeanFactory().registerSingleton("policyRegistry", channels.registry());
                   }
                 })
             .run();

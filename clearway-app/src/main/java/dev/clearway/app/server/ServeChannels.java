@@ -37,6 +37,7 @@ final class ServeChannels implements AutoCloseable {
   private final SimChannels sims;
   private final ChannelLayer layer;
   private final AtomicReference<EngineAssembly> engine = new AtomicReference<>();
+  private final PolicyRegistry registry;
 
   ServeChannels(Database db, int port, Clock clock) {
     JdbcChannelStore store = new JdbcChannelStore(db.dataSource());
@@ -53,7 +54,7 @@ final class ServeChannels implements AutoCloseable {
             (id, sim) ->
                 sim.webhookTarget(
                     URI.create("http://127.0.0.1:" + port + "/v1/channels/" + id + "/webhooks")));
-    PolicyRegistry registry =
+    this.registry =
         new PolicyRegistry(
             new JdbcRecoveryPolicyStore(db.dataSource()),
             new YamlPolicyParser(),
@@ -93,6 +94,10 @@ final class ServeChannels implements AutoCloseable {
 
   ChannelLayer layer() {
     return layer;
+  }
+
+  PolicyRegistry registry() {
+    return registry;
   }
 
   void bind(EngineAssembly assembly) {

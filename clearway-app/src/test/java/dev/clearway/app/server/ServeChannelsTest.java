@@ -84,7 +84,31 @@ class ServeChannelsTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(forged.statusCode()).isEqualTo(400);
       assertThat(forged.body()).contains("bad_signature");
+
+      // A business retry: only while paying, only with a well-formed method token.
+      String flowId = text(running, "SELECT id FROM pay_flow WHERE biz_key = 'ch-1'");
+      long attemptsBefore = count(running, "SELECT count(*) FROM payment_attempt");
+      HttpResponse<String> badToken =
+          changeMethod(http, base, flowId, "{\"paymentMethod\":\"4111 1111\"}");
+      assertThat(badToken.statusCode()).isEqualTo(422);
+      assertThat(badToken.body()).contains("invalid_payment_method");
+      HttpResponse<String> notPaying =
+          changeMethod(http, base, flowId, "{\"paymentMethod\":\"pm_card_visa\"}");
+      assertThat(notPaying.statusCode()).isEqualTo(409);
+      assertThat(notPaying.body()).contains("flow_not_paying");
+      assertThat(count(running, "SELECT count(*) FROM payment_attempt")).isEqualTo(attemptsBefore);
     }
+  }
+
+  private static HttpResponse<String> changeMethod(
+      HttpClient http, String base, String flowId, String json) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + "/v1/payment-flows/" + flowId + "/payment-method"))
+            .header("Authorization", "Bearer " + KEY)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static String text(Serve.Running running, String sql) throws Exception {

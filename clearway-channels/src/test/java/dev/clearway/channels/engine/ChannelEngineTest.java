@@ -289,4 +289,46 @@ class ChannelEngineTest {
     assertThat(worker.runOnce(pool)).isZero(); // not due again yet
     assertThat(rig.b.calls).isEmpty();
   }
+
+  @Test
+  void aBusinessRetryClosesTheChallengedAttemptAndStartsANewOneWithTheNewMethod() {
+    rig.a.onCreate(
+        new PspOutcome(
+            dev.clearway.core.channel.spi.ResultCertainty.PENDING,
+            "requires_action",
+            "pi_3ds",
+            null,
+            false,
+            true,
+            "req",
+            null),
+        ScriptedPsp.success());
+    assertThat(gateway.pay(charge("t_12")).certainty()).isEqualTo(Certainty.PROCESSING);
+
+    WalletResult retried = gateway.retryWithMethod("t_12", "pm_card_other");
+
+    assertThat(retried.certainty()).isEqualTo(Certainty.SUCCESS);
+    assertThat(rig.a.count("close")).isEqualTo(1);
+    List<Attempt> attempts = rig.store.attempts("t_12");
+    assertThat(attempts).hasSize(2);
+    assertThat(attempts.get(0).status()).isEqualTo(AttemptStatus.FAILED);
+    assertThat(attempts.get(1).origin()).isEqualTo(AttemptOrigin.BUSINESS_RETRY);
+    assertThat(attempts.get(1).previousAttemptId()).isEqualTo(attempts.get(0).id());
+    assertThat(attempts.get(1).money().paymentMethod()).isEqualTo("pm_card_other");
+    assertThat(attempts.get(1).providerIdempotencyKey())
+        .isNotEqualTo(attempts.get(0).providerIdempotencyKey());
+    assertThat(rig.a.creates.get(1).paymentMethod()).isEqualTo("pm_card_other");
+  }
+
+  @Test
+  void aBusinessRetryIsRefusedWhileThePreviousResultIsUnknown() {
+    rig.a.onCreate(PspOutcome.unknown("read_timeout"));
+    gateway.pay(charge("t_13"));
+
+    WalletResult refused = gateway.retryWithMethod("t_13", "pm_card_other");
+
+    assertThat(refused.errorCode()).isEqualTo(ChannelGateway.PREVIOUS_NOT_FINAL);
+    assertThat(rig.store.attempts("t_13")).hasSize(1);
+    assertThat(rig.a.creates).hasSize(1);
+  }
 }

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -98,7 +99,9 @@ public final class ChannelGateway implements WalletGateway {
       if (previous != null) {
         ctx.events().failover(previous.channelAccountId(), route.get().id());
       }
-      Optional<Attempt> created = insert(order, route.get(), previous, guard, method.token(), now);
+      AttemptOrigin origin = previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.FAILOVER;
+      Optional<Attempt> created =
+          insert(order, route.get(), previous, guard, method.token(), origin, now);
       if (created.isEmpty()) {
         continue; // Race: another caller created the next attempt; re-read and join it.
       }
@@ -109,6 +112,68 @@ public final class ChannelGateway implements WalletGateway {
       }
     }
     return WalletResult.unknown("FAILOVER_ROUNDS_EXHAUSTED");
+  }
+
+  /** Error code: a business retry while the previous attempt's result is not known. */
+  public static final String PREVIOUS_NOT_FINAL = "PREVIOUS_ATTEMPT_NOT_FINAL";
+
+  /**
+   * A business retry (seed 001 section 2): the customer changed the payment method (another card,
+   * after a 3-D Secure challenge they could not pass) while the order is still open. A pending
+   * attempt that waits for the customer is closed at its PSP first; an attempt whose result is not
+   * known refuses the retry ({@link #PREVIOUS_NOT_FINAL}), since it may still charge. The new
+   * attempt has origin BUSINESS_RETRY, a new key and the new method; routing excludes nothing (the
+   * channel did not fail, the method changed).
+   */
+  public WalletResult retryWithMethod(String tradeOrderNo, String methodToken) {
+    Optional<PaymentOrder> found = ctx.store().order(tradeOrderNo);
+    if (found.isEmpty()) {
+      return WalletResult.noRecord(null);
+    }
+    PaymentOrder order = found.get();
+    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    Optional<Attempt> charged = firstSucceeded(attempts);
+    if (charged.isPresent()) {
+      return WalletResult.success(charged.get().providerPaymentId());
+    }
+    if (order.closed()) {
+      return WalletResult.failed("ORDER_CLOSED", null, false);
+    }
+    Optional<Attempt> live = attempts.stream().filter(a -> !a.isFinal()).findFirst();
+    if (live.isPresent()) {
+      if (live.get().status() != AttemptStatus.PENDING || !live.get().customerActionPending()) {
+        return WalletResult.unknown(PREVIOUS_NOT_FINAL);
+      }
+      Attempt closed = new AttemptCloser(ctx).close(live.get(), versionOf(live.get()));
+      if (closed.status() == AttemptStatus.SUCCEEDED) {
+        return WalletResult.success(closed.providerPaymentId());
+      }
+      if (!closed.isFinal()) {
+        return WalletResult.unknown(PREVIOUS_NOT_FINAL);
+      }
+      attempts = ctx.store().attempts(tradeOrderNo);
+    }
+    Attempt previous = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+    Optional<ChannelAccount> route =
+        Router.route(ctx.store().accounts(), order.paymentMethod(), Set.of(), ctx.health());
+    if (route.isEmpty()) {
+      return WalletResult.failed("NO_ROUTE", null, false);
+    }
+    Instant now = ctx.clock().instant();
+    Optional<Attempt> created =
+        insert(
+            order,
+            route.get(),
+            previous,
+            FailoverDecision.allow(Set.of()),
+            methodToken,
+            previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.BUSINESS_RETRY,
+            now);
+    if (created.isEmpty()) {
+      return WalletResult.unknown(PREVIOUS_NOT_FINAL); // raced with another attempt
+    }
+    return asWalletResult(
+        executor.create(created.get(), order.paymentMethod(), versionOf(created.get())));
   }
 
   private WalletResult continueLive(Attempt live, String family) {
@@ -127,13 +192,14 @@ public final class ChannelGateway implements WalletGateway {
       Attempt previous,
       FailoverDecision guard,
       String token,
+      AttemptOrigin origin,
       Instant now) {
     Attempt.Money money = new Attempt.Money(order.amount(), order.currency(), token);
     NewAttempt attempt =
         new NewAttempt(
             order.tradeOrderNo(),
             account.id(),
-            previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.FAILOVER,
+            origin,
             previous == null ? null : previous.id(),
             String.join(",", guard.excludedDomains()),
             money,
