@@ -170,7 +170,9 @@ public final class Serve {
                 })
             .run();
     if (channels != null) {
-      channels.bind(context.getBean(dev.clearway.app.EngineAssembly.class));
+      channels.bind(
+          context.getBean(dev.clearway.app.EngineAssembly.class),
+          context.getBean(io.micrometer.core.instrument.MeterRegistry.class));
     }
     Running running = new Running(context, db, simServer, wallet, business, channels);
     printGeneratedKeys(context.getBean(ApiKeys.class), out);

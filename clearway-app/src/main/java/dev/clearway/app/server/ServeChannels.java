@@ -38,9 +38,13 @@ final class ServeChannels implements AutoCloseable {
   private final ChannelLayer layer;
   private final AtomicReference<EngineAssembly> engine = new AtomicReference<>();
   private final PolicyRegistry registry;
+  private final JdbcChannelStore store;
+  private final CircuitBreakerHealth health = CircuitBreakerHealth.defaults();
+  private final dev.clearway.app.metrics.LateBoundChannelEvents events =
+      new dev.clearway.app.metrics.LateBoundChannelEvents();
 
   ServeChannels(Database db, int port, Clock clock) {
-    JdbcChannelStore store = new JdbcChannelStore(db.dataSource());
+    this.store = new JdbcChannelStore(db.dataSource());
     this.sims =
         new SimChannels(
             store,
@@ -69,10 +73,10 @@ final class ServeChannels implements AutoCloseable {
         new ChannelContext(
             store,
             sims::adapter,
-            CircuitBreakerHealth.defaults(),
+            health,
             new RegistryRecoveryPolicies(registry),
             new PacedRateLimiter(),
-            dev.clearway.core.channel.port.ChannelEvents.NONE,
+            events,
             clock,
             this::wakeFlow,
             Duration.ofSeconds(5));
@@ -100,8 +104,22 @@ final class ServeChannels implements AutoCloseable {
     return registry;
   }
 
-  void bind(EngineAssembly assembly) {
+  /** Once the Spring context runs: wake its engine, count into its meter registry. */
+  void bind(EngineAssembly assembly, io.micrometer.core.instrument.MeterRegistry meters) {
     engine.set(assembly);
+    events.bind(new dev.clearway.app.metrics.MicrometerChannelEvents(meters, store, clock()));
+    for (var account : sims.accounts()) {
+      io.micrometer.core.instrument.Gauge.builder(
+              "clearway.channel.circuit.open",
+              health,
+              h -> "OPEN".equals(h.state(account.id())) ? 1.0 : 0.0)
+          .tag("account", Long.toString(account.id()))
+          .register(meters);
+    }
+  }
+
+  private static java.time.Clock clock() {
+    return java.time.Clock.systemUTC();
   }
 
   @Override

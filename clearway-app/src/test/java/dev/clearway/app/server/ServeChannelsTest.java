@@ -97,6 +97,16 @@ class ServeChannelsTest {
       assertThat(notPaying.statusCode()).isEqualTo(409);
       assertThat(notPaying.body()).contains("flow_not_paying");
       assertThat(count(running, "SELECT count(*) FROM payment_attempt")).isEqualTo(attemptsBefore);
+
+      // The on-call signals are exported.
+      HttpResponse<String> prometheus =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(prometheus.body())
+          .contains("clearway_channel_psp_answers_total")
+          .contains("clearway_channel_recovery_oldest_age")
+          .contains("clearway_channel_circuit_open");
     }
   }
 
