@@ -3,6 +3,7 @@ package dev.clearway.app.server;
 import dev.clearway.app.api.ApiConfiguration;
 import dev.clearway.app.console.ConsoleConfiguration;
 import dev.clearway.app.outbox.OutboxConfiguration;
+import dev.clearway.app.policy.PolicyApiConfiguration;
 import dev.clearway.app.refund.RefundConfiguration;
 import dev.clearway.app.review.ReviewConfiguration;
 import dev.clearway.app.spring.ClearwayEngineConfiguration;
@@ -22,6 +23,7 @@ import org.springframework.context.annotation.Import;
   ReviewConfiguration.class,
   ConsoleConfiguration.class,
   RefundConfiguration.class,
-  OutboxConfiguration.class
+  OutboxConfiguration.class,
+  PolicyApiConfiguration.class
 })
 public class ClearwayServer {}

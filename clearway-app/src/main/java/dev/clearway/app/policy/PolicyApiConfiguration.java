@@ -1,0 +1,27 @@
+package dev.clearway.app.policy;
+
+import dev.clearway.store.channel.JdbcRecordedAttempts;
+import javax.sql.DataSource;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Recovery policy operations under {@code /ops/policies}: the controller, the recorded history its
+ * dry runs replay and the version list. The {@code PolicyRegistry} itself comes from {@code serve
+ * --channels}; without it every endpoint answers 404 {@code channels_disabled}.
+ */
+@Configuration(proxyBeanMethods = false)
+@Import(PolicyController.class)
+public class PolicyApiConfiguration {
+
+  @Bean
+  JdbcRecordedAttempts recordedAttempts(DataSource dataSource) {
+    return new JdbcRecordedAttempts(dataSource);
+  }
+
+  @Bean
+  PolicyVersions policyVersions(DataSource dataSource) {
+    return new PolicyVersions(dataSource);
+  }
+}

@@ -1,0 +1,7 @@
+package dev.clearway.app.policy;
+
+import dev.clearway.core.channel.policy.RolloutState;
+import java.util.List;
+
+/** Which versions new recovery tasks pin now, and every stored version with its status. */
+public record PolicyOverview(RolloutState rollout, List<PolicyVersions.Summary> versions) {}
