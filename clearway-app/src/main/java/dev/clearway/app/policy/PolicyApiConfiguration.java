@@ -1,5 +1,6 @@
 package dev.clearway.app.policy;
 
+import dev.clearway.store.channel.JdbcPolicyVersions;
 import dev.clearway.store.channel.JdbcRecordedAttempts;
 import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
@@ -21,7 +22,7 @@ public class PolicyApiConfiguration {
   }
 
   @Bean
-  PolicyVersions policyVersions(DataSource dataSource) {
-    return new PolicyVersions(dataSource);
+  JdbcPolicyVersions policyVersions(DataSource dataSource) {
+    return new JdbcPolicyVersions(dataSource);
   }
 }

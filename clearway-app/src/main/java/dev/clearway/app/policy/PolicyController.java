@@ -9,6 +9,7 @@ import dev.clearway.core.channel.policy.PolicyRecord;
 import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.PolicyRejected;
 import dev.clearway.core.channel.policy.RolloutState;
+import dev.clearway.store.channel.JdbcPolicyVersions;
 import dev.clearway.store.channel.JdbcRecordedAttempts;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
@@ -53,13 +54,13 @@ public class PolicyController {
 
   private final ObjectProvider<PolicyRegistry> registry;
   private final JdbcRecordedAttempts history;
-  private final PolicyVersions versions;
+  private final JdbcPolicyVersions versions;
   private final Clock clock;
 
   public PolicyController(
       ObjectProvider<PolicyRegistry> registry,
       JdbcRecordedAttempts history,
-      PolicyVersions versions,
+      JdbcPolicyVersions versions,
       ObjectProvider<Clock> clock) {
     this.registry = registry;
     this.history = history;

@@ -1,4 +1,4 @@
-package dev.clearway.app.policy;
+package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.policy.PolicyStatus;
 import dev.clearway.store.Sql;
@@ -14,14 +14,14 @@ import javax.sql.DataSource;
  * registry's table directly (the {@code RecoveryPolicyStore} port has no listing); never reads
  * bodies.
  */
-public final class PolicyVersions {
+public final class JdbcPolicyVersions {
 
   /** At most this many versions are listed. */
-  static final int MAX_LISTED = 500;
+  public static final int MAX_LISTED = 500;
 
   private final Sql sql;
 
-  public PolicyVersions(DataSource dataSource) {
+  public JdbcPolicyVersions(DataSource dataSource) {
     this.sql = new Sql(dataSource);
   }
 
@@ -45,7 +45,7 @@ public final class PolicyVersions {
          LIMIT ?
         """,
         ps -> ps.setInt(1, MAX_LISTED),
-        PolicyVersions::summary);
+        JdbcPolicyVersions::summary);
   }
 
   private static Summary summary(ResultSet rs) throws SQLException {
