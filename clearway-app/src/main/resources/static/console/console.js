@@ -1,8 +1,12 @@
 // The Clearway ops console: figures, recent transitions, the manual-review queue, a flow's
-// timeline, and propose/approve for the right roles. Every call carries the key typed in.
+// timeline, and propose/approve for the right roles; the channel layer's accounts, recovery tasks
+// and an order's attempts with their evidence. Every call carries the key typed in.
 "use strict";
 
-const state = { key: sessionStorage.getItem("clearway.key") || "", selected: null, timer: null };
+const state = {
+  key: sessionStorage.getItem("clearway.key") || "", selected: null, timer: null,
+  ticks: 0, order: null,
+};
 const $ = (id) => document.getElementById(id);
 
 async function api(method, path, body) {
@@ -59,7 +63,9 @@ async function refresh() {
       ...Object.entries(s.callbacks).map(([k, v]) => ({ ["callback " + k]: v }))));
     $("backlog").textContent = Math.round(s.reviewBacklog);
     $("scanner").textContent = Math.round(s.scannerHits);
-    await Promise.all([renderQueue(), renderTransitions(), renderAbnormalRefunds()]);
+    // The channel panel reads wider tables: every fifth refresh (10 s) is enough at 3 a.m.
+    const channels = state.ticks++ % 5 === 0 ? renderChannels() : Promise.resolve();
+    await Promise.all([renderQueue(), renderTransitions(), renderAbnormalRefunds(), channels]);
     if (state.selected) await renderDetail(state.selected);
   } catch (e) {
     $("status").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;
@@ -159,6 +165,128 @@ $("propose").addEventListener("submit", async (ev) => {
   await refresh();
 });
 
+// ---- Channels ---------------------------------------------------------------------------
+
+function share(v) {
+  return v == null ? "–" : (100 * v).toFixed(1) + "%";
+}
+
+function age(seconds) {
+  if (seconds == null) return "–";
+  if (seconds < 120) return seconds + " s";
+  if (seconds < 7200) return Math.floor(seconds / 60) + " min " + (seconds % 60) + " s";
+  return Math.floor(seconds / 3600) + " h " + Math.floor((seconds % 3600) / 60) + " min";
+}
+
+function time(at) {
+  return at ? new Date(at).toLocaleString() : "";
+}
+
+function statusCounts(byStatus) {
+  const parts = Object.entries(byStatus || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+  return parts.length ? parts.join(", ") : "none";
+}
+
+async function renderChannels() {
+  try {
+    const [c, tasks] = await Promise.all([
+      api("GET", "/ops/console/channels"), api("GET", "/ops/console/channels/tasks")]);
+    $("channels").hidden = false;
+    const t = c.totals, comp = c.compensations.byStatus;
+    const denied = Object.entries(c.failoverDenied || {}).map(([k, v]) => `${k} ${Math.round(v)}`);
+    $("channel-totals").innerHTML = [
+      ["attempts (1 h)", t.attempts], ["failovers (1 h)", t.failovers],
+      ["business retries (1 h)", t.businessRetries], ["open tasks", t.openTasks],
+      ["oldest open task", age(t.oldestOpenTaskAgeSeconds)], ["MANUAL tasks", t.manualTasks],
+      ["compensations", `PENDING ${comp.PENDING}, REFUNDED ${comp.REFUNDED}, MANUAL ${comp.MANUAL}`],
+      ["failover denied", denied.length ? denied.join(", ") : "0"],
+      ["multiple successes", Math.round(c.multipleSuccess)],
+    ].map(([k, v]) => `<span><b>${esc(k)}</b> <span id="ch-${k.replace(/[^a-z]+/gi, "-")}">${esc(v)}</span></span>`).join("")
+      + (comp.MANUAL > 0 ? ' <span class="bad">two charges: needs a person</span>' : "");
+    $("channel-accounts").querySelector("tbody").innerHTML = c.accounts.map((a) => `
+      <tr data-account="${a.id}"><td>${a.id}</td><td>${esc(a.channel)}</td><td>${esc(a.accountRef)}</td>
+      <td>${esc(a.failureDomain)}</td><td>${esc(statusCounts(a.attemptsByStatus))}</td>
+      <td class="unknown-share${a.unknownShare >= 0.05 ? " bad" : ""}" title="${a.unknownAnswers} of ${a.answers} answers">${share(a.unknownShare)}</td>
+      <td>${a.openTasks}</td><td class="${a.oldestOpenTaskAgeSeconds > 900 ? "bad" : ""}">${age(a.oldestOpenTaskAgeSeconds)}</td>
+      <td class="${a.manualTasks > 0 ? "bad" : ""}">${a.manualTasks}</td>
+      <td class="${a.circuit === "OPEN" || !a.enabled ? "bad" : ""}">${esc(a.circuitNote)}</td></tr>`).join("")
+      || '<tr><td colspan="10" class="muted">no channel accounts</td></tr>';
+    const manual = c.compensations.manual || [];
+    $("channel-compensations-box").hidden = manual.length === 0;
+    $("channel-compensations").querySelector("tbody").innerHTML = manual.map((m) => `
+      <tr class="clickable" data-order="${esc(m.tradeOrderNo)}"><td>${m.attemptId}</td><td>${esc(m.tradeOrderNo)}</td>
+      <td>${esc(m.refundNo)}</td><td>${m.amount}</td><td>${esc(m.reason)}</td><td>${esc(m.lastError)}</td>
+      <td>${m.tries}</td></tr>`).join("");
+    $("channel-tasks").querySelector("tbody").innerHTML = tasks.map((k) => `
+      <tr class="clickable" data-order="${esc(k.tradeOrderNo)}"><td>${k.taskId}</td><td>${k.attemptId}</td>
+      <td>${esc(k.tradeOrderNo)}</td><td>${k.channelAccountId} ${esc(k.channel)} ${esc(k.accountRef)}</td>
+      <td class="${k.status === "MANUAL" ? "bad" : ""}">${esc(k.status)}</td><td>${esc(k.strategy)}</td>
+      <td>${k.attempts}</td><td>${age(k.ageSeconds)}</td><td>${esc(time(k.dueAt))}</td>
+      <td>${esc(k.lastError)}</td><td>${esc(k.policyVersion)}</td></tr>`).join("")
+      || '<tr><td colspan="11" class="muted">no open recovery tasks</td></tr>';
+    document.querySelectorAll("#channel-tasks tr[data-order], #channel-compensations tr[data-order]")
+      .forEach((tr) => tr.addEventListener("click", () => showOrder(tr.dataset.order)));
+    if (state.order) {
+      await renderOrder(state.order).catch((e) => {
+        $("order-msg").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;
+      });
+    }
+  } catch (e) {
+    $("channels").hidden = false;
+    $("channel-totals").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;
+  }
+}
+
+async function showOrder(tradeOrderNo) {
+  $("order-no").value = tradeOrderNo;
+  state.order = tradeOrderNo;
+  $("order-msg").textContent = "";
+  try {
+    await renderOrder(tradeOrderNo);
+  } catch (e) {
+    state.order = null;
+    $("order-detail").hidden = true;
+    $("order-msg").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;
+  }
+}
+
+async function renderOrder(tradeOrderNo) {
+  const o = await api("GET", "/ops/console/channels/orders/" + encodeURIComponent(tradeOrderNo));
+  $("order-detail").hidden = false;
+  $("order-facts").innerHTML = [
+    ["order", o.tradeOrderNo], ["status", o.status], ["amount", o.amount + " " + o.currency],
+    ["method", o.paymentMethod], ["closed", o.closedReason], ["created", time(o.createdAt)],
+    ["attempts", o.attempts.length],
+  ].map(([k, v]) => `<span><b>${k}</b> <span id="order-${k}">${esc(v)}</span></span>`).join("");
+  $("order-timeline").querySelector("tbody").innerHTML = o.attempts.map((a) => `
+    <tr class="attempt" data-attempt="${a.attemptId}"><td>attempt ${a.attemptId} (#${a.seq})</td>
+    <td>${a.channelAccountId} ${esc(a.channel)} ${esc(a.accountRef)}</td>
+    <td>${esc(a.origin)}${a.previousAttemptId ? " after " + a.previousAttemptId : ""}</td>
+    <td>${esc(a.status)}</td><td>${esc(a.certainty)}</td>
+    <td>${a.recoveryTaskStatus ? "task " + esc(a.recoveryTaskStatus) : ""}${a.compensationStatus ? " compensation " + esc(a.compensationStatus) : ""}</td>
+    <td>${esc(a.errorCode)}</td><td>${esc(time(a.createdAt))}</td><td></td>
+    <td>${a.replayCount ? "replays " + a.replayCount : ""}</td></tr>` + a.evidence.map((e) => `
+    <tr class="evidence"><td>evidence ${e.id}</td><td></td><td>${esc(e.source)}</td><td>${esc(e.operation)}</td>
+    <td class="${e.certainty === "UNKNOWN" ? "bad" : ""}">${esc(e.certainty)}</td><td>${esc(e.providerStatus)}</td>
+    <td>${esc(e.errorCode)}</td><td>${esc(time(e.observedAt))}</td><td>${esc(e.policyVersion)}</td>
+    <td>${esc(e.requestId)}</td></tr>`).join("")).join("")
+    || '<tr><td colspan="10" class="muted">no attempts: closed before any charge request</td></tr>';
+}
+
+$("order-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const no = $("order-no").value.trim();
+  if (!no) return;
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(no)) {
+    // The server refuses it too (422); a percent-encoded path would only be "not_found".
+    state.order = null;
+    $("order-detail").hidden = true;
+    $("order-msg").innerHTML = '<span class="bad">invalid_trade_order_no: 1 to 64 letters, digits or underscores</span>';
+    return;
+  }
+  showOrder(no);
+});
+
 $("key-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   state.key = $("key").value.trim();
@@ -170,6 +298,7 @@ $("key-form").addEventListener("submit", (ev) => {
 
 function start() {
   if (state.timer) clearInterval(state.timer);
+  state.ticks = 0;
   if (!state.key) return;
   refresh();
   state.timer = setInterval(refresh, 2000);

@@ -10,7 +10,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /** The ops console: a static page at /console and its JSON endpoints under /ops/console. */
 @Configuration(proxyBeanMethods = false)
-@Import(ConsoleController.class)
+@Import({ConsoleController.class, ChannelConsoleController.class})
 public class ConsoleConfiguration {
 
   @Bean

@@ -35,7 +35,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The ops console in a real browser (headless Chromium from Debian's packages): live figures and
  * transitions, the review queue, a flow's timeline, and a command proposed by an operator that
- * takes effect only when an approver approves it. Runs with the Maven profile {@code browser}.
+ * takes effect only when an approver approves it; the channel panel with an account, its recovery
+ * tasks and an order's evidence timeline. Runs with the Maven profile {@code browser}.
  */
 @Tag("browser")
 class ConsoleBrowserTest {
@@ -116,6 +117,99 @@ class ConsoleBrowserTest {
     Path shot = Path.of("target", "console.png");
     Files.createDirectories(shot.getParent());
     Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+  }
+
+  @Test
+  void theChannelsPanelShowsAnAccountItsTasksAndAnOrdersEvidenceTimeline() throws Exception {
+    RunningApi.execute(
+        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
+            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
+            + " payment_order, channel_account CASCADE");
+    RunningApi.execute(
+        """
+        INSERT INTO channel_account
+          (id, channel, account_ref, failure_domain, payment_methods, priority)
+        VALUES (7, 'stripe', 'acct_console', 'psp:stripe-a', 'card', 1);
+        INSERT INTO payment_order
+          (trade_order_no, amount, currency, payment_method, status, created_at, updated_at)
+        VALUES ('T_console_1', 1500, 'EUR', 'card', 'OPEN', now() - interval '20 minutes', now());
+        INSERT INTO payment_attempt
+          (id, trade_order_no, seq, channel_account_id, origin, previous_attempt_id,
+           provider_idempotency_key, create_request_hash, status, result_certainty, error_code,
+           amount, currency, payment_method, created_at, updated_at)
+        VALUES
+          (701, 'T_console_1', 1, 7, 'INITIAL', NULL, 'k701', repeat('0', 64), 'FAILED',
+           'DEFINITE_FAILURE', 'card_declined', 1500, 'EUR', 'card',
+           now() - interval '15 minutes', now() - interval '15 minutes'),
+          (702, 'T_console_1', 2, 7, 'FAILOVER', 701, 'k702', repeat('0', 64), 'UNKNOWN',
+           'UNKNOWN', NULL, 1500, 'EUR', 'card',
+           now() - interval '10 minutes', now() - interval '10 minutes');
+        INSERT INTO provider_evidence
+          (attempt_id, source, operation, certainty, provider_status, error_code, request_id,
+           policy_version, observed_at)
+        VALUES
+          (701, 'RESPONSE', 'CREATE', 'DEFINITE_FAILURE', 'card_declined', 'card_declined',
+           'req-701-1', 'v3', now() - interval '15 minutes'),
+          (702, 'RESPONSE', 'CREATE', 'UNKNOWN', NULL, 'connect_timeout',
+           'req-702-1', 'v3', now() - interval '10 minutes'),
+          (702, 'QUERY', 'RETRIEVE', 'PENDING', 'NOTPAY', NULL,
+           'req-702-2', 'v3', now() - interval '5 minutes');
+        INSERT INTO recovery_task
+          (attempt_id, channel_account_id, status, strategy, due_at, attempt_count,
+           policy_version, last_error, created_at, updated_at)
+        VALUES (702, 7, 'LEASED', 'QUERY', now() + interval '30 seconds', 2, 'v3',
+                'psp_timeout', now() - interval '10 minutes', now());
+        """);
+
+    browser.get(api.baseUrl() + "/console");
+    useKey(RunningApi.OPERATOR_KEY);
+    waitFor(() -> browser.findElement(By.id("channels")).isDisplayed());
+    waitFor(() -> text("channel-accounts").contains("acct_console"));
+    assertThat(browser.findElements(By.cssSelector("#channel-accounts tbody tr[data-account]")))
+        .hasSize(1);
+    String account = text("channel-accounts");
+    // 3 answers of the last hour, 1 UNKNOWN; 1 open task, about 10 minutes old.
+    assertThat(account).contains("stripe").contains("psp:stripe-a").contains("33.3%");
+    assertThat(account).contains("UNKNOWN 1").contains("FAILED 1").contains("10 min");
+    assertThat(account).contains("no circuit in this process");
+    assertThat(text("channel-totals")).contains("failovers (1 h) 1");
+    waitFor(() -> text("channel-tasks").contains("T_console_1"));
+    assertThat(text("channel-tasks")).contains("LEASED").contains("psp_timeout").contains("v3");
+
+    // A malformed number is refused in the page, an unknown one by the server.
+    searchOrder("T-1");
+    waitFor(() -> text("order-msg").contains("invalid_trade_order_no"));
+    searchOrder("T_nowhere");
+    waitFor(() -> text("order-msg").contains("order_not_found"));
+
+    // The task's row opens the order's attempts with their evidence.
+    click(By.cssSelector("#channel-tasks tr[data-order='T_console_1']"));
+    waitFor(() -> text("order-timeline").contains("NOTPAY"));
+    assertThat(text("order-msg")).isEmpty();
+    String timeline = text("order-timeline");
+    assertThat(timeline)
+        .contains("attempt 701")
+        .contains("attempt 702")
+        .contains("FAILOVER after 701")
+        .contains("task LEASED")
+        .contains("req-702-1")
+        .contains("connect_timeout")
+        .contains("card_declined");
+    assertThat(browser.findElements(By.cssSelector("#order-timeline tr.evidence"))).hasSize(3);
+
+    searchOrder("T_console_1");
+    waitFor(() -> text("order-timeline").contains("req-701-1"));
+
+    Path shot = Path.of("target", "console-channels.png");
+    Files.createDirectories(shot.getParent());
+    Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+  }
+
+  private static void searchOrder(String tradeOrderNo) {
+    WebElement input = browser.findElement(By.id("order-no"));
+    input.clear();
+    input.sendKeys(tradeOrderNo);
+    browser.findElement(By.id("order-search")).click();
   }
 
   private static PayFlow frozenPayedFlow() {
