@@ -10,7 +10,26 @@ import javax.sql.DataSource;
 
 /**
  * The channel layer's invariants, checked from the database rows and the simulated PSPs' ledgers
- * only (never from the engine's memory).
+ * only (never from the engine's memory). They hold for every channel: a ledger row is keyed by the
+ * attempt's provider idempotency key (Stripe Idempotency-Key, WeChat out_trade_no) and names the
+ * payment order as its merchant reference (Stripe metadata, WeChat attach).
+ *
+ * <ul>
+ *   <li>{@code attempt_not_final}: an attempt neither SUCCEEDED nor FAILED without a manual case.
+ *   <li>{@code failover_without_definite_failure}: a failover whose previous attempt was not proven
+ *       failed (definite, failover-eligible).
+ *   <li>{@code two_succeeded_attempts}, {@code two_charges_kept}: an order charged twice.
+ *   <li>{@code charge_without_attempt}, {@code success_without_charge}: the PSP and the attempts
+ *       disagree about a charge.
+ *   <li>{@code charge_on_failed_attempt_not_compensated}: money taken on a FAILED attempt, neither
+ *       refunded nor in a manual case.
+ *   <li>{@code psp_order_open_behind_failed_attempt}: the PSP can still charge (an open WeChat
+ *       order, a processing Stripe intent) an attempt recorded as FAILED, or one no attempt knows
+ *       of.
+ *   <li>{@code succeeded_attempt_on_closed_order}: the flow was told the order is closed unpaid,
+ *       yet an attempt of it SUCCEEDED.
+ *   <li>{@code attempt_finalised_twice}: an attempt moved to a final status more than once.
+ * </ul>
  */
 public final class ChannelInvariants {
 
@@ -126,6 +145,29 @@ public final class ChannelInvariants {
         keptChargesPerOrder.merge(c.merchantReference(), 1, Integer::sum);
       }
     }
+    for (PspCharge c : ledger) {
+      if (!c.merchantReference().startsWith(orderPrefix) || !"PENDING".equals(c.status())) {
+        continue;
+      }
+      AttemptRow a = byKey.get(c.idempotencyKey());
+      if (a == null || a.status().equals("FAILED")) {
+        out.add(
+            new Violation(
+                "psp_order_open_behind_failed_attempt",
+                c.merchantReference() + "#" + c.idempotencyKey()));
+      }
+    }
+    java.util.Set<String> closedOrders =
+        new java.util.HashSet<>(
+            sql.query(
+                "SELECT trade_order_no FROM payment_order WHERE trade_order_no LIKE ?"
+                    + " AND status = 'CLOSED'",
+                ps -> ps.setString(1, orderPrefix + "%"),
+                rs -> rs.getString(1)));
+    succeededPerOrder.keySet().stream()
+        .filter(closedOrders::contains)
+        .sorted()
+        .forEach(trade -> out.add(new Violation("succeeded_attempt_on_closed_order", trade)));
     keptChargesPerOrder.forEach(
         (trade, n) -> {
           if (n > 1) {

@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Receives PSP webhooks over real HTTP at {@code /webhooks/{channelAccountId}} and hands them to
@@ -23,8 +25,12 @@ import java.util.concurrent.Executors;
  */
 public final class WebhookReceiver implements AutoCloseable {
 
+  /** What the receiver answered for one channel account so far. */
+  public record Tally(long accepted, long refused, long failed) {}
+
   private final HttpServer server;
   private final ExecutorService pool = Executors.newFixedThreadPool(8);
+  private final Map<Long, AtomicLong[]> tallies = new ConcurrentHashMap<>();
 
   public WebhookReceiver(ChannelWebhookIntake intake) {
     try {
@@ -32,7 +38,7 @@ public final class WebhookReceiver implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    server.createContext("/webhooks/", exchange -> handle(exchange, intake));
+    server.createContext("/webhooks/", exchange -> handle(exchange, intake, tallies));
     server.setExecutor(pool);
     server.start();
   }
@@ -42,11 +48,19 @@ public final class WebhookReceiver implements AutoCloseable {
         "http://127.0.0.1:" + server.getAddress().getPort() + "/webhooks/" + channelAccountId);
   }
 
-  private static void handle(HttpExchange exchange, ChannelWebhookIntake intake)
+  /** Deliveries per channel account: accepted (200), refused (400), failed (500). */
+  public Map<Long, Tally> tallies() {
+    Map<Long, Tally> out = new java.util.TreeMap<>();
+    tallies.forEach((id, t) -> out.put(id, new Tally(t[0].get(), t[1].get(), t[2].get())));
+    return out;
+  }
+
+  private static void handle(
+      HttpExchange exchange, ChannelWebhookIntake intake, Map<Long, AtomicLong[]> tallies)
       throws IOException {
+    long accountId = -1;
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
-      long accountId;
       try {
         accountId = Long.parseLong(path.substring(path.lastIndexOf('/') + 1));
       } catch (NumberFormatException e) {
@@ -61,11 +75,21 @@ public final class WebhookReceiver implements AutoCloseable {
         }
       }
       ChannelWebhookIntake.Result result = intake.accept(accountId, headers, body);
+      tally(tallies, accountId, result.accepted() ? 0 : 1);
       reply(exchange, result.accepted() ? 200 : 400, result.code());
     } catch (RuntimeException e) {
       // Not stored: answer 500 so the PSP delivers again.
+      tally(tallies, accountId, 2);
       exchange.sendResponseHeaders(500, -1);
     }
+  }
+
+  private static void tally(Map<Long, AtomicLong[]> tallies, long accountId, int which) {
+    tallies
+        .computeIfAbsent(
+            accountId,
+            id -> new AtomicLong[] {new AtomicLong(), new AtomicLong(), new AtomicLong()})[which]
+        .incrementAndGet();
   }
 
   private static void reply(HttpExchange exchange, int status, String code) throws IOException {

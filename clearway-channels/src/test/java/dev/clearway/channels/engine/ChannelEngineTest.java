@@ -331,4 +331,16 @@ class ChannelEngineTest {
     assertThat(rig.store.attempts("t_13")).hasSize(1);
     assertThat(rig.a.creates).hasSize(1);
   }
+
+  @Test
+  void anAccountThisProcessHasNoAdapterForIsNeverRouted() {
+    // Another deployment's account, first by priority, in the shared table.
+    rig.store.upsertAccount(
+        new dev.clearway.core.channel.domain.ChannelAccount(
+            99, "stripe", "acct_other", "psp:other", java.util.Set.of("card"), 0, true));
+    rig.a.onCreate(ScriptedPsp.success());
+
+    assertThat(gateway.pay(charge("t_14")).certainty()).isEqualTo(Certainty.SUCCESS);
+    assertThat(rig.store.attempts("t_14").get(0).channelAccountId()).isEqualTo(1L);
+  }
 }

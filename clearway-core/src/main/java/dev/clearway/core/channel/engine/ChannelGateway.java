@@ -88,7 +88,10 @@ public final class ChannelGateway implements WalletGateway {
       }
       Optional<ChannelAccount> route =
           Router.route(
-              accounts.values(), order.paymentMethod(), guard.excludedDomains(), ctx.health());
+              routable(accounts.values()),
+              order.paymentMethod(),
+              guard.excludedDomains(),
+              ctx.health());
       if (route.isEmpty()) {
         ctx.events().failoverDenied(FailoverDecision.DenyReason.NO_ROUTE.name());
         return attempts.isEmpty()
@@ -155,7 +158,8 @@ public final class ChannelGateway implements WalletGateway {
     }
     Attempt previous = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
     Optional<ChannelAccount> route =
-        Router.route(ctx.store().accounts(), order.paymentMethod(), Set.of(), ctx.health());
+        Router.route(
+            routable(ctx.store().accounts()), order.paymentMethod(), Set.of(), ctx.health());
     if (route.isEmpty()) {
       return WalletResult.failed("NO_ROUTE", null, false);
     }
@@ -228,9 +232,18 @@ public final class ChannelGateway implements WalletGateway {
             attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version), now);
   }
 
-  /** The provider idempotency key of attempt {@code id}: fixed, at most 32 characters. */
+  /**
+   * The provider idempotency key of attempt {@code id}: fixed, 16 characters, letters and digits
+   * only (WeChat Pay's out_trade_no takes 6 to 32 of them; Stripe's keys up to 255).
+   */
   public static String keyFor(long attemptId) {
-    return "cwa" + Long.toString(attemptId, 36);
+    return "cwa" + padded36(attemptId);
+  }
+
+  /** {@code id} in base 36, left-padded with zeros to 13 characters (all of a positive long). */
+  public static String padded36(long id) {
+    String digits = Long.toString(id, 36);
+    return "0".repeat(Math.max(0, 13 - digits.length())) + digits;
   }
 
   private String versionOf(Attempt attempt) {
@@ -262,7 +275,7 @@ public final class ChannelGateway implements WalletGateway {
     boolean canFailOver =
         guard.allowed()
             && Router.route(
-                    accounts.values(),
+                    routable(accounts.values()),
                     order.get().paymentMethod(),
                     guard.excludedDomains(),
                     ctx.health())
@@ -304,9 +317,15 @@ public final class ChannelGateway implements WalletGateway {
     return refunds.query(refundOrderNo);
   }
 
+  /** Every account (the guard needs the failure domains of past attempts). */
   private Map<Long, ChannelAccount> accountsById() {
     return ctx.store().accounts().stream()
         .collect(Collectors.toMap(ChannelAccount::id, Function.identity()));
+  }
+
+  /** The accounts new attempts may be routed to: those this process has an adapter for. */
+  private List<ChannelAccount> routable(java.util.Collection<ChannelAccount> accounts) {
+    return accounts.stream().filter(a -> ctx.adapters().serves(a.id())).toList();
   }
 
   static Optional<Attempt> firstSucceeded(List<Attempt> attempts) {

@@ -61,14 +61,16 @@ public final class ChannelWebhookIntake {
     Attempt attempt = found.get();
     PspOutcome outcome = notice.payment();
     if (!adapter.capabilities().webhookAuthoritative()) {
-      boolean chargeOnFailed =
-          attempt.status() == AttemptStatus.FAILED
-              && outcome != null
-              && outcome.certainty() == ResultCertainty.CONFIRMED_SUCCESS;
-      if (!chargeOnFailed) {
+      boolean claimsCharge =
+          outcome != null && outcome.certainty() == ResultCertainty.CONFIRMED_SUCCESS;
+      if (!claimsCharge || attempt.status() == AttemptStatus.SUCCEEDED) {
         ctx.store().wakeTask(attempt.id(), ctx.clock().instant());
         return "woken";
       }
+      // News of a charge is confirmed by a retrieve at once, whatever the attempt's state: it may
+      // be FAILED already (no task left to wake), or its create's answer may still be on the way
+      // and about to record a failure (a PSP that answered "unavailable" but charged). Race: the
+      // retrieve's record and the create's record CAS the same version; whichever loses re-reads.
       ctx.limiter().acquire(accountId, CONFIRM_QPS);
       outcome = adapter.retrieve(attempt.ref());
       record(attempt, adapter, outcome, EvidenceSource.QUERY, "RETRIEVE_AFTER_WEBHOOK");

@@ -28,7 +28,7 @@ public final class CompensationWorker {
 
   /** The refund number of an attempt's compensation: fixed for the attempt. */
   public static String refundNo(Attempt attempt) {
-    return "cmp" + Long.toString(attempt.id(), 36);
+    return "cmp" + ChannelGateway.padded36(attempt.id());
   }
 
   /** Runs every due compensation once; returns how many were settled (refunded or manual). */
