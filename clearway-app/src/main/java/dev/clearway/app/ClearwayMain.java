@@ -73,7 +73,7 @@ public final class ClearwayMain {
         url == null
             ? dev.clearway.store.Database.embedded(40)
             : dev.clearway.store.Database.connect(url, 40)) {
-      dev.clearway.app.channel.ChannelChaos.Report report =
+      dev.clearway.app.channel.ChannelChaosReport report =
           new dev.clearway.app.channel.ChannelChaos(db.dataSource(), payments, seed, err).run();
       report.violations().forEach(v -> err.println("violation: " + v));
       out.println(report.toJson());

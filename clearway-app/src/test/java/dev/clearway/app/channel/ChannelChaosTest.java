@@ -16,7 +16,7 @@ class ChannelChaosTest {
 
   @Test
   void outagesFailOverOnlyAfterDefiniteFailuresAndNothingIsChargedTwice() throws Exception {
-    ChannelChaos.Report report =
+    ChannelChaosReport report =
         new ChannelChaos(TestDatabase.get().dataSource(), 400, 7, System.err).run();
     System.out.println(report.toJson());
     Map<String, Long> counts = report.counts();
