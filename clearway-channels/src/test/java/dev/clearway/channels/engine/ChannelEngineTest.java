@@ -343,4 +343,26 @@ class ChannelEngineTest {
     assertThat(gateway.pay(charge("t_14")).certainty()).isEqualTo(Certainty.SUCCESS);
     assertThat(rig.store.attempts("t_14").get(0).channelAccountId()).isEqualTo(1L);
   }
+
+  @Test
+  void aCloseWithoutAnAnswerKeepsRecoveringOnThePolicysSchedule() {
+    rig.a.onCreate(
+        new PspOutcome(
+            dev.clearway.core.channel.spi.ResultCertainty.PENDING,
+            "NOTPAY",
+            null,
+            null,
+            false,
+            true,
+            "req",
+            null));
+    gateway.pay(charge("t_15"));
+    rig.a.closeAnswer = PspOutcome.unknown("IO_ERROR");
+
+    assertThat(gateway.closePayment("t_15").certainty()).isEqualTo(Certainty.UNKNOWN);
+
+    assertThat(rig.text("SELECT status FROM recovery_task")).isEqualTo("READY");
+    assertThat(rig.store.attempts("t_15").get(0).status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(rig.store.order("t_15").orElseThrow().closed()).isFalse();
+  }
 }

@@ -27,6 +27,7 @@ final class ScriptedPsp implements PspAdapter {
   private final String channel;
   private final RecoveryCapabilities caps;
   volatile WebhookNotice nextWebhook;
+  volatile PspOutcome closeAnswer = of(ResultCertainty.DEFINITE_FAILURE, "CLOSED", false);
 
   ScriptedPsp(String channel, RecoveryCapabilities caps) {
     this.channel = channel;
@@ -84,7 +85,7 @@ final class ScriptedPsp implements PspAdapter {
   @Override
   public PspOutcome close(AttemptRef attempt) {
     calls.add("close");
-    return of(ResultCertainty.DEFINITE_FAILURE, "CLOSED", false);
+    return closeAnswer;
   }
 
   @Override

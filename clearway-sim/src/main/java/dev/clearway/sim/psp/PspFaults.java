@@ -1,7 +1,10 @@
 package dev.clearway.sim.psp;
 
 import dev.clearway.sim.FaultPlan;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The faults a simulated PSP injects, chosen deterministically from a seed per (operation, key) so
@@ -33,6 +36,7 @@ public final class PspFaults {
   }
 
   private final long seed;
+  private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
   private volatile Outage outage = Outage.NONE;
   private volatile double lostResponseRate;
   private volatile double error500Rate;
@@ -93,9 +97,17 @@ public final class PspFaults {
     return webhookDelayMaxMillis;
   }
 
-  /** Whether the response to {@code operation} on {@code key} is lost after executing. */
+  /**
+   * Whether the response to {@code operation} on {@code key} is lost after executing. Each repeat
+   * of the same operation on the same key rolls again (the n-th call is keyed {@code key#n}), so a
+   * retry can get through, and the sequence still replays from the seed.
+   */
   public boolean loseResponse(String operation, String key) {
-    return roll("lost:" + operation, key, lostResponseRate);
+    int n =
+        calls
+            .computeIfAbsent(operation + '\u0000' + key, k -> new AtomicInteger())
+            .getAndIncrement();
+    return roll("lost:" + operation, n == 0 ? key : key + "#" + n, lostResponseRate);
   }
 
   public boolean error500(String key) {

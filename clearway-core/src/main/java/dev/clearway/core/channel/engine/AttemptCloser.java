@@ -47,7 +47,7 @@ final class AttemptCloser {
             false,
             null,
             0,
-            null,
+            recorder.createRule(live, policyVersion),
             policyVersion));
   }
 }

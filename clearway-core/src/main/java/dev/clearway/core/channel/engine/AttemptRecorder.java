@@ -95,6 +95,22 @@ public final class AttemptRecorder {
         now.plus(delay), strategyFor(rule, o.runs()).name(), outcome.errorCode());
   }
 
+  /**
+   * The CREATE rule of a pinned policy version for an attempt (by its account's channel and its
+   * order's payment method family), or null when the version has none.
+   */
+  public PolicyRule createRule(Attempt attempt, String policyVersion) {
+    String channel = ctx.adapters().adapter(attempt.channelAccountId()).channel();
+    String family =
+        ctx.store()
+            .order(attempt.tradeOrderNo())
+            .map(dev.clearway.core.channel.domain.PaymentOrder::paymentMethod)
+            .orElse("");
+    return ctx.policies()
+        .rule(policyVersion, channel, family, dev.clearway.core.channel.policy.Operation.CREATE)
+        .orElse(null);
+  }
+
   /** The strategy of run number {@code runs} (0-based): the rule's strategies in turn. */
   public static RecoveryStrategy strategyFor(PolicyRule rule, int runs) {
     List<RecoveryStrategy> strategies = rule.strategies();

@@ -3,7 +3,6 @@ package dev.clearway.core.channel.engine;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.EvidenceSource;
-import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
@@ -73,21 +72,18 @@ public final class ChannelWebhookIntake {
       // retrieve's record and the create's record CAS the same version; whichever loses re-reads.
       ctx.limiter().acquire(accountId, CONFIRM_QPS);
       outcome = adapter.retrieve(attempt.ref());
-      record(attempt, adapter, outcome, EvidenceSource.QUERY, "RETRIEVE_AFTER_WEBHOOK");
+      record(attempt, outcome, EvidenceSource.QUERY, "RETRIEVE_AFTER_WEBHOOK");
       return "confirmed";
     }
     if (outcome == null) {
       return "acknowledged";
     }
-    record(attempt, adapter, outcome, EvidenceSource.CALLBACK, "WEBHOOK");
+    record(attempt, outcome, EvidenceSource.CALLBACK, "WEBHOOK");
     return "recorded";
   }
 
-  private void record(
-      Attempt attempt, PspAdapter adapter, PspOutcome outcome, EvidenceSource source, String op) {
+  private void record(Attempt attempt, PspOutcome outcome, EvidenceSource source, String op) {
     String version = ctx.policies().versionFor(attempt.tradeOrderNo());
-    String family =
-        ctx.store().order(attempt.tradeOrderNo()).map(o -> o.paymentMethod()).orElse("");
     recorder.record(
         new AttemptRecorder.Observation(
             attempt,
@@ -98,7 +94,7 @@ public final class ChannelWebhookIntake {
             false,
             null,
             0,
-            ctx.policies().rule(version, adapter.channel(), family, Operation.CREATE).orElse(null),
+            recorder.createRule(attempt, version),
             version));
   }
 }
