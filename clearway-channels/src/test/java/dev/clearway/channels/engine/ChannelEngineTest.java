@@ -257,6 +257,10 @@ class ChannelEngineTest {
     assertThat(new CompensationWorker(ctx).runOnce(10)).isEqualTo(1);
     assertThat(rig.a.count("refund")).isEqualTo(1);
     assertThat(rig.text("SELECT status FROM attempt_compensation")).isEqualTo("REFUNDED");
+    assertThat(
+            rig.count(
+                "SELECT count(*) FROM outbox_event WHERE event_type = 'DuplicateChargeRefunded'"))
+        .isEqualTo(1);
     assertThat(new CompensationWorker(ctx).runOnce(10)).isZero();
   }
 

@@ -99,21 +99,36 @@ final class ChannelSideTables {
   }
 
   boolean updateCompensation(Compensation k, String status, String error, Instant dueAt) {
-    return sql.update(
-            """
-            UPDATE attempt_compensation SET status = ?, last_error = ?, due_at = ?,
-              tries = tries + 1, version = version + 1, updated_at = ?
-            WHERE attempt_id = ? AND version = ? AND status = 'PENDING'
-            """,
-            ps -> {
-              ps.setString(1, status);
-              ps.setString(2, Sql.truncate(error, CODE_MAX));
-              ps.setObject(3, Sql.ts(dueAt));
-              ps.setObject(4, Sql.ts(dueAt));
-              ps.setLong(5, k.attemptId());
-              ps.setLong(6, k.version());
-            })
+    return sql.update(UPDATE_COMPENSATION, ps -> bindCompensation(ps, k, status, error, dueAt))
         == 1;
+  }
+
+  /** The same update inside the caller's transaction. */
+  boolean updateCompensation(
+      Connection c, Compensation k, String status, String error, Instant dueAt)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(UPDATE_COMPENSATION)) {
+      bindCompensation(ps, k, status, error, dueAt);
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  private static final String UPDATE_COMPENSATION =
+      """
+      UPDATE attempt_compensation SET status = ?, last_error = ?, due_at = ?,
+        tries = tries + 1, version = version + 1, updated_at = ?
+      WHERE attempt_id = ? AND version = ? AND status = 'PENDING'
+      """;
+
+  private static void bindCompensation(
+      PreparedStatement ps, Compensation k, String status, String error, Instant dueAt)
+      throws SQLException {
+    ps.setString(1, status);
+    ps.setString(2, Sql.truncate(error, CODE_MAX));
+    ps.setObject(3, Sql.ts(dueAt));
+    ps.setObject(4, Sql.ts(dueAt));
+    ps.setLong(5, k.attemptId());
+    ps.setLong(6, k.version());
   }
 
   ChannelRefund channelRefund(String refundOrderNo, long attemptId, long amount, Instant now) {

@@ -550,7 +550,48 @@ public final class JdbcChannelStore implements ChannelStore {
   @Override
   public boolean updateCompensation(
       Compensation expected, String status, String error, Instant dueAt) {
-    return side.updateCompensation(expected, status, error, dueAt);
+    if ("PENDING".equals(status)) {
+      return side.updateCompensation(expected, status, error, dueAt);
+    }
+    // A settled compensation and its domain event commit together (seed 001 section 5).
+    return inTransaction(
+            "settle compensation",
+            c -> {
+              if (!side.updateCompensation(c, expected, status, error, dueAt)) {
+                return RecordResult.LOST; // Race: another worker settled it first.
+              }
+              String type =
+                  "REFUNDED".equals(status)
+                      ? "DuplicateChargeRefunded"
+                      : "DuplicateChargeNeedsReview";
+              try (PreparedStatement ps =
+                  c.prepareStatement(
+                      """
+                  INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)
+                  VALUES (?, ?, ?, ?, ?)
+                  """)) {
+                ps.setString(1, "compensation-" + expected.attemptId() + "-" + status);
+                ps.setString(2, type);
+                ps.setLong(3, expected.attemptId());
+                ps.setString(
+                    4,
+                    "{\"attemptId\":"
+                        + expected.attemptId()
+                        + ",\"tradeOrderNo\":\""
+                        + expected.tradeOrderNo()
+                        + "\",\"refundNo\":\""
+                        + expected.refundNo()
+                        + "\",\"amount\":"
+                        + expected.amount()
+                        + ",\"status\":\""
+                        + status
+                        + "\"}");
+                ps.setObject(5, Sql.ts(dueAt));
+                ps.executeUpdate();
+              }
+              return RecordResult.RECORDED;
+            })
+        == RecordResult.RECORDED;
   }
 
   @Override
