@@ -25,7 +25,9 @@ final class StripePaymentMapping {
     }
     return switch (status) {
       case "succeeded" ->
-          outcome(ResultCertainty.CONFIRMED_SUCCESS, status, id, null, requestId, rawHash);
+          outcome(ResultCertainty.CONFIRMED_SUCCESS, status, id, null, requestId, rawHash)
+              .withAmount(
+                  intent.path("amount").canConvertToLong() ? intent.path("amount").asLong() : null);
       case "processing", "requires_capture" ->
           outcome(ResultCertainty.PENDING, status, id, null, requestId, rawHash);
       case "requires_action" ->

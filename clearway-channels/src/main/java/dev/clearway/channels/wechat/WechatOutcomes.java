@@ -103,7 +103,18 @@ final class WechatOutcomes {
     return switch (state) {
       case SUCCESS, REFUND ->
           new PspOutcome(
-              ResultCertainty.CONFIRMED_SUCCESS, word, id, null, false, false, requestId, rawHash);
+                  ResultCertainty.CONFIRMED_SUCCESS,
+                  word,
+                  id,
+                  null,
+                  false,
+                  false,
+                  requestId,
+                  rawHash)
+              .withAmount(
+                  tx.path("amount").path("total").canConvertToLong()
+                      ? tx.path("amount").path("total").asLong()
+                      : null);
       case NOTPAY, USERPAYING ->
           new PspOutcome(ResultCertainty.PENDING, word, id, null, false, true, requestId, rawHash);
       case PAYERROR ->

@@ -369,4 +369,29 @@ class ChannelEngineTest {
     assertThat(rig.store.attempts("t_15").get(0).status()).isEqualTo(AttemptStatus.PENDING);
     assertThat(rig.store.order("t_15").orElseThrow().closed()).isFalse();
   }
+
+  @Test
+  void aSuccessForAnotherAmountIsNotAcceptedAndGoesToAPerson() {
+    rig.a.onCreate(PspOutcome.unknown("read_timeout"));
+    rig.a.onRetrieve(ScriptedPsp.success().withAmount(999L)); // the attempt asked for 1,000
+    gateway.pay(charge("t_16"));
+    rig.clock.advance(Duration.ofMinutes(1));
+
+    worker.runOnce(pool);
+
+    assertThat(rig.store.attempts("t_16").get(0).status()).isEqualTo(AttemptStatus.UNKNOWN);
+    assertThat(rig.text("SELECT status FROM recovery_task")).isEqualTo("MANUAL");
+    assertThat(rig.text("SELECT last_error FROM recovery_task")).isEqualTo("AMOUNT_MISMATCH");
+    WalletResult seen = gateway.queryPayment("t_16");
+    assertThat(seen.certainty()).isEqualTo(Certainty.UNKNOWN);
+    assertThat(seen.errorCode()).isEqualTo("AMOUNT_MISMATCH");
+    assertThat(rig.count("SELECT count(*) FROM outbox_event")).isZero();
+  }
+
+  @Test
+  void aSuccessForTheSameAmountIsAccepted() {
+    rig.a.onCreate(ScriptedPsp.success().withAmount(1_000L));
+
+    assertThat(gateway.pay(charge("t_17")).certainty()).isEqualTo(Certainty.SUCCESS);
+  }
 }

@@ -19,7 +19,21 @@ public final class AttemptDecision {
   /** Error code of an UNKNOWN attempt that a query did not find at the PSP. */
   public static final String NOT_FOUND_AT_PSP = "NOT_FOUND_AT_PSP";
 
+  /** Error code of a success reported for another amount than the attempt's. */
+  public static final String AMOUNT_MISMATCH = "AMOUNT_MISMATCH";
+
   private AttemptDecision() {}
+
+  /**
+   * Whether the PSP reports a success for another amount than the attempt asked for (seed 001
+   * section 7: "金额关联"). Such a success is not accepted: the evidence is kept, the attempt is not
+   * moved to SUCCEEDED, and a person decides.
+   */
+  public static boolean amountContradicts(Attempt attempt, PspOutcome outcome) {
+    return outcome.certainty() == dev.clearway.core.channel.spi.ResultCertainty.CONFIRMED_SUCCESS
+        && outcome.amount() != null
+        && outcome.amount() != attempt.money().amount();
+  }
 
   /** What the attempt becomes; the same status means "record the evidence, keep waiting". */
   public static AttemptStatus next(

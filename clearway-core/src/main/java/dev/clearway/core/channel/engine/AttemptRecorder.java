@@ -55,11 +55,23 @@ public final class AttemptRecorder {
       onFinalAttempt(attempt, evidence, o.taskId(), now);
       return attempt;
     }
-    AttemptStatus to = AttemptDecision.next(attempt, o.outcome(), o.source(), o.firstCreate());
-    PspOutcome stored = AttemptDecision.stored(o.outcome(), to, o.source());
+    boolean contradicts = AttemptDecision.amountContradicts(attempt, o.outcome());
+    AttemptStatus to =
+        contradicts
+            ? (attempt.status() == AttemptStatus.PENDING
+                ? AttemptStatus.PENDING
+                : AttemptStatus.UNKNOWN)
+            : AttemptDecision.next(attempt, o.outcome(), o.source(), o.firstCreate());
+    PspOutcome stored =
+        contradicts
+            ? withError(o.outcome(), AttemptDecision.AMOUNT_MISMATCH)
+            : AttemptDecision.stored(o.outcome(), to, o.source());
     ProviderEvidence storedEvidence =
         new ProviderEvidence(o.source(), o.operation(), stored, o.policyVersion(), now);
-    TaskChange task = to.isFinal() ? new TaskChange.Resolve() : nextRun(o, attempt, stored, now);
+    TaskChange task =
+        contradicts
+            ? new TaskChange.Manual(AttemptDecision.AMOUNT_MISMATCH)
+            : to.isFinal() ? new TaskChange.Resolve() : nextRun(o, attempt, stored, now);
     RecordResult result =
         ctx.store()
             .record(
@@ -80,6 +92,19 @@ public final class AttemptRecorder {
       ctx.onAttemptFinal().accept(attempt.tradeOrderNo());
     }
     return ctx.store().attempt(attempt.id()).orElseThrow();
+  }
+
+  private static PspOutcome withError(PspOutcome o, String code) {
+    return new PspOutcome(
+        o.certainty(),
+        o.providerStatus(),
+        o.providerPaymentId(),
+        code,
+        false,
+        o.customerActionPending(),
+        o.requestId(),
+        o.rawHash(),
+        o.amount());
   }
 
   private TaskChange nextRun(Observation o, Attempt attempt, PspOutcome outcome, Instant now) {
@@ -133,7 +158,10 @@ public final class AttemptRecorder {
                       attempt.id(),
                       attempt.tradeOrderNo(),
                       CompensationWorker.refundNo(attempt),
-                      attempt.money().amount(),
+                      // What was taken: the PSP's amount when it reported one.
+                      evidence.outcome().amount() != null
+                          ? evidence.outcome().amount()
+                          : attempt.money().amount(),
                       "PENDING",
                       "CHARGED_AFTER_FAILURE",
                       0,

@@ -12,6 +12,8 @@ import java.util.Objects;
  *     error policy allows a new attempt on another channel (a channel outage yes, a declined card
  *     no)
  * @param customerActionPending the PSP waits for the customer (3DS, scanning a QR code)
+ * @param amount the amount the PSP says it charged, in minor units, when its answer carries one
+ *     (null otherwise): a success for another amount than the attempt's is not accepted
  */
 public record PspOutcome(
     ResultCertainty certainty,
@@ -21,10 +23,47 @@ public record PspOutcome(
     boolean failoverEligible,
     boolean customerActionPending,
     String requestId,
-    String rawHash) {
+    String rawHash,
+    Long amount) {
 
   public PspOutcome {
     Objects.requireNonNull(certainty, "certainty");
+  }
+
+  /** An answer that carries no amount. */
+  public PspOutcome(
+      ResultCertainty certainty,
+      String providerStatus,
+      String providerPaymentId,
+      String errorCode,
+      boolean failoverEligible,
+      boolean customerActionPending,
+      String requestId,
+      String rawHash) {
+    this(
+        certainty,
+        providerStatus,
+        providerPaymentId,
+        errorCode,
+        failoverEligible,
+        customerActionPending,
+        requestId,
+        rawHash,
+        null);
+  }
+
+  /** The same answer, carrying the charged amount the PSP reported. */
+  public PspOutcome withAmount(Long charged) {
+    return new PspOutcome(
+        certainty,
+        providerStatus,
+        providerPaymentId,
+        errorCode,
+        failoverEligible,
+        customerActionPending,
+        requestId,
+        rawHash,
+        charged);
   }
 
   public static PspOutcome unknown(String errorCode) {
