@@ -25,32 +25,11 @@ public final class Json {
   }
 
   /**
-   * Writes a flat object; values must be null, String, Number or Boolean. Keys keep their order.
+   * Writes a flat object; values must be null, String, Long, Integer, BigDecimal or Boolean. Keys
+   * keep their order. See {@link JsonWriter#WALLET}.
    */
   public static String write(Map<String, ?> object) {
-    StringBuilder out = new StringBuilder(64).append('{');
-    boolean first = true;
-    for (Map.Entry<String, ?> e : object.entrySet()) {
-      if (!first) {
-        out.append(',');
-      }
-      first = false;
-      quote(out, e.getKey());
-      out.append(':');
-      Object v = e.getValue();
-      if (v == null) {
-        out.append("null");
-      } else if (v instanceof String s) {
-        quote(out, s);
-      } else if (v instanceof Boolean || v instanceof Long || v instanceof Integer) {
-        out.append(v);
-      } else if (v instanceof BigDecimal d) {
-        out.append(d.toPlainString());
-      } else {
-        throw new IllegalArgumentException("unsupported JSON value type " + v.getClass());
-      }
-    }
-    return out.append('}').toString();
+    return JsonWriter.WALLET.write(object);
   }
 
   /** Parses one flat object. */
@@ -59,30 +38,6 @@ public final class Json {
       throw new MalformedJsonException("no content", 0);
     }
     return new Parser(text).object();
-  }
-
-  private static void quote(StringBuilder out, String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        case '\b' -> out.append("\\b");
-        case '\f' -> out.append("\\f");
-        default -> {
-          if (c < 0x20 || c == '\u2028' || c == '\u2029') {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
   }
 
   private static final class Parser {

@@ -1,5 +1,6 @@
 package dev.clearway.sim.psp.stripe;
 
+import dev.clearway.sim.http.JsonWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,17 +13,17 @@ import java.util.Map;
 record SimResponse(int status, String body, boolean executed) {
 
   static SimResponse ok(Map<String, Object> object) {
-    return new SimResponse(200, StripeJson.write(object), true);
+    return new SimResponse(200, JsonWriter.STRIPE.write(object), true);
   }
 
   /** An error answered before anything executed: not stored for the key. */
   static SimResponse refused(int status, String type, String code) {
-    return new SimResponse(status, StripeJson.write(error(type, code, null)), false);
+    return new SimResponse(status, JsonWriter.STRIPE.write(error(type, code, null)), false);
   }
 
   /** An error that is the stored result of an execution. */
   static SimResponse failed(int status, String type, String code, Map<String, Object> intent) {
-    return new SimResponse(status, StripeJson.write(error(type, code, intent)), true);
+    return new SimResponse(status, JsonWriter.STRIPE.write(error(type, code, intent)), true);
   }
 
   private static Map<String, Object> error(String type, String code, Map<String, Object> intent) {

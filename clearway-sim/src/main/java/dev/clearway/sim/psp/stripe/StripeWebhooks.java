@@ -1,6 +1,7 @@
 package dev.clearway.sim.psp.stripe;
 
 import dev.clearway.core.signature.WebhookSignature;
+import dev.clearway.sim.http.JsonWriter;
 import dev.clearway.sim.psp.PspFaults;
 import java.io.IOException;
 import java.net.URI;
@@ -81,7 +82,7 @@ final class StripeWebhooks {
     event.put("created", clock.instant().getEpochSecond());
     event.put("livemode", false);
     event.put("data", Map.of("object", object));
-    byte[] payload = StripeJson.write(event).getBytes(StandardCharsets.UTF_8);
+    byte[] payload = JsonWriter.STRIPE.write(event).getBytes(StandardCharsets.UTF_8);
     String key = type + ":" + faultKey;
     int copies = faults.duplicateWebhook(key) ? 2 : 1;
     for (int copy = 0; copy < copies; copy++) {

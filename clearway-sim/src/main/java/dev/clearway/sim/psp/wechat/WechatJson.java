@@ -1,5 +1,6 @@
 package dev.clearway.sim.psp.wechat;
 
+import dev.clearway.sim.http.JsonWriter;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,20 +9,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small JSON codec with nesting (objects, arrays, strings, integers, decimals, booleans, null),
- * enough for the WeChat Pay v3 wire format without a third-party dependency in the simulator.
- * Objects parse as insertion-ordered maps, integers as {@link Long}. Malformed input throws {@link
- * IllegalArgumentException} whose message never quotes the input.
+ * Parses nested JSON (objects, arrays, strings, integers, decimals, booleans, null) for the WeChat
+ * Pay v3 wire format without a third-party dependency in the simulator. Objects parse as
+ * insertion-ordered maps, integers as {@link Long}. Malformed input throws {@link
+ * IllegalArgumentException} whose message never quotes the input. Output goes through {@link
+ * JsonWriter#WECHAT}.
  */
 final class WechatJson {
   private WechatJson() {}
-
-  /** Writes maps, lists, strings, numbers, booleans and null; maps keep their key order. */
-  static String write(Object value) {
-    StringBuilder out = new StringBuilder(128);
-    write(out, value);
-    return out.toString();
-  }
 
   /** Parses one JSON object. */
   static Map<String, Object> parseObject(String text) {
@@ -38,64 +33,6 @@ final class WechatJson {
     @SuppressWarnings("unchecked")
     Map<String, Object> map = (Map<String, Object>) v;
     return map;
-  }
-
-  private static void write(StringBuilder out, Object v) {
-    if (v == null) {
-      out.append("null");
-    } else if (v instanceof String s) {
-      quote(out, s);
-    } else if (v instanceof Boolean || v instanceof Long || v instanceof Integer) {
-      out.append(v);
-    } else if (v instanceof BigDecimal d) {
-      out.append(d.toPlainString());
-    } else if (v instanceof Map<?, ?> m) {
-      out.append('{');
-      boolean first = true;
-      for (Map.Entry<?, ?> e : m.entrySet()) {
-        if (!first) {
-          out.append(',');
-        }
-        first = false;
-        quote(out, String.valueOf(e.getKey()));
-        out.append(':');
-        write(out, e.getValue());
-      }
-      out.append('}');
-    } else if (v instanceof List<?> l) {
-      out.append('[');
-      for (int k = 0; k < l.size(); k++) {
-        if (k > 0) {
-          out.append(',');
-        }
-        write(out, l.get(k));
-      }
-      out.append(']');
-    } else {
-      throw new IllegalArgumentException("unsupported JSON value type " + v.getClass());
-    }
-  }
-
-  private static void quote(StringBuilder out, String s) {
-    out.append('"');
-    for (int k = 0; k < s.length(); k++) {
-      char c = s.charAt(k);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
   }
 
   private static final class Parser {

@@ -1,5 +1,6 @@
 package dev.clearway.sim.psp.wechat;
 
+import dev.clearway.sim.http.JsonWriter;
 import dev.clearway.sim.psp.PspFaults;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -85,7 +86,7 @@ final class WechatNotifier implements AutoCloseable {
 
   private String envelope(WechatEvent event) {
     String nonce = WechatCrypto.nonce(12);
-    String plaintext = WechatJson.write(event.resource());
+    String plaintext = JsonWriter.WECHAT.write(event.resource());
     Map<String, Object> resource = new LinkedHashMap<>();
     resource.put("algorithm", "AEAD_AES_256_GCM");
     resource.put(
@@ -101,7 +102,7 @@ final class WechatNotifier implements AutoCloseable {
     body.put("event_type", event.eventType());
     body.put("summary", event.summary());
     body.put("resource", resource);
-    return WechatJson.write(body);
+    return JsonWriter.WECHAT.write(body);
   }
 
   private void attempt(String notifyUrl, String body, int retriesDone) {

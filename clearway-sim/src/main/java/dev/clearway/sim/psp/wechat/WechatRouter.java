@@ -2,6 +2,7 @@ package dev.clearway.sim.psp.wechat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.clearway.sim.http.JsonWriter;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.QueryRateMeter;
 import java.io.IOException;
@@ -223,14 +224,14 @@ final class WechatRouter implements HttpHandler {
   }
 
   private static Reply ok(Map<String, Object> body) {
-    return new Reply(200, WechatJson.write(body));
+    return new Reply(200, JsonWriter.WECHAT.write(body));
   }
 
   private static String error(String code, String message) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("code", code);
     body.put("message", message);
-    return WechatJson.write(body);
+    return JsonWriter.WECHAT.write(body);
   }
 
   private void holdAndDrop(HttpExchange exchange) {
