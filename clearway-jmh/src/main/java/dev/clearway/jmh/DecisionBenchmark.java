@@ -32,7 +32,7 @@ public class DecisionBenchmark {
   private final PayFlow payed =
       new PayFlow(
           901,
-          new GoalKey(16, "renewal", "biz-R-73"),
+          GoalKey.ofDefaultMerchant(16, "renewal", "biz-R-73"),
           1,
           "t_g_p1",
           "r_t_g_p1",

@@ -145,7 +145,7 @@ public final class SimBusiness implements BusinessGateway {
   }
 
   public static String goalId(GoalKey goal) {
-    return goal.userId() + "/" + goal.scene() + "/" + goal.bizKey();
+    return goal.merchant() + "/" + goal.userId() + "/" + goal.scene() + "/" + goal.bizKey();
   }
 
   private Task task(GoalKey goal) {

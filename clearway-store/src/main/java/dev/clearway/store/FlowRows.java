@@ -16,7 +16,11 @@ final class FlowRows {
   static PayFlow map(ResultSet rs) throws SQLException {
     return new PayFlow(
         rs.getLong("id"),
-        new GoalKey(rs.getLong("user_id"), rs.getString("scene"), rs.getString("biz_key")),
+        new GoalKey(
+            rs.getString("merchant_id"),
+            rs.getLong("user_id"),
+            rs.getString("scene"),
+            rs.getString("biz_key")),
         rs.getInt("attempt_no"),
         rs.getString("trade_order_no"),
         rs.getString("refund_order_no"),

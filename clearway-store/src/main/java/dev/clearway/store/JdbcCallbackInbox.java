@@ -36,8 +36,9 @@ public final class JdbcCallbackInbox {
             c.prepareStatement(
                 """
                 INSERT INTO callback_inbox (channel, event_id, event_type, trade_order_no,
-                       refund_order_no, flow_id, outcome, payload_sha256, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       refund_order_no, flow_id, outcome, payload_sha256, received_at,
+                       merchant_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE id = ?))
                 ON CONFLICT (channel, event_id) DO NOTHING
                 """)) {
       ps.setString(1, e.channel());
@@ -49,6 +50,8 @@ public final class JdbcCallbackInbox {
       ps.setString(7, e.outcome());
       ps.setString(8, e.payloadSha256());
       ps.setObject(9, ts(e.receivedAt()));
+      // What the callback wakes belongs to the flow's merchant (none for an unknown order).
+      ps.setObject(10, e.flowId());
       return ps.executeUpdate() == 1;
     } catch (SQLException ex) {
       throw new StoreException("store callback", ex);

@@ -72,11 +72,12 @@ public final class JdbcFlowStore implements FlowStore {
         c.prepareStatement(
             "SELECT "
                 + FLOW_COLUMNS
-                + " FROM pay_flow WHERE user_id = ? AND scene = ? AND biz_key = ?"
-                + " ORDER BY attempt_no DESC")) {
-      ps.setLong(1, goal.userId());
-      ps.setString(2, goal.scene());
-      ps.setString(3, goal.bizKey());
+                + " FROM pay_flow WHERE merchant_id = ? AND user_id = ? AND scene = ?"
+                + " AND biz_key = ? ORDER BY attempt_no DESC")) {
+      ps.setString(1, goal.merchant());
+      ps.setLong(2, goal.userId());
+      ps.setString(3, goal.scene());
+      ps.setString(4, goal.bizKey());
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           PayFlow existing = FlowRows.map(rs);
@@ -91,23 +92,24 @@ public final class JdbcFlowStore implements FlowStore {
     try (PreparedStatement ps =
         c.prepareStatement(
             """
-            INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, status, amount, currency,
-                                  biz_deadline_time, next_retry_time, lease_owner, created_at,
-                                  updated_at)
-            VALUES (?, ?, ?, ?, 'WAIT_PAY', ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no, status, amount,
+                                  currency, biz_deadline_time, next_retry_time, lease_owner,
+                                  created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, 'WAIT_PAY', ?, ?, ?, ?, ?, ?, ?)
             RETURNING id
             """)) {
-      ps.setLong(1, goal.userId());
-      ps.setString(2, goal.scene());
-      ps.setString(3, goal.bizKey());
-      ps.setInt(4, lastAttempt + 1);
-      ps.setLong(5, payment.amount());
-      ps.setString(6, payment.currency());
-      ps.setObject(7, ts(payment.bizDeadline()));
-      ps.setObject(8, ts(lease.until()));
-      ps.setString(9, lease.token());
-      ps.setObject(10, ts(now));
+      ps.setString(1, goal.merchant());
+      ps.setLong(2, goal.userId());
+      ps.setString(3, goal.scene());
+      ps.setString(4, goal.bizKey());
+      ps.setInt(5, lastAttempt + 1);
+      ps.setLong(6, payment.amount());
+      ps.setString(7, payment.currency());
+      ps.setObject(8, ts(payment.bizDeadline()));
+      ps.setObject(9, ts(lease.until()));
+      ps.setString(10, lease.token());
       ps.setObject(11, ts(now));
+      ps.setObject(12, ts(now));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         id = rs.getLong(1);
@@ -168,11 +170,13 @@ public final class JdbcFlowStore implements FlowStore {
     return query(
         "SELECT "
             + FLOW_COLUMNS
-            + " FROM pay_flow WHERE user_id = ? AND scene = ? AND biz_key = ? ORDER BY attempt_no",
+            + " FROM pay_flow WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?"
+            + " ORDER BY attempt_no",
         ps -> {
-          ps.setLong(1, goal.userId());
-          ps.setString(2, goal.scene());
-          ps.setString(3, goal.bizKey());
+          ps.setString(1, goal.merchant());
+          ps.setLong(2, goal.userId());
+          ps.setString(3, goal.scene());
+          ps.setString(4, goal.bizKey());
         });
   }
 
@@ -186,12 +190,26 @@ public final class JdbcFlowStore implements FlowStore {
   }
 
   @Override
-  public List<PayFlow> findByBizKey(String bizKey) {
+  public List<PayFlow> findByBizKey(BizKeyPage page) {
+    // idx_pay_flow_biz_key (merchant_id, biz_key, id) serves the filter and the order; user and
+    // scene narrow the page in SQL so that a page is always full when more rows exist.
     return query(
         "SELECT "
             + FLOW_COLUMNS
-            + " FROM pay_flow WHERE biz_key = ? ORDER BY user_id, scene, attempt_no",
-        ps -> ps.setString(1, bizKey));
+            + " FROM pay_flow WHERE merchant_id = ? AND biz_key = ? AND id < ?"
+            + " AND (CAST(? AS BIGINT) IS NULL OR user_id = ?)"
+            + " AND (CAST(? AS VARCHAR) IS NULL OR scene = ?)"
+            + " ORDER BY id DESC LIMIT ?",
+        ps -> {
+          ps.setString(1, page.merchant());
+          ps.setString(2, page.bizKey());
+          ps.setLong(3, page.beforeId());
+          ps.setObject(4, page.userId());
+          ps.setObject(5, page.userId());
+          ps.setString(6, page.scene());
+          ps.setString(7, page.scene());
+          ps.setInt(8, page.limit());
+        });
   }
 
   @Override

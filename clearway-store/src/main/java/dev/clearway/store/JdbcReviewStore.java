@@ -284,8 +284,8 @@ public final class JdbcReviewStore {
     if (event.isPresent()) {
       update(
           c,
-          "INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)"
-              + " SELECT ?, ?, id, "
+          "INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,"
+              + " created_at) SELECT ?, ?, id, merchant_id, "
               + PostgresDialect.EVENT_PAYLOAD
               + ", ? FROM pay_flow WHERE id = ?",
           DomainEvent.eventId(flow.id(), flow.version() + 1),

@@ -4,14 +4,14 @@ package dev.clearway.store;
 public final class PostgresDialect implements SqlDialect {
 
   static final String FLOW_COLUMNS =
-      "id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no, status, version,"
+      "id, merchant_id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no, status, version,"
           + " amount, currency, biz_deadline_time, next_retry_time, retry_count, last_error_code,"
           + " review_state, review_reason, lease_owner, created_at, updated_at,"
           + " cancel_requested_at";
 
   /** The outbox payload of a flow event, built from the row just written. */
   static final String EVENT_PAYLOAD =
-      "json_build_object('flowId', id, 'userId', user_id, 'scene', scene, 'bizKey', biz_key,"
+      "json_build_object('flowId', id, 'merchantId', merchant_id, 'userId', user_id, 'scene', scene, 'bizKey', biz_key,"
           + " 'attemptNo', attempt_no, 'tradeOrderNo', trade_order_no, 'refundOrderNo',"
           + " refund_order_no, 'amount', amount, 'currency', currency, 'status', status,"
           + " 'version', version)::text";
@@ -48,8 +48,9 @@ public final class PostgresDialect implements SqlDialect {
                  ?, ?, ?, ?, ?, ?
             FROM moved
         ), evt AS (
-          INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)
-          SELECT 'flow-' || id || '-v' || version, ?, id, %s, ?
+          INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                    created_at)
+          SELECT 'flow-' || id || '-v' || version, ?, id, merchant_id, %s, ?
             FROM moved
            WHERE ?::text IS NOT NULL
         )

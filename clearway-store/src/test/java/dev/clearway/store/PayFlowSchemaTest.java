@@ -274,13 +274,20 @@ class PayFlowSchemaTest {
     GoalKey goal = newGoal();
     insertRaw(goal, 1, FlowStatus.WAIT_PAY, now());
     insertRaw(
-        new GoalKey(goal.userId(), goal.scene(), goal.bizKey() + ":b"),
+        new GoalKey(goal.merchant(), goal.userId(), goal.scene(), goal.bizKey() + ":b"),
         1,
         FlowStatus.WAIT_PAY,
         now());
-    insertRaw(new GoalKey(goal.userId(), "other", goal.bizKey()), 1, FlowStatus.WAIT_PAY, now());
     insertRaw(
-        new GoalKey(goal.userId() + 1, goal.scene(), goal.bizKey()), 1, FlowStatus.WAIT_PAY, now());
+        new GoalKey(goal.merchant(), goal.userId(), "other", goal.bizKey()),
+        1,
+        FlowStatus.WAIT_PAY,
+        now());
+    insertRaw(
+        new GoalKey(goal.merchant(), goal.userId() + 1, goal.scene(), goal.bizKey()),
+        1,
+        FlowStatus.WAIT_PAY,
+        now());
     assertThat(StoreFixtures.count("SELECT count(*) FROM pay_flow")).isEqualTo(4);
   }
 }

@@ -46,7 +46,8 @@ final class StoreFixtures {
 
   static GoalKey newGoal() {
     long n = SEQ.incrementAndGet();
-    return new GoalKey(1_000 + n, "renew", "R:" + (1_000 + n) + ":73:2024-05-01:" + n);
+    return GoalKey.ofDefaultMerchant(
+        1_000 + n, "renew", "R:" + (1_000 + n) + ":73:2024-05-01:" + n);
   }
 
   static NewPayment payment(GoalKey goal, Instant now) {

@@ -24,6 +24,9 @@ public final class PaymentApi {
   private static final Duration KEY_LOCK = Duration.ofSeconds(30);
   private static final Duration ENTRY_LOCK_WAIT = Duration.ofSeconds(2);
 
+  /** The most rows one page of a list holds. */
+  public static final int MAX_PAGE = 100;
+
   private final PaymentRequestValidator validator;
   private final CancelService cancels;
   private final JdbcIdempotencyStore keys;
@@ -60,7 +63,9 @@ public final class PaymentApi {
 
   public Answer create(String merchant, String idempotencyKey, CreatePaymentRequest request) {
     PaymentRequestValidator.checkKey(idempotencyKey);
-    PaymentRequestValidator.Valid valid = validator.validate(request);
+    // Only the form is checked before the key: a retry of an accepted request is answered from
+    // its record even when the clock has since made it invalid (its deadline passed).
+    PaymentRequestValidator.Valid valid = validator.parse(merchant, request);
     Instant now = clock.instant();
     Claim claim =
         keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(KEY_LOCK));
@@ -77,10 +82,11 @@ public final class PaymentApi {
           "a request with this Idempotency-Key is still running; retry shortly");
     }
     if (claim instanceof Claim.Done done) {
-      return new Answer(view(done.flowId()), false, true);
+      return new Answer(view(merchant, done.flowId()), false, true);
     }
     Started started;
     try {
+      validator.checkLimits(valid.payment());
       Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
       try {
         started = payments.start(valid.payment(), syncBudget, executor);
@@ -102,14 +108,9 @@ public final class PaymentApi {
    * Cancels a flow: closed if no payment call was made, recorded while the charge is unknown (a
    * charge that lands is then refunded), refused once the charge is known.
    */
-  public FlowView cancel(long flowId) {
-    CancelService.Outcome outcome =
-        cancels
-            .cancel(flowId)
-            .orElseThrow(
-                () ->
-                    new ApiException(
-                        HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow"));
+  public FlowView cancel(String merchant, long flowId) {
+    owned(merchant, flowId);
+    CancelService.Outcome outcome = cancels.cancel(flowId).orElseThrow(PaymentApi::notFound);
     if (!outcome.accepted()) {
       throw new ApiException(
           HttpStatus.CONFLICT,
@@ -121,11 +122,17 @@ public final class PaymentApi {
     return FlowView.of(outcome.flow());
   }
 
-  public FlowView get(long flowId) {
-    return view(flowId);
+  public FlowView get(String merchant, long flowId) {
+    return view(merchant, flowId);
   }
 
-  public List<FlowView> byBizKey(String bizKey, Long userId, String scene) {
+  /**
+   * One page of the merchant's attempts with a business key, newest first: at most {@code limit} (1
+   * to {@link #MAX_PAGE}, default {@link #MAX_PAGE}); {@code cursor} is the {@code nextCursor} of
+   * the previous page.
+   */
+  public FlowPage byBizKey(
+      String merchant, String bizKey, Long userId, String scene, String cursor, Integer limit) {
     if (bizKey == null
         || bizKey.isBlank()
         || bizKey.length() > 160
@@ -133,18 +140,30 @@ public final class PaymentApi {
       throw ApiException.badRequest(
           "invalid_parameter", "bizKey is required (at most 160 characters)");
     }
-    return flows.findByBizKey(bizKey).stream()
-        .filter(f -> userId == null || f.goal().userId() == userId)
-        .filter(f -> scene == null || f.goal().scene().equals(scene))
-        .map(FlowView::of)
-        .toList();
+    int size = limit == null ? MAX_PAGE : limit;
+    if (size < 1 || size > MAX_PAGE) {
+      throw ApiException.badRequest("invalid_parameter", "limit must be between 1 and " + MAX_PAGE);
+    }
+    long before = PageCursor.before(cursor);
+    List<PayFlow> rows =
+        flows.findByBizKey(
+            new FlowStore.BizKeyPage(merchant, bizKey, userId, scene, before, size + 1));
+    return FlowPage.of(rows, size);
   }
 
-  private FlowView view(long flowId) {
+  /** The flow if it is the merchant's; another merchant's flow does not exist for this caller. */
+  public PayFlow owned(String merchant, long flowId) {
     return flows
         .find(flowId)
-        .map(FlowView::of)
-        .orElseThrow(
-            () -> new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow"));
+        .filter(f -> f.goal().merchant().equals(merchant))
+        .orElseThrow(PaymentApi::notFound);
+  }
+
+  private FlowView view(String merchant, long flowId) {
+    return FlowView.of(owned(merchant, flowId));
+  }
+
+  private static ApiException notFound() {
+    return new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow");
   }
 }

@@ -2,7 +2,6 @@ package dev.clearway.app.api;
 
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
-import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -36,8 +35,7 @@ public class PaymentController {
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
       @RequestBody(required = false) CreatePaymentRequest body,
       HttpServletRequest request) {
-    ApiKeys.Principal merchant = (ApiKeys.Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL);
-    PaymentApi.Answer answer = api.create(merchant.id(), idempotencyKey, body);
+    PaymentApi.Answer answer = api.create(merchant(request), idempotencyKey, body);
     ResponseEntity.BodyBuilder response =
         ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK);
     if (answer.replayed()) {
@@ -51,24 +49,39 @@ public class PaymentController {
       description =
           "Closes the flow if no payment call was made; while the charge is unknown the cancel is"
               + " recorded and a charge that lands is refunded, never fulfilled; 409"
-              + " cancel_not_possible once the charge is confirmed.")
+              + " cancel_not_possible once the charge is confirmed. Another merchant's flow"
+              + " answers 404 flow_not_found.")
   @PostMapping("/payment-flows/{flowId}/cancel")
-  public FlowView cancel(@PathVariable("flowId") long flowId) {
-    return api.cancel(flowId);
+  public FlowView cancel(@PathVariable("flowId") long flowId, HttpServletRequest request) {
+    return api.cancel(merchant(request), flowId);
   }
 
-  @Operation(summary = "Read one payment flow (poll until its status is final)")
+  @Operation(
+      summary = "Read one payment flow (poll until its status is final)",
+      description = "Only the caller's own flows: any other id answers 404 flow_not_found.")
   @GetMapping("/payment-flows/{flowId}")
-  public FlowView get(@PathVariable("flowId") long flowId) {
-    return api.get(flowId);
+  public FlowView get(@PathVariable("flowId") long flowId, HttpServletRequest request) {
+    return api.get(merchant(request), flowId);
   }
 
-  @Operation(summary = "All attempts of a business goal")
+  @Operation(
+      summary = "The caller's attempts of a business key, newest first, 100 at most per page",
+      description =
+          "Pass nextCursor as cursor to read the next page; nextCursor is null on the last"
+              + " page.")
   @GetMapping("/payment-flows")
-  public List<FlowView> byBizKey(
+  public FlowPage byBizKey(
       @RequestParam(name = "bizKey", required = false) String bizKey,
       @RequestParam(name = "userId", required = false) Long userId,
-      @RequestParam(name = "scene", required = false) String scene) {
-    return api.byBizKey(bizKey, userId, scene);
+      @RequestParam(name = "scene", required = false) String scene,
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit,
+      HttpServletRequest request) {
+    return api.byBizKey(merchant(request), bizKey, userId, scene, cursor, limit);
+  }
+
+  /** The merchant of the calling key (ApiKeyFilter admits only merchant keys to /v1). */
+  static String merchant(HttpServletRequest request) {
+    return ((ApiKeys.Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL)).id();
   }
 }

@@ -8,6 +8,7 @@ import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.FlowStore;
 import io.swagger.v3.oas.annotations.Operation;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.regex.Pattern;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
@@ -48,7 +49,9 @@ public class PaymentMethodController {
       consumes = MediaType.APPLICATION_JSON_VALUE,
       produces = MediaType.APPLICATION_JSON_VALUE)
   public FlowView change(
-      @PathVariable("flowId") long flowId, @RequestBody(required = false) ChangeMethod body) {
+      @PathVariable("flowId") long flowId,
+      @RequestBody(required = false) ChangeMethod body,
+      HttpServletRequest request) {
     ChannelGateway gateway = channels.getIfAvailable();
     if (gateway == null) {
       throw new ApiException(HttpStatus.NOT_FOUND, "channels_disabled", "no channel layer");
@@ -61,11 +64,15 @@ public class PaymentMethodController {
           "invalid_payment_method",
           "paymentMethod must be 1 to 64 letters, digits or underscores");
     }
+    String merchant = PaymentController.merchant(request);
     PayFlow flow =
         flows
             .find(flowId)
+            .filter(f -> f.goal().merchant().equals(merchant))
             .orElseThrow(
-                () -> new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such flow"));
+                () ->
+                    new ApiException(
+                        HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow"));
     if (flow.status() != FlowStatus.PAYING) {
       throw new ApiException(HttpStatus.CONFLICT, "flow_not_paying", "the flow is not paying");
     }

@@ -29,7 +29,7 @@ public final class PaymentRequestValidator {
     this.clock = clock;
   }
 
-  /** A request that passed every check, and its canonical hash. */
+  /** A well-formed request of one merchant, and its canonical hash. */
   public record Valid(NewPayment payment, String requestHash) {}
 
   public static void checkKey(String key) {
@@ -43,7 +43,19 @@ public final class PaymentRequestValidator {
     }
   }
 
-  public Valid validate(CreatePaymentRequest r) {
+  /** Every check: the form of the request, then the limits that depend on the clock. */
+  public Valid validate(String merchant, CreatePaymentRequest r) {
+    Valid valid = parse(merchant, r);
+    checkLimits(valid.payment());
+    return valid;
+  }
+
+  /**
+   * The checks of form only: what the request says, whatever the time. A retry of a request that
+   * was accepted passes them again, so its Idempotency-Key can be answered from its record even
+   * after its deadline passed.
+   */
+  public Valid parse(String merchant, CreatePaymentRequest r) {
     if (r == null) {
       throw ApiException.badRequest("missing_body", "a JSON body is required");
     }
@@ -55,18 +67,30 @@ public final class PaymentRequestValidator {
       throw ApiException.badRequest(
           "invalid_amount", "amount must be a positive number of minor units");
     }
-    if (amount > maxAmount) {
-      throw ApiException.badRequest(
-          "amount_too_large", "amount exceeds the configured maximum of " + maxAmount);
-    }
     if (userId <= 0) {
       throw ApiException.badRequest("invalid_user_id", "userId must be positive");
     }
     String currency = currency(text(r.currency(), "currency", 3));
     Instant deadline = deadline(text(r.bizDeadline(), "bizDeadline", 64));
     NewPayment payment =
-        new NewPayment(new GoalKey(userId, scene, bizKey), amount, currency, deadline);
+        new NewPayment(new GoalKey(merchant, userId, scene, bizKey), amount, currency, deadline);
     return new Valid(payment, hash(payment));
+  }
+
+  /** The limits a new payment must meet now: the configured maximum and the deadline window. */
+  public void checkLimits(NewPayment payment) {
+    if (payment.amount() > maxAmount) {
+      throw ApiException.badRequest(
+          "amount_too_large", "amount exceeds the configured maximum of " + maxAmount);
+    }
+    Instant now = clock.instant();
+    if (!payment.bizDeadline().isAfter(now)) {
+      throw ApiException.badRequest("deadline_passed", "bizDeadline is not in the future");
+    }
+    if (payment.bizDeadline().isAfter(now.plus(MAX_DEADLINE))) {
+      throw ApiException.badRequest(
+          "deadline_too_far", "bizDeadline is more than " + MAX_DEADLINE.toDays() + " days ahead");
+    }
   }
 
   private static long required(Long value, String field) {
@@ -105,26 +129,20 @@ public final class PaymentRequestValidator {
     }
   }
 
-  private Instant deadline(String text) {
-    Instant deadline;
+  private static Instant deadline(String text) {
     try {
-      deadline = Instant.parse(text);
+      return Instant.parse(text);
     } catch (DateTimeParseException e) {
       throw ApiException.badRequest(
           "invalid_deadline",
           "bizDeadline must be an ISO-8601 instant such as 2026-12-01T10:00:00Z");
     }
-    if (!deadline.isAfter(clock.instant())) {
-      throw ApiException.badRequest("deadline_passed", "bizDeadline is not in the future");
-    }
-    if (deadline.isAfter(clock.instant().plus(MAX_DEADLINE))) {
-      throw ApiException.badRequest(
-          "deadline_too_far", "bizDeadline is more than " + MAX_DEADLINE.toDays() + " days ahead");
-    }
-    return deadline;
   }
 
-  /** SHA-256 over the canonical parameters: the same payment hashes the same however sent. */
+  /**
+   * SHA-256 over the canonical parameters: the same payment hashes the same however sent. The
+   * merchant is not part of it: keys are already scoped to their merchant.
+   */
   static String hash(NewPayment p) {
     String canonical =
         p.goal().userId()

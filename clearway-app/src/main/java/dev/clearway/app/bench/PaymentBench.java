@@ -84,7 +84,7 @@ final class PaymentBench {
         t -> {
           int i;
           while ((i = next.getAndIncrement()) < payments) {
-            GoalKey goal = new GoalKey(1 + i % 10_000, "bench", tag + ":" + i);
+            GoalKey goal = GoalKey.ofDefaultMerchant(1 + i % 10_000, "bench", tag + ":" + i);
             NewPayment p =
                 new NewPayment(
                     goal, 100 + i % 1000, "CNY", clock.instant().plus(Duration.ofHours(1)));

@@ -153,7 +153,8 @@ public final class ChaosRun {
       AtomicInteger created,
       AtomicLong crashes) {
     String key = "g" + g;
-    GoalKey goal = new GoalKey(1_000 + g % 997, SCENE, "R:" + options.seed() + ":" + g);
+    GoalKey goal =
+        GoalKey.ofDefaultMerchant(1_000 + g % 997, SCENE, "R:" + options.seed() + ":" + g);
     if (plan.unit("goal.elsewhere", key, 0) < options.faultRate() / 10) {
       business.grantElsewhere(goal, "legacy_" + g);
     }

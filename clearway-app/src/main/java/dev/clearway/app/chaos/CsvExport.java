@@ -23,7 +23,7 @@ public final class CsvExport {
       try (Writer w = open(dir.resolve("flows.csv"))) {
         w.write(
             "flow_id,biz_key,attempt_no,trade_order_no,refund_order_no,status,manual_review,"
-                + "review_reason,amount,user_id,scene\n");
+                + "review_reason,amount,user_id,scene,merchant_id\n");
         for (FlowRow f : snapshot.flows()) {
           line(
               w,
@@ -37,7 +37,8 @@ public final class CsvExport {
               f.reviewReason(),
               f.amount(),
               f.userId(),
-              f.scene());
+              f.scene(),
+              f.merchantId());
         }
       }
       try (Writer w = open(dir.resolve("history.csv"))) {
@@ -53,9 +54,15 @@ public final class CsvExport {
         }
       }
       try (Writer w = open(dir.resolve("business-ledger.csv"))) {
-        w.write("biz_key,attributed_order_no,user_id,scene\n");
+        w.write("biz_key,attributed_order_no,user_id,scene,merchant_id\n");
         for (GrantEntry g : grants) {
-          line(w, g.goal().bizKey(), g.attributedOrderNo(), g.goal().userId(), g.goal().scene());
+          line(
+              w,
+              g.goal().bizKey(),
+              g.attributedOrderNo(),
+              g.goal().userId(),
+              g.goal().scene(),
+              g.goal().merchant());
         }
       }
     } catch (IOException e) {

@@ -16,6 +16,7 @@ public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
 
   public record FlowRow(
       long flowId,
+      String merchantId,
       long userId,
       String scene,
       String bizKey,
@@ -33,7 +34,7 @@ public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
     }
 
     public String goalId() {
-      return userId + "/" + scene + "/" + bizKey;
+      return merchantId + "/" + userId + "/" + scene + "/" + bizKey;
     }
   }
 
@@ -46,24 +47,25 @@ public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
         Statement st = c.createStatement()) {
       try (ResultSet rs =
           st.executeQuery(
-              "SELECT id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no,"
+              "SELECT id, merchant_id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no,"
                   + " status, version, amount, review_state, review_reason FROM pay_flow"
                   + " ORDER BY id")) {
         while (rs.next()) {
           flows.add(
               new FlowRow(
                   rs.getLong(1),
-                  rs.getLong(2),
-                  rs.getString(3),
+                  rs.getString(2),
+                  rs.getLong(3),
                   rs.getString(4),
-                  rs.getInt(5),
-                  rs.getString(6),
+                  rs.getString(5),
+                  rs.getInt(6),
                   rs.getString(7),
                   rs.getString(8),
-                  rs.getLong(9),
+                  rs.getString(9),
                   rs.getLong(10),
-                  rs.getString(11),
-                  rs.getString(12)));
+                  rs.getLong(11),
+                  rs.getString(12),
+                  rs.getString(13)));
         }
       }
       try (ResultSet rs =

@@ -1,9 +1,11 @@
 package dev.clearway.app.refund;
 
 import dev.clearway.app.api.ApiException;
+import dev.clearway.app.api.PaymentApi;
 import dev.clearway.app.api.PaymentRequestValidator;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.refund.NewRefund;
+import dev.clearway.core.refund.RefundOrder;
 import dev.clearway.core.refund.RefundService;
 import dev.clearway.core.refund.RefundStore;
 import dev.clearway.core.refund.RefundStore.CreateOutcome;
@@ -103,18 +105,52 @@ public final class RefundApi {
             + ")");
   }
 
-  public RefundView get(long refundId) {
+  public RefundView get(String merchant, long refundId) {
     return refunds
         .find(refundId)
+        .filter(r -> r.merchantId().equals(merchant))
         .map(RefundView::of)
         .orElseThrow(
             () -> new ApiException(HttpStatus.NOT_FOUND, "refund_not_found", "no such refund"));
   }
 
-  public List<RefundView> byFlow(long flowId) {
-    if (flows.find(flowId).isEmpty()) {
+  /**
+   * One page of the refunds of one of the merchant's flows, by seq: at most {@code limit} (1 to
+   * 100, default 100) after the {@code cursor} (the {@code nextCursor} of the previous page).
+   */
+  public RefundPage byFlow(String merchant, long flowId, String cursor, Integer limit) {
+    if (flows.find(flowId).filter(f -> f.goal().merchant().equals(merchant)).isEmpty()) {
       throw new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow");
     }
-    return refunds.findByFlow(flowId).stream().map(RefundView::of).toList();
+    int size = limit == null ? PaymentApi.MAX_PAGE : limit;
+    if (size < 1 || size > PaymentApi.MAX_PAGE) {
+      throw ApiException.badRequest(
+          "invalid_parameter", "limit must be between 1 and " + PaymentApi.MAX_PAGE);
+    }
+    int afterSeq = afterSeq(cursor);
+    List<RefundOrder> rows = refunds.findByFlow(flowId, afterSeq, size + 1);
+    boolean more = rows.size() > size;
+    List<RefundOrder> page = more ? rows.subList(0, size) : rows;
+    String next = more ? Integer.toString(page.get(page.size() - 1).seq()) : null;
+    return new RefundPage(page.stream().map(RefundView::of).toList(), next);
   }
+
+  private static int afterSeq(String cursor) {
+    if (cursor == null || cursor.isEmpty()) {
+      return 0;
+    }
+    try {
+      int seq = Integer.parseInt(cursor);
+      if (seq < 1) {
+        throw new NumberFormatException();
+      }
+      return seq;
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest(
+          "invalid_cursor", "cursor must be the nextCursor of a previous page");
+    }
+  }
+
+  /** One page of a flow's refunds by seq; {@code nextCursor} is null on the last page. */
+  public record RefundPage(List<RefundView> refunds, String nextCursor) {}
 }

@@ -5,7 +5,6 @@ import dev.clearway.app.api.ApiKeys;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
-import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -15,6 +14,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** HTTP face of {@link RefundApi}. Merchant keys only (ApiKeyFilter guards /v1/**). */
@@ -42,8 +42,7 @@ public class RefundController {
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
       @RequestBody(required = false) CreateRefundRequest body,
       HttpServletRequest request) {
-    ApiKeys.Principal merchant = (ApiKeys.Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL);
-    RefundApi.Answer answer = api.create(merchant.id(), flowId, idempotencyKey, body);
+    RefundApi.Answer answer = api.create(merchant(request), flowId, idempotencyKey, body);
     ResponseEntity.BodyBuilder response =
         ResponseEntity.status(answer.created() ? HttpStatus.CREATED : HttpStatus.OK)
             .location(URI.create("/v1/refunds/" + answer.refund().refundId()));
@@ -53,15 +52,29 @@ public class RefundController {
     return response.body(answer.refund());
   }
 
-  @Operation(summary = "Read one refund (poll until its status is final)")
+  @Operation(
+      summary = "Read one refund (poll until its status is final)",
+      description = "Only the caller's own refunds: any other id answers 404 refund_not_found.")
   @GetMapping("/refunds/{refundId}")
-  public RefundView get(@PathVariable("refundId") long refundId) {
-    return api.get(refundId);
+  public RefundView get(@PathVariable("refundId") long refundId, HttpServletRequest request) {
+    return api.get(merchant(request), refundId);
   }
 
-  @Operation(summary = "The refunds of a payment flow, by seq")
+  @Operation(
+      summary = "The refunds of one of the caller's payment flows, by seq, 100 at most per page",
+      description =
+          "Pass nextCursor as cursor to read the next page; nextCursor is null on the last"
+              + " page.")
   @GetMapping("/payment-flows/{flowId}/refunds")
-  public List<RefundView> byFlow(@PathVariable("flowId") long flowId) {
-    return api.byFlow(flowId);
+  public RefundApi.RefundPage byFlow(
+      @PathVariable("flowId") long flowId,
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit,
+      HttpServletRequest request) {
+    return api.byFlow(merchant(request), flowId, cursor, limit);
+  }
+
+  private static String merchant(HttpServletRequest request) {
+    return ((ApiKeys.Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL)).id();
   }
 }

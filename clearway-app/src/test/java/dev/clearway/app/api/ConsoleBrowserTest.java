@@ -219,7 +219,7 @@ class ConsoleBrowserTest {
         store
             .createAttempt(
                 new NewPayment(
-                    new GoalKey(502, "renewal", "console-frozen"),
+                    GoalKey.ofDefaultMerchant(502, "renewal", "console-frozen"),
                     700,
                     "CNY",
                     now.plusSeconds(3600)),

@@ -87,15 +87,16 @@ class PaymentFlowHttpTest {
 
     Answer byBizKey = api.get("/v1/payment-flows?bizKey=happy-1").send();
     assertThat(byBizKey.status()).isEqualTo(200);
-    JsonNode list = byBizKey.json();
+    JsonNode list = byBizKey.json().get("flows");
     assertThat(list.isArray()).as("%s", byBizKey).isTrue();
     assertThat(list.size()).isEqualTo(1);
+    assertThat(byBizKey.json().get("nextCursor").isNull()).isTrue();
     assertThat(list.get(0).get("flowId").asLong()).isEqualTo(flowId);
     assertThat(list.get(0).get("status").asString()).isEqualTo("BIZ_SUCCESS");
 
     Answer otherGoal = api.get("/v1/payment-flows?bizKey=no-such-goal").send();
     assertThat(otherGoal.status()).isEqualTo(200);
-    assertThat(otherGoal.json().size()).isZero();
+    assertThat(otherGoal.json().get("flows").size()).isZero();
   }
 
   @Test

@@ -218,11 +218,18 @@ final class RunningApi implements AutoCloseable {
 
   /** Polls the flow until its client status is {@code status}; fails after {@code within}. */
   Answer awaitStatus(long flowId, String status, Duration within) throws InterruptedException {
+    return awaitStatusAs(MERCHANT_KEY, flowId, status, within);
+  }
+
+  /** {@link #awaitStatus} with the key of the merchant that owns the flow. */
+  Answer awaitStatusAs(String merchantKey, long flowId, String status, Duration within)
+      throws InterruptedException {
     Instant giveUp = Instant.now().plus(within);
-    Answer last = flow(flowId);
+    String path = "/v1/payment-flows/" + flowId;
+    Answer last = call("GET", path).bearer(merchantKey).send();
     while (!status.equals(last.clientStatus()) && Instant.now().isBefore(giveUp)) {
       Thread.sleep(25);
-      last = flow(flowId);
+      last = call("GET", path).bearer(merchantKey).send();
     }
     assertThat(last.clientStatus()).as("status of flow %d: %s", flowId, last).isEqualTo(status);
     return last;

@@ -127,7 +127,10 @@ class FlowsOverChannelsTest {
         for (int i = 0; i < payments; i++) {
           NewPayment p =
               new NewPayment(
-                  new GoalKey(16, "renew", "g" + i), 1_000, "EUR", clock.instant().plusSeconds(4));
+                  GoalKey.ofDefaultMerchant(16, "renew", "g" + i),
+                  1_000,
+                  "EUR",
+                  clock.instant().plusSeconds(4));
           try {
             assembly.payments().start(p);
           } catch (dev.clearway.sim.SimulatedCrash crash) {

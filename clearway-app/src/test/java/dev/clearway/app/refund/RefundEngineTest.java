@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.app.engine.testkit.EngineHarness;
 import dev.clearway.app.engine.testkit.RecordingWakeups.Wakeup;
 import dev.clearway.app.engine.testkit.ScriptedWallet;
+import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.fact.WalletResult;
@@ -189,7 +190,9 @@ class RefundEngineTest {
     Lease creator = e.leases.next();
     CreateOutcome created =
         e.refunds.create(
-            new NewRefund(flow.id(), 999, "damaged", "merchant-a", "k-1"), creator, now);
+            new NewRefund(flow.id(), 999, "damaged", GoalKey.DEFAULT_MERCHANT, "k-1"),
+            creator,
+            now);
     RefundOrder r = ((CreateOutcome.Created) created).refund();
 
     assertThat(e.scan()).isZero();
@@ -320,7 +323,7 @@ class RefundEngineTest {
         List.of(
             e.request(flow, 500, "p-1"), e.request(flow, 500, "p-2"), e.request(flow, 999, "p-3"));
     CreateOutcome more =
-        e.service.request(new NewRefund(flow.id(), 1, "damaged", "merchant-a", "p-4"));
+        e.service.request(new NewRefund(flow.id(), 1, "damaged", GoalKey.DEFAULT_MERCHANT, "p-4"));
 
     assertThat(done).extracting(RefundOrder::status).containsOnly(RefundStatus.SUCCESS);
     assertThat(done).extracting(RefundOrder::seq).containsExactly(1, 2, 3);

@@ -93,8 +93,9 @@ class RefundHttpTest {
     assertThat(read.json()).isEqualTo(body);
     Answer listed = api.get("/v1/payment-flows/" + flowId + "/refunds");
     assertThat(listed.status()).isEqualTo(200);
-    assertThat(listed.json().size()).isEqualTo(1);
-    assertThat(listed.json().get(0).get("refundId").asLong()).isEqualTo(refundId);
+    assertThat(listed.json().get("refunds").size()).isEqualTo(1);
+    assertThat(listed.json().get("refunds").get(0).get("refundId").asLong()).isEqualTo(refundId);
+    assertThat(listed.json().get("nextCursor").isNull()).isTrue();
 
     // the payment itself is untouched: still BIZ_SUCCESS, no compensation refund
     assertThat(api.get("/v1/payment-flows/" + flowId).text("status")).isEqualTo("BIZ_SUCCESS");
@@ -143,7 +144,8 @@ class RefundHttpTest {
     assertThat(oneMore.code()).isEqualTo("refund_exceeds_payment");
     assertThat(more.code()).isEqualTo("refund_exceeds_payment");
     assertThat(refundRows().refunds()).isEqualTo(afterFirst.refunds() + 1);
-    assertThat(api.get("/v1/payment-flows/" + flowId + "/refunds").json().size()).isEqualTo(2);
+    assertThat(api.get("/v1/payment-flows/" + flowId + "/refunds").json().get("refunds").size())
+        .isEqualTo(2);
   }
 
   @Test

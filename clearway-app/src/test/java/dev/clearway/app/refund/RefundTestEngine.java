@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.app.engine.testkit.EngineHarness;
 import dev.clearway.app.engine.testkit.RecordingWakeups;
 import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.EngineConfig;
@@ -114,7 +115,7 @@ final class RefundTestEngine {
   /** The synchronous entry in the caller's thread (a crash inside it is the sync worker's). */
   RefundOrder request(PayFlow flow, long amount, String key) {
     CreateOutcome outcome =
-        service.request(new NewRefund(flow.id(), amount, "damaged", "merchant-a", key));
+        service.request(new NewRefund(flow.id(), amount, "damaged", GoalKey.DEFAULT_MERCHANT, key));
     assertThat(outcome).isInstanceOf(CreateOutcome.Created.class);
     return ((CreateOutcome.Created) outcome).refund();
   }

@@ -111,7 +111,10 @@ class ReviewHttpTest {
         store
             .createAttempt(
                 new NewPayment(
-                    new GoalKey(42, "renewal", bizKey), 700, "CNY", now.plusSeconds(3600)),
+                    GoalKey.ofDefaultMerchant(42, "renewal", bizKey),
+                    700,
+                    "CNY",
+                    now.plusSeconds(3600)),
                 new Lease("gone", now.minusSeconds(1)),
                 now)
             .flow();

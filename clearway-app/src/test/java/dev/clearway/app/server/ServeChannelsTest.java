@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 class ServeChannelsTest {
 
   private static final String KEY = "mk_test_channels_5e7a9c1b3d";
+  private static final String KEY_OF_B = "mk_test_channels_shop_b_8c2e4a";
 
   @Test
   void aPaymentGoesThroughAChannelAccountAndItsWebhookIsVerified() throws Exception {
@@ -32,7 +33,7 @@ class ServeChannelsTest {
             .withChannels()
             .withProperties(
                 Map.of(
-                    "clearway.keys.merchant", KEY,
+                    "clearway.keys.merchant", KEY + ",shop-b=" + KEY_OF_B,
                     "clearway.keys.operator", "ok_test_channels_1",
                     "clearway.keys.approver", "ak_test_channels_1",
                     "clearway.timing", "compressed"));
@@ -92,6 +93,10 @@ class ServeChannelsTest {
           changeMethod(http, base, flowId, "{\"paymentMethod\":\"4111 1111\"}");
       assertThat(badToken.statusCode()).isEqualTo(422);
       assertThat(badToken.body()).contains("invalid_payment_method");
+      HttpResponse<String> byAnotherMerchant =
+          changeMethod(http, base, flowId, "{\"paymentMethod\":\"pm_card_visa\"}", KEY_OF_B);
+      assertThat(byAnotherMerchant.statusCode()).isEqualTo(404);
+      assertThat(byAnotherMerchant.body()).contains("flow_not_found");
       HttpResponse<String> notPaying =
           changeMethod(http, base, flowId, "{\"paymentMethod\":\"pm_card_visa\"}");
       assertThat(notPaying.statusCode()).isEqualTo(409);
@@ -112,9 +117,14 @@ class ServeChannelsTest {
 
   private static HttpResponse<String> changeMethod(
       HttpClient http, String base, String flowId, String json) throws Exception {
+    return changeMethod(http, base, flowId, json, KEY);
+  }
+
+  private static HttpResponse<String> changeMethod(
+      HttpClient http, String base, String flowId, String json, String key) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create(base + "/v1/payment-flows/" + flowId + "/payment-method"))
-            .header("Authorization", "Bearer " + KEY)
+            .header("Authorization", "Bearer " + key)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(json))
             .build(),

@@ -112,7 +112,7 @@ class SpringChannelEmbeddingTest {
               .getBean(PaymentService.class)
               .start(
                   new NewPayment(
-                      new GoalKey(9, "ticket", "spring-ch-1"),
+                      GoalKey.ofDefaultMerchant(9, "ticket", "spring-ch-1"),
                       2_500,
                       "EUR",
                       Instant.now().plus(Duration.ofMinutes(1))))

@@ -75,7 +75,7 @@ class SpringEmbeddingTest {
   void theInjectedPaymentServiceSettlesAPaymentSynchronously() throws Exception {
     try (ConfigurableApplicationContext context = start()) {
       PaymentService payments = context.getBean(PaymentService.class);
-      GoalKey goal = new GoalKey(7, "renewal", "spring-1");
+      GoalKey goal = GoalKey.ofDefaultMerchant(7, "renewal", "spring-1");
 
       PayFlow flow =
           payments
@@ -101,7 +101,10 @@ class SpringEmbeddingTest {
           store
               .createAttempt(
                   new NewPayment(
-                      new GoalKey(8, "renewal", "spring-orphan"), 120, "CNY", now.plusSeconds(60)),
+                      GoalKey.ofDefaultMerchant(8, "renewal", "spring-orphan"),
+                      120,
+                      "CNY",
+                      now.plusSeconds(60)),
                   new Lease("dead-creator", now.minusSeconds(1)),
                   now)
               .flow();

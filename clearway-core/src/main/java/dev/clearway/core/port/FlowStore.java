@@ -31,8 +31,8 @@ public interface FlowStore {
   /** The flow of a trade order number. */
   Optional<PayFlow> findByOrderNo(String tradeOrderNo);
 
-  /** Every attempt of every goal with this business key, by user, scene and attempt. */
-  List<PayFlow> findByBizKey(String bizKey);
+  /** One page of a merchant's attempts with a business key, newest first. */
+  List<PayFlow> findByBizKey(BizKeyPage page);
 
   /** Writes the derived numbers if they are still missing (crash between insert and update). */
   void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now);
@@ -67,6 +67,19 @@ public interface FlowStore {
 
   /** Stops automatic processing of a flow: contradictory facts, a person must decide. */
   void freeze(long flowId, String reason, Instant now);
+
+  /**
+   * A page of {@link #findByBizKey}: the merchant's rows with this business key (optionally one
+   * user and one scene) whose id is below {@code beforeId}, at most {@code limit}, newest first.
+   */
+  record BizKeyPage(
+      String merchant, String bizKey, Long userId, String scene, long beforeId, int limit) {
+    public BizKeyPage {
+      if (limit < 1) {
+        throw new IllegalArgumentException("a page holds at least one row");
+      }
+    }
+  }
 
   /** A lease token and its expiry; the expiry doubles as next_retry_time while it is held. */
   record Lease(String token, Instant until) {}

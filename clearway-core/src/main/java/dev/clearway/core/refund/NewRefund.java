@@ -8,7 +8,8 @@ import java.util.HexFormat;
 /**
  * A merchant's request to refund part or all of a BIZ_SUCCESS flow, under an idempotency key.
  *
- * @param requestedBy the merchant principal; idempotency keys are scoped to it
+ * @param requestedBy the merchant (for an after-sales refund, the owner of the payment) or the
+ *     engine; idempotency keys are scoped to it
  * @param idempotencyKey the client's key: the same key and parameters return the same refund
  */
 public record NewRefund(

@@ -17,6 +17,17 @@ public enum RefundKind {
    */
   LATE_CHARGE;
 
+  /**
+   * Whether the requester must own the payment: a merchant refunds only its own payments; the
+   * engine itself requests late-charge refunds for whichever merchant's payment was charged.
+   */
+  public boolean requestedByOwner() {
+    return switch (this) {
+      case AFTER_SALE -> true;
+      case LATE_CHARGE -> false;
+    };
+  }
+
   public boolean allows(FlowStatus flowStatus) {
     return switch (this) {
       case AFTER_SALE -> flowStatus == FlowStatus.BIZ_SUCCESS;

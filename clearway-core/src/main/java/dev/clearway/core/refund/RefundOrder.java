@@ -2,10 +2,14 @@ package dev.clearway.core.refund;
 
 import java.time.Instant;
 
-/** One row of refund_order as read from the primary. Immutable; decisions take it as input. */
+/**
+ * One row of refund_order as read from the primary. Immutable; decisions take it as input. It
+ * belongs to {@code merchantId}, the merchant of its payment.
+ */
 public record RefundOrder(
     long id,
     long flowId,
+    String merchantId,
     int seq,
     String tradeOrderNo,
     String refundNo,

@@ -23,8 +23,8 @@ public interface RefundStore {
 
   Optional<RefundOrder> find(long refundId);
 
-  /** The refunds of one flow, by seq. */
-  List<RefundOrder> findByFlow(long flowId);
+  /** At most {@code limit} refunds of one flow with a seq above {@code afterSeq}, by seq. */
+  List<RefundOrder> findByFlow(long flowId, int afterSeq, int limit);
 
   /** Takes the lease of one non-terminal refund whose lease is free or expired. */
   boolean claim(long refundId, Lease lease, Instant now);

@@ -27,6 +27,7 @@ class RefundOrderDecisionTest {
     return new RefundOrder(
         7,
         42,
+        "merchant-a",
         1,
         "t_g_16",
         RefundNumbers.of("t_g_16", 1),

@@ -10,7 +10,8 @@ import java.time.Instant;
 /** Builds {@link PayFlow} rows for the pure decision tests; no database involved. */
 public final class Flows {
   public static final long FLOW_ID = 901L;
-  public static final GoalKey GOAL = new GoalKey(16L, "renew", "R:16:73:2024-05-01:3");
+  public static final GoalKey GOAL =
+      GoalKey.ofDefaultMerchant(16L, "renew", "R:16:73:2024-05-01:3");
   public static final OrderNumbers NUMBERS = OrderNumbers.derive(GOAL.userId(), FLOW_ID);
   public static final Instant DEADLINE = Instant.parse("2030-01-01T00:00:00Z");
 

@@ -335,14 +335,16 @@ public final class JdbcChannelStore implements ChannelStore {
     try (PreparedStatement ps =
         c.prepareStatement(
             """
-            INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)
-            VALUES (?, ?, ?, ?, ?)
+            INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                      created_at)
+            VALUES (?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE trade_order_no = ?), ?, ?)
             """)) {
       ps.setString(1, "attempt-" + from.id() + "-v" + version);
       ps.setString(2, type);
       ps.setLong(3, from.id());
-      ps.setString(4, payload);
-      ps.setObject(5, Sql.ts(now));
+      ps.setString(4, from.tradeOrderNo());
+      ps.setString(5, payload);
+      ps.setObject(6, Sql.ts(now));
       ps.executeUpdate();
     }
   }
@@ -567,14 +569,17 @@ public final class JdbcChannelStore implements ChannelStore {
               try (PreparedStatement ps =
                   c.prepareStatement(
                       """
-                  INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)
-                  VALUES (?, ?, ?, ?, ?)
+                  INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id,
+                                            payload, created_at)
+                  VALUES (?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE trade_order_no = ?),
+                          ?, ?)
                   """)) {
                 ps.setString(1, "compensation-" + expected.attemptId() + "-" + status);
                 ps.setString(2, type);
                 ps.setLong(3, expected.attemptId());
+                ps.setString(4, expected.tradeOrderNo());
                 ps.setString(
-                    4,
+                    5,
                     "{\"attemptId\":"
                         + expected.attemptId()
                         + ",\"tradeOrderNo\":\""
@@ -586,7 +591,7 @@ public final class JdbcChannelStore implements ChannelStore {
                         + ",\"status\":\""
                         + status
                         + "\"}");
-                ps.setObject(5, Sql.ts(dueAt));
+                ps.setObject(6, Sql.ts(dueAt));
                 ps.executeUpdate();
               }
               return RecordResult.RECORDED;

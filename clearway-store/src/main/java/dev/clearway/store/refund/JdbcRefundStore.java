@@ -92,10 +92,11 @@ public final class JdbcRefundStore implements RefundStore {
     long paid;
     String currency;
     String tradeOrderNo;
+    String merchant;
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT status, amount, currency, trade_order_no FROM pay_flow WHERE id = ?"
-                + " FOR UPDATE")) {
+            "SELECT status, amount, currency, trade_order_no, merchant_id FROM pay_flow"
+                + " WHERE id = ? FOR UPDATE")) {
       ps.setLong(1, request.flowId());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
@@ -105,7 +106,12 @@ public final class JdbcRefundStore implements RefundStore {
         paid = rs.getLong("amount");
         currency = rs.getString("currency");
         tradeOrderNo = rs.getString("trade_order_no");
+        merchant = rs.getString("merchant_id");
       }
+    }
+    // Another merchant's payment answers exactly as a payment that does not exist.
+    if (request.kind().requestedByOwner() && !merchant.equals(request.requestedBy())) {
+      return new CreateOutcome.FlowNotFound();
     }
     // Race: a request with the same key and flow committed while we waited for the lock (we read
     // "no such key" before it committed). Read the key again under the lock, or we would count
@@ -149,8 +155,9 @@ public final class JdbcRefundStore implements RefundStore {
             """
             INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,
                                       reason, requested_by, idem_key, request_hash, status,
-                                      next_retry_time, lease_owner, created_at, updated_at, kind)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?)
+                                      next_retry_time, lease_owner, created_at, updated_at, kind,
+                                      merchant_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?)
             RETURNING %s
             """
                 .formatted(COLUMNS))) {
@@ -169,6 +176,7 @@ public final class JdbcRefundStore implements RefundStore {
       ps.setObject(13, ts(now));
       ps.setObject(14, ts(now));
       ps.setString(15, request.kind().name());
+      ps.setString(16, merchant);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         created = RefundRows.map(rs);
@@ -225,10 +233,18 @@ public final class JdbcRefundStore implements RefundStore {
   }
 
   @Override
-  public List<RefundOrder> findByFlow(long flowId) {
+  public List<RefundOrder> findByFlow(long flowId, int afterSeq, int limit) {
+    // uk_refund_flow_seq (flow_id, seq) serves the range and the order.
     return query(
-        "SELECT " + COLUMNS + " FROM refund_order WHERE flow_id = ? ORDER BY seq",
-        ps -> ps.setLong(1, flowId));
+        "SELECT "
+            + COLUMNS
+            + " FROM refund_order WHERE flow_id = ? AND seq > ?"
+            + " ORDER BY seq LIMIT ?",
+        ps -> {
+          ps.setLong(1, flowId);
+          ps.setInt(2, afterSeq);
+          ps.setInt(3, limit);
+        });
   }
 
   // ---- leases ------------------------------------------------------------------------------
@@ -315,9 +331,11 @@ public final class JdbcRefundStore implements RefundStore {
           SELECT id, flow_id, refund_no, ?, status, version, ?, ?, ?, ?, ?, ?
             FROM moved
         ), evt AS (
-          INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)
-          SELECT 'refund-' || id || '-v' || version, ?, flow_id,
-                 json_build_object('refundId', id, 'flowId', flow_id, 'refundNo', refund_no,
+          INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                    created_at)
+          SELECT 'refund-' || id || '-v' || version, ?, flow_id, merchant_id,
+                 json_build_object('refundId', id, 'flowId', flow_id, 'merchantId', merchant_id,
+                                   'refundNo', refund_no,
                                    'tradeOrderNo', trade_order_no, 'amount', amount,
                                    'currency', currency, 'status', status)::text, ?
             FROM moved

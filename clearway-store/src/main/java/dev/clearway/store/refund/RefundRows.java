@@ -10,7 +10,7 @@ import java.time.OffsetDateTime;
 /** Maps a refund_order row selected with {@link #COLUMNS}; binds instants as TIMESTAMPTZ. */
 final class RefundRows {
   static final String COLUMNS =
-      "id, flow_id, seq, trade_order_no, refund_no, amount, currency, reason, requested_by,"
+      "id, flow_id, merchant_id, seq, trade_order_no, refund_no, amount, currency, reason, requested_by,"
           + " status, version, next_retry_time, retry_count, last_error_code, lease_owner,"
           + " created_at, updated_at";
 
@@ -20,6 +20,7 @@ final class RefundRows {
     return new RefundOrder(
         rs.getLong("id"),
         rs.getLong("flow_id"),
+        rs.getString("merchant_id"),
         rs.getInt("seq"),
         rs.getString("trade_order_no"),
         rs.getString("refund_no"),

@@ -1,11 +1,13 @@
 package dev.clearway.store.refund;
 
 import static dev.clearway.store.refund.RefundFixtures.LEASE;
+import static dev.clearway.store.refund.RefundFixtures.MERCHANT;
 import static dev.clearway.store.refund.RefundFixtures.PAID;
 import static dev.clearway.store.refund.RefundFixtures.bizSuccess;
 import static dev.clearway.store.refund.RefundFixtures.count;
 import static dev.clearway.store.refund.RefundFixtures.created;
 import static dev.clearway.store.refund.RefundFixtures.flow;
+import static dev.clearway.store.refund.RefundFixtures.flowOf;
 import static dev.clearway.store.refund.RefundFixtures.lease;
 import static dev.clearway.store.refund.RefundFixtures.move;
 import static dev.clearway.store.refund.RefundFixtures.now;
@@ -77,7 +79,7 @@ class JdbcRefundStoreTest {
 
     assertThat(List.of(a1.seq(), a2.seq(), a3.seq(), b1.seq())).containsExactly(1, 2, 3, 1);
     assertThat(a3.refundNo()).isEqualTo("a_" + a.tradeOrderNo() + "_3");
-    assertThat(refunds().findByFlow(a.id()))
+    assertThat(refunds().findByFlow(a.id(), 0, 100))
         .extracting(RefundOrder::id)
         .containsExactly(a1.id(), a2.id(), a3.id());
   }
@@ -109,9 +111,7 @@ class JdbcRefundStoreTest {
     assertThat(
             refunds()
                 .create(
-                    new NewRefund(999_999, 100, "x", "merchant-a", "k-missing"),
-                    lease("c", now),
-                    now))
+                    new NewRefund(999_999, 100, "x", MERCHANT, "k-missing"), lease("c", now), now))
         .isEqualTo(new CreateOutcome.FlowNotFound());
 
     assertThat(count("SELECT count(*) FROM refund_order")).isZero();
@@ -164,8 +164,7 @@ class JdbcRefundStoreTest {
     CreateOutcome otherFlow = refunds().create(request(other, 700, "k-1"), lease("c4", now), now);
     CreateOutcome otherReason =
         refunds()
-            .create(
-                new NewRefund(flow.id(), 700, "late", "merchant-a", "k-1"), lease("c", now), now);
+            .create(new NewRefund(flow.id(), 700, "late", MERCHANT, "k-1"), lease("c", now), now);
 
     assertThat(replay).isEqualTo(new CreateOutcome.Replayed(sent));
     assertThat(otherAmount).isEqualTo(new CreateOutcome.KeyReused());
@@ -175,20 +174,33 @@ class JdbcRefundStoreTest {
   }
 
   @Test
-  void keysAreScopedToTheMerchant() {
+  void anotherMerchantsFlowAnswersAsAMissingFlowAndKeysAreScopedToTheMerchant() {
     Instant now = now();
-    PayFlow flow = bizSuccess(now);
-    created(flow, 700, "shared-key", now);
+    PayFlow flowOfA = bizSuccess(now);
+    RefundOrder refundOfA = created(flowOfA, 700, "shared-key", now);
 
-    CreateOutcome other =
+    CreateOutcome probe =
         refunds()
             .create(
-                new NewRefund(flow.id(), 700, "damaged on arrival", "merchant-b", "shared-key"),
+                new NewRefund(flowOfA.id(), 100, "damaged on arrival", "merchant-b", "probe"),
+                lease("c", now),
+                now);
+    PayFlow flowOfB =
+        flowOf("merchant-b", now, FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS);
+    CreateOutcome own =
+        refunds()
+            .create(
+                new NewRefund(flowOfB.id(), 700, "damaged on arrival", "merchant-b", "shared-key"),
                 lease("c", now),
                 now);
 
-    assertThat(other).isInstanceOf(CreateOutcome.Created.class);
-    assertThat(((CreateOutcome.Created) other).refund().seq()).isEqualTo(2);
+    assertThat(probe).isEqualTo(new CreateOutcome.FlowNotFound());
+    assertThat(own).isInstanceOf(CreateOutcome.Created.class);
+    RefundOrder refundOfB = ((CreateOutcome.Created) own).refund();
+    assertThat(refundOfB.flowId()).isEqualTo(flowOfB.id());
+    assertThat(refundOfB.merchantId()).isEqualTo("merchant-b");
+    assertThat(refundOfA.merchantId()).isEqualTo(MERCHANT);
+    assertThat(count("SELECT count(*) FROM refund_order")).isEqualTo(2);
   }
 
   // ---- transitions -------------------------------------------------------------------------
@@ -248,6 +260,7 @@ class JdbcRefundStoreTest {
         new RefundOrder(
             processing.id(),
             processing.flowId(),
+            processing.merchantId(),
             processing.seq(),
             processing.tradeOrderNo(),
             processing.refundNo(),

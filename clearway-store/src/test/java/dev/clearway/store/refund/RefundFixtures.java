@@ -57,10 +57,18 @@ final class RefundFixtures {
     return new Lease(token, now.plus(LEASE));
   }
 
-  /** A new flow walked along {@code path} with CAS transitions (empty path: WAIT_PAY). */
+  /** The merchant that owns the fixtures' flows and requests their refunds. */
+  static final String MERCHANT = "merchant-a";
+
+  /** A new flow of {@link #MERCHANT} walked along {@code path} (empty path: WAIT_PAY). */
   static PayFlow flow(Instant now, FlowStatus... path) {
+    return flowOf(MERCHANT, now, path);
+  }
+
+  /** A new flow of {@code merchant} walked along {@code path} with CAS transitions. */
+  static PayFlow flowOf(String merchant, Instant now, FlowStatus... path) {
     long n = SEQ.incrementAndGet();
-    GoalKey goal = new GoalKey(2_000 + n, "renew", "refund-test-" + n);
+    GoalKey goal = new GoalKey(merchant, 2_000 + n, "renew", "refund-test-" + n);
     PayFlow f =
         flows()
             .createAttempt(
@@ -90,7 +98,7 @@ final class RefundFixtures {
   }
 
   static NewRefund request(PayFlow flow, long amount, String key) {
-    return new NewRefund(flow.id(), amount, "damaged on arrival", "merchant-a", key);
+    return new NewRefund(flow.id(), amount, "damaged on arrival", MERCHANT, key);
   }
 
   /** A created refund, held by lease {@code creator}. */

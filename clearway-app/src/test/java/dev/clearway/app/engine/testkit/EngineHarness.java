@@ -69,7 +69,7 @@ public final class EngineHarness {
   }
 
   public static GoalKey goal(String bizKey) {
-    return new GoalKey(USER, "renew", bizKey);
+    return GoalKey.ofDefaultMerchant(USER, "renew", bizKey);
   }
 
   public static OrderNumbers numbers(long flowId) {
