@@ -149,6 +149,28 @@ class PaymentFlowHttpTest {
   }
 
   @Test
+  void aRetryAfterTheDeadlinePassedGetsTheOriginalFlowNotAValidationError() throws Exception {
+    Instant deadline = Instant.now().plus(Duration.ofMillis(1_500));
+    Payment payment = Payment.of(107, "late-retry-1").withDeadline(deadline.toString());
+    Answer first = api.pay("key-late-retry", payment);
+    assertThat(first.status()).as("%s", first).isEqualTo(201);
+    while (!Instant.now().isAfter(deadline.plusMillis(100))) {
+      Thread.sleep(50);
+    }
+    Rows before = rows();
+
+    Answer retry = api.pay("key-late-retry", payment);
+    Answer newKey = api.pay("key-late-new", payment);
+
+    assertThat(retry.status()).as("%s", retry).isEqualTo(200);
+    assertThat(retry.header("Idempotent-Replayed")).hasValue("true");
+    assertThat(retry.flowId()).isEqualTo(first.flowId());
+    assertThat(newKey.status()).as("%s", newKey).isEqualTo(400);
+    assertThat(newKey.code()).isEqualTo("deadline_passed");
+    assertThat(rows()).isEqualTo(before);
+  }
+
+  @Test
   void theSameKeyWhileItsFirstRequestRunsIsInUseAndBothAgreeAfterwards() throws Exception {
     Payment payment = Payment.of(104, "in-use-1");
     GatedWallet.Gate gate = api.wallet.gate(104);
