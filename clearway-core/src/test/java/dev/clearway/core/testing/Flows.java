@@ -22,6 +22,31 @@ public final class Flows {
     return flow(status, DEADLINE);
   }
 
+  /** A flow of attempt 1 whose goal's owner asked to cancel it a minute after its creation. */
+  public static PayFlow cancelRequested(FlowStatus status) {
+    PayFlow f = flow(status);
+    return new PayFlow(
+        f.id(),
+        f.goal(),
+        f.attemptNo(),
+        f.tradeOrderNo(),
+        f.refundOrderNo(),
+        f.status(),
+        f.version(),
+        f.amount(),
+        f.currency(),
+        f.bizDeadline(),
+        f.nextRetryTime(),
+        f.retryCount(),
+        f.lastErrorCode(),
+        f.reviewState(),
+        f.reviewReason(),
+        f.leaseOwner(),
+        f.createdAt(),
+        f.updatedAt(),
+        f.createdAt().plusSeconds(60));
+  }
+
   public static PayFlow flow(FlowStatus status, Instant deadline) {
     Instant created = deadline.minusSeconds(3_600);
     return new PayFlow(
