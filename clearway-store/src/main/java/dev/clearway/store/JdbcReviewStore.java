@@ -223,6 +223,9 @@ public final class JdbcReviewStore {
   private static void apply(
       Connection c, ManualCommand cmd, PayFlow flow, FlowStatus to, Instant now)
       throws SQLException {
+    // Every command bumps the version and releases the lease, so a worker that read the flow
+    // before the command can write nothing after it: its CAS (status, version) and its lease
+    // fence both fail.
     if (to == flow.status()) {
       // RESUME: no transition; clear the review mark and make the flow due now.
       int rows =
@@ -230,7 +233,8 @@ public final class JdbcReviewStore {
               c,
               """
               UPDATE pay_flow SET review_state = 'NONE', review_reason = NULL, retry_count = 0,
-                     next_retry_time = ?, lease_owner = NULL, updated_at = ?
+                     version = version + 1, next_retry_time = ?, lease_owner = NULL,
+                     updated_at = ?
                WHERE id = ? AND status = ? AND version = ?
               """,
               ts(now),
@@ -239,6 +243,7 @@ public final class JdbcReviewStore {
               flow.status().name(),
               flow.version());
       requireOne(rows, cmd);
+      appendHistory(c, cmd, flow, flow.status(), now);
       return;
     }
     // A transition through the same CAS and guard trigger as the engine's, with its history row.
@@ -259,6 +264,30 @@ public final class JdbcReviewStore {
             flow.status().name(),
             flow.version());
     requireOne(rows, cmd);
+    appendHistory(c, cmd, flow, to, now);
+    // The domain event of the new state, in the same transaction, as for automatic transitions.
+    Optional<DomainEvent> event = DomainEvent.onEntering(to);
+    if (event.isPresent()) {
+      update(
+          c,
+          "INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)"
+              + " SELECT ?, ?, id, "
+              + PostgresDialect.EVENT_PAYLOAD
+              + ", ? FROM pay_flow WHERE id = ?",
+          DomainEvent.eventId(flow.id(), flow.version() + 1),
+          event.get().name(),
+          ts(now),
+          flow.id());
+    }
+  }
+
+  /**
+   * The history row of a command's new version: a transition, or for RESUME a row whose status
+   * stays (the version moved, the state did not), so the timeline shows every version.
+   */
+  private static void appendHistory(
+      Connection c, ManualCommand cmd, PayFlow flow, FlowStatus to, Instant now)
+      throws SQLException {
     update(
         c,
         """
@@ -279,20 +308,6 @@ public final class JdbcReviewStore {
         "cmd-" + cmd.id(),
         cmd.kind().name(),
         ts(now));
-    // The domain event of the new state, in the same transaction, as for automatic transitions.
-    Optional<DomainEvent> event = DomainEvent.onEntering(to);
-    if (event.isPresent()) {
-      update(
-          c,
-          "INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)"
-              + " SELECT ?, ?, id, "
-              + PostgresDialect.EVENT_PAYLOAD
-              + ", ? FROM pay_flow WHERE id = ?",
-          DomainEvent.eventId(flow.id(), flow.version() + 1),
-          event.get().name(),
-          ts(now),
-          flow.id());
-    }
   }
 
   private static void requireOne(int rows, ManualCommand cmd) throws SQLException {

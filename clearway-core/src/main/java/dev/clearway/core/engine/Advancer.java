@@ -42,6 +42,9 @@ import java.util.function.Supplier;
 public final class Advancer {
   private static final int MAX_STEPS = 8;
 
+  /** The leased table, as counted in {@link EngineEvents#leaseLost}. */
+  private static final String TABLE = "pay_flow";
+
   private final FlowStore store;
   private final WalletGateway wallet;
   private final BusinessGateway business;
@@ -72,10 +75,14 @@ public final class Advancer {
     this.clock = clock;
   }
 
-  /** Advances a flow as far as the facts allow; re-reads the row from the primary first. */
+  /**
+   * Advances a flow as far as the facts allow; re-reads the row from the primary first. A trigger
+   * without a lease, or whose lease expired while it waited (a scanner task in a queue), claims the
+   * flow afresh; the claim fails while another worker holds it.
+   */
   public AdvanceResult advance(long flowId, Trigger trigger) {
     Lease lease = trigger.lease();
-    if (lease == null) {
+    if (lease == null || expired(lease)) {
       lease = leases.next();
       if (!store.claim(flowId, lease, clock.instant())) {
         return settled(store.find(flowId).orElse(null), Outcome.BUSY);
@@ -92,7 +99,16 @@ public final class Advancer {
     if (trigger.lease() == null) {
       throw new IllegalArgumentException("a created flow is advanced under its creation lease");
     }
+    if (expired(trigger.lease())) {
+      // Race: the task waited in a queue past its creation lease, so the row it carries may be
+      // stale and the flow taken over. Claim afresh like any other entry, from a fresh read.
+      return advance(created.id(), Trigger.unclaimed(trigger.source()));
+    }
     return run(created, new Step(trigger, trigger.lease()));
+  }
+
+  private boolean expired(Lease lease) {
+    return !clock.instant().isBefore(lease.until());
   }
 
   private AdvanceResult run(PayFlow flow, Step step) {
@@ -174,7 +190,8 @@ public final class Advancer {
         yield apply(flow, PaymentDecision.onPaymentResult(result), step, result, null);
       }
       case CLOSE_ORDER -> {
-        WalletResult closed = call("CLOSE", () -> wallet.closePayment(flow.tradeOrderNo()));
+        WalletResult closed =
+            call("CLOSE", () -> wallet.closePayment(flow.tradeOrderNo(), leaseEnd(flow)));
         Decision decision =
             PaymentDecision.onCloseResult(closed, PaymentDecision.closeReason(flow, now));
         yield apply(flow, decision, step, closed, "CLOSE");
@@ -226,7 +243,8 @@ public final class Advancer {
   // ---- REFUNDING ---------------------------------------------------------------------------
 
   private StepResult confirmRefund(PayFlow flow, Step step) {
-    WalletResult query = call("REFUND_QUERY", () -> wallet.queryRefund(flow.refundOrderNo()));
+    WalletResult query =
+        call("REFUND_QUERY", () -> wallet.queryRefund(flow.refundOrderNo(), leaseEnd(flow)));
     WalletResult result =
         switch (RefundDecision.afterQuery(query)) {
           case DECIDE -> query;
@@ -239,7 +257,15 @@ public final class Advancer {
     RefundRequest request =
         new RefundRequest(
             flow.refundOrderNo(), flow.tradeOrderNo(), flow.amount(), flow.currency());
-    return call("REFUND", () -> wallet.refund(request));
+    return call("REFUND", () -> wallet.refund(request, leaseEnd(flow)));
+  }
+
+  /**
+   * When the lease this step holds ends: a held row's {@code next_retry_time} is its lease expiry
+   * (set by the claim, renewed by every transition that keeps the lease).
+   */
+  private static Instant leaseEnd(PayFlow held) {
+    return held.nextRetryTime();
   }
 
   // ---- carrying out decisions --------------------------------------------------------------
@@ -261,9 +287,9 @@ public final class Advancer {
       return reschedule(flow, step, w.errorCode(), w.boundedByDeadline());
     }
     if (decision instanceof Decision.Escalate e) {
-      return escalate(flow, e.errorCode());
+      return escalate(flow, step, e.errorCode());
     }
-    return freeze(flow, ((Decision.Freeze) decision).reason());
+    return freeze(flow, step, ((Decision.Freeze) decision).reason());
   }
 
   private Optional<PayFlow> move(
@@ -281,7 +307,8 @@ public final class Advancer {
             keepLease ? now.plus(config.lease()) : now,
             keepLease ? step.lease.token() : null,
             note,
-            now);
+            now,
+            step.lease.token());
     Optional<PayFlow> written = store.transition(write);
     if (written.isPresent()) {
       Duration dwell =
@@ -289,23 +316,29 @@ public final class Advancer {
       events.transitioned(flow.status(), to, dwell);
       return written;
     }
-    onConflict(flow, to);
+    onConflict(flow, to, step);
     return Optional.empty();
   }
 
   /**
-   * 0 rows updated: re-read. The same or a later legal state ends the step idempotently; any other
-   * state is a contradictory branch, which freezes the flow and raises an alert.
+   * 0 rows updated: re-read. A worker that no longer holds the lease (taken over after it expired,
+   * or released by a person's command) wrote nothing and stops: the holder decides now. Otherwise
+   * the same or a later legal state ends the step idempotently; any other state is a contradictory
+   * branch, which freezes the flow and raises an alert.
    */
-  private void onConflict(PayFlow flow, FlowStatus intended) {
+  private void onConflict(PayFlow flow, FlowStatus intended, Step step) {
     PayFlow current = store.find(flow.id()).orElseThrow();
+    if (!step.lease.token().equals(current.leaseOwner())) {
+      events.leaseLost(TABLE);
+      return;
+    }
     if (current.status() == flow.status()
         || Transitions.isSameOrLater(intended, current.status())) {
       events.casConflict(intended, current.status(), "IDEMPOTENT");
       return;
     }
     events.casConflict(intended, current.status(), "CONTRADICTION");
-    freeze(current, "CAS_CONTRADICTION_" + intended + "_FOUND_" + current.status());
+    freeze(current, step, "CAS_CONTRADICTION_" + intended + "_FOUND_" + current.status());
   }
 
   private StepResult reschedule(
@@ -319,12 +352,13 @@ public final class Advancer {
         escalate
             ? orElse(flow.reviewReason(), "RETRY_BUDGET_SPENT:" + errorCode)
             : flow.reviewReason();
-    return writeSchedule(flow, retries, errorCode, review, reason);
+    return writeSchedule(flow, step, retries, errorCode, review, reason);
   }
 
-  private StepResult escalate(PayFlow flow, String errorCode) {
+  private StepResult escalate(PayFlow flow, Step step, String errorCode) {
     return writeSchedule(
         flow,
+        step,
         flow.retryCount() + 1,
         errorCode,
         ReviewState.ESCALATED,
@@ -332,12 +366,16 @@ public final class Advancer {
   }
 
   private StepResult writeSchedule(
-      PayFlow flow, int retries, String errorCode, ReviewState review, String reason) {
+      PayFlow flow, Step step, int retries, String errorCode, ReviewState review, String reason) {
     Instant now = clock.instant();
     boolean escalated = review == ReviewState.ESCALATED;
     Instant next = backoff.next(flow.id(), flow.retryCount(), escalated, now);
     if (!store.reschedule(
-        new RescheduleWrite(flow, retries, next, errorCode, review, reason, now))) {
+        new RescheduleWrite(
+            flow, retries, next, errorCode, review, reason, now, step.lease.token()))) {
+      // Every writer that moves the row (a command, a freeze) also releases the lease, so 0 rows
+      // means this worker no longer holds the flow: nothing was written.
+      events.leaseLost(TABLE);
       return StepResult.end(Outcome.BUSY);
     }
     events.rescheduled(flow.status(), errorCode);
@@ -348,8 +386,11 @@ public final class Advancer {
     return StepResult.end(Outcome.WAITING);
   }
 
-  private StepResult freeze(PayFlow flow, String reason) {
-    store.freeze(flow.id(), reason, clock.instant());
+  private StepResult freeze(PayFlow flow, Step step, String reason) {
+    if (!store.freeze(flow.id(), step.lease.token(), reason, clock.instant())) {
+      events.leaseLost(TABLE);
+      return StepResult.end(Outcome.BUSY);
+    }
     events.frozen(flow.id(), reason);
     return StepResult.end(Outcome.FROZEN);
   }
