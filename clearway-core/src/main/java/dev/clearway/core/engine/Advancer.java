@@ -7,8 +7,6 @@ import dev.clearway.core.decision.RefundDecision;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.OrderNumbers;
 import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
-import dev.clearway.core.domain.Transitions;
 import dev.clearway.core.engine.AdvanceResult.Outcome;
 import dev.clearway.core.fact.BizCallResult;
 import dev.clearway.core.fact.BizFact;
@@ -16,16 +14,12 @@ import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.port.FlowStore.HistoryNote;
 import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.port.FlowStore.RescheduleWrite;
-import dev.clearway.core.port.FlowStore.TransitionWrite;
 import dev.clearway.core.port.WakeupScheduler;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.port.WalletGateway.RefundRequest;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -36,22 +30,18 @@ import java.util.function.Supplier;
  *
  * <p>Each step starts from the row as the primary has it (read, or returned by the last CAS in the
  * same statement), makes at most one kind of external call, decides with a pure function and writes
- * with a CAS. A step that finds nothing decisive reschedules the flow and releases its lease; a
- * wake-up or the scanner continues it later.
+ * with a CAS fenced by the lease it holds ({@link FlowWrites}). A step that finds nothing decisive
+ * reschedules the flow and releases its lease; a wake-up or the scanner continues it later.
  */
 public final class Advancer {
   private static final int MAX_STEPS = 8;
 
-  /** The leased table, as counted in {@link EngineEvents#leaseLost}. */
-  private static final String TABLE = "pay_flow";
-
   private final FlowStore store;
   private final WalletGateway wallet;
   private final BusinessGateway business;
-  private final WakeupScheduler wakeups;
   private final EngineEvents events;
   private final LeaseTokens leases;
-  private final Backoff backoff;
+  private final FlowWrites writes;
   private final EngineConfig config;
   private final Clock clock;
 
@@ -67,10 +57,9 @@ public final class Advancer {
     this.store = store;
     this.wallet = wallet;
     this.business = business;
-    this.wakeups = wakeups;
     this.events = events;
     this.leases = leases;
-    this.backoff = new Backoff(config);
+    this.writes = new FlowWrites(store, wakeups, events, config, clock);
     this.config = config;
     this.clock = clock;
   }
@@ -88,7 +77,7 @@ public final class Advancer {
         return settled(store.find(flowId).orElse(null), Outcome.BUSY);
       }
     }
-    return run(store.find(flowId).orElse(null), new Step(trigger, lease));
+    return run(store.find(flowId).orElse(null), new AdvanceStep(trigger, lease));
   }
 
   /**
@@ -104,14 +93,14 @@ public final class Advancer {
       // stale and the flow taken over. Claim afresh like any other entry, from a fresh read.
       return advance(created.id(), Trigger.unclaimed(trigger.source()));
     }
-    return run(created, new Step(trigger, trigger.lease()));
+    return run(created, new AdvanceStep(trigger, trigger.lease()));
   }
 
   private boolean expired(Lease lease) {
     return !clock.instant().isBefore(lease.until());
   }
 
-  private AdvanceResult run(PayFlow flow, Step step) {
+  private AdvanceResult run(PayFlow flow, AdvanceStep step) {
     for (int i = 0; i < MAX_STEPS; i++) {
       if (flow == null) {
         return new AdvanceResult(Outcome.NOT_FOUND, null);
@@ -122,7 +111,7 @@ public final class Advancer {
       if (flow.isFrozen()) {
         return new AdvanceResult(Outcome.FROZEN, flow);
       }
-      if (!step.lease.token().equals(flow.leaseOwner())) {
+      if (!step.holder().equals(flow.leaseOwner())) {
         // Race: our lease expired and another worker claimed the flow (a scanner task that sat in
         // a queue, a worker that stalled). Leave it to the holder: no external call from here.
         return new AdvanceResult(Outcome.BUSY, flow);
@@ -143,8 +132,8 @@ public final class Advancer {
       flow = result.next();
     }
     // More steps than any legal path has: hand over to a later trigger rather than spin.
-    StepResult handover = reschedule(flow, step, "STEP_LIMIT", false);
-    return settled(store.find(flow.id()).orElse(null), handover.outcome());
+    Outcome handover = writes.reschedule(flow, step, "STEP_LIMIT", false);
+    return settled(store.find(flow.id()).orElse(null), handover);
   }
 
   private static AdvanceResult settled(PayFlow flow, Outcome outcome) {
@@ -159,7 +148,7 @@ public final class Advancer {
 
   // ---- WAIT_PAY ----------------------------------------------------------------------------
 
-  private StepResult waitPay(PayFlow flow, Step step) {
+  private StepResult waitPay(PayFlow flow, AdvanceStep step) {
     if (!flow.hasOrderNumbers()) {
       // Crash between insert and number write: derive the very same numbers from the id.
       store.assignOrderNumbers(
@@ -170,7 +159,7 @@ public final class Advancer {
     if (!(decision instanceof Decision.Move start) || start.to() != FlowStatus.PAYING) {
       return apply(flow, decision, step, null, "DEADLINE");
     }
-    Optional<PayFlow> paying = move(flow, FlowStatus.PAYING, null, step, null, "START_PAY");
+    Optional<PayFlow> paying = writes.move(flow, FlowStatus.PAYING, null, step, null, "START_PAY");
     if (paying.isEmpty()) {
       return StepResult.end(Outcome.BUSY);
     }
@@ -180,7 +169,7 @@ public final class Advancer {
 
   // ---- PAYING ------------------------------------------------------------------------------
 
-  private StepResult confirmPayment(PayFlow flow, Step step) {
+  private StepResult confirmPayment(PayFlow flow, AdvanceStep step) {
     WalletResult query = call("PAY_QUERY", () -> wallet.queryPayment(flow.tradeOrderNo()));
     Instant now = clock.instant();
     return switch (PaymentDecision.afterQuery(flow, query, now, config.unpaidTimeout())) {
@@ -208,7 +197,7 @@ public final class Advancer {
 
   // ---- PAYED -------------------------------------------------------------------------------
 
-  private StepResult confirmBusiness(PayFlow flow, Step step) {
+  private StepResult confirmBusiness(PayFlow flow, AdvanceStep step) {
     if (BusinessDecision.mayCallBusiness(flow, clock.instant())) {
       BizCallResult answer = business.fulfil(flow.goal(), flow.tradeOrderNo(), flow.bizDeadline());
       events.externalCall("BIZ_CALL", answer.name());
@@ -226,7 +215,8 @@ public final class Advancer {
       return apply(flow, again, step, null, "BIZ_FACT");
     }
     String reason = ((Decision.Move) again).errorCode();
-    Optional<PayFlow> refunding = move(flow, FlowStatus.REFUNDING, reason, step, null, "BIZ_FACT");
+    Optional<PayFlow> refunding =
+        writes.move(flow, FlowStatus.REFUNDING, reason, step, null, "BIZ_FACT");
     if (refunding.isEmpty()) {
       return StepResult.end(Outcome.BUSY);
     }
@@ -242,7 +232,7 @@ public final class Advancer {
 
   // ---- REFUNDING ---------------------------------------------------------------------------
 
-  private StepResult confirmRefund(PayFlow flow, Step step) {
+  private StepResult confirmRefund(PayFlow flow, AdvanceStep step) {
     WalletResult query =
         call("REFUND_QUERY", () -> wallet.queryRefund(flow.refundOrderNo(), leaseEnd(flow)));
     WalletResult result =
@@ -271,11 +261,11 @@ public final class Advancer {
   // ---- carrying out decisions --------------------------------------------------------------
 
   private StepResult apply(
-      PayFlow flow, Decision decision, Step step, WalletResult result, String resultClass) {
+      PayFlow flow, Decision decision, AdvanceStep step, WalletResult result, String resultClass) {
     String requestId = result == null ? null : result.requestId();
     String klass = resultClass != null ? resultClass : result.certainty().name();
     if (decision instanceof Decision.Move m) {
-      Optional<PayFlow> moved = move(flow, m.to(), m.errorCode(), step, requestId, klass);
+      Optional<PayFlow> moved = writes.move(flow, m.to(), m.errorCode(), step, requestId, klass);
       if (moved.isEmpty()) {
         return StepResult.end(Outcome.BUSY);
       }
@@ -284,125 +274,18 @@ public final class Advancer {
           : StepResult.next(moved.get());
     }
     if (decision instanceof Decision.Wait w) {
-      return reschedule(flow, step, w.errorCode(), w.boundedByDeadline());
+      return StepResult.end(writes.reschedule(flow, step, w.errorCode(), w.boundedByDeadline()));
     }
     if (decision instanceof Decision.Escalate e) {
-      return escalate(flow, step, e.errorCode());
+      return StepResult.end(writes.escalate(flow, step, e.errorCode()));
     }
-    return freeze(flow, step, ((Decision.Freeze) decision).reason());
-  }
-
-  private Optional<PayFlow> move(
-      PayFlow flow, FlowStatus to, String errorCode, Step step, String requestId, String klass) {
-    Transitions.requireLegal(flow.status(), to);
-    Instant now = clock.instant();
-    boolean keepLease = !to.isTerminal();
-    HistoryNote note =
-        new HistoryNote(step.trigger.source(), requestId, klass, clock.millis() - step.startedAt);
-    TransitionWrite write =
-        new TransitionWrite(
-            flow,
-            to,
-            errorCode,
-            keepLease ? now.plus(config.lease()) : now,
-            keepLease ? step.lease.token() : null,
-            note,
-            now,
-            step.lease.token());
-    Optional<PayFlow> written = store.transition(write);
-    if (written.isPresent()) {
-      Duration dwell =
-          flow.updatedAt() == null ? Duration.ZERO : Duration.between(flow.updatedAt(), now);
-      events.transitioned(flow.status(), to, dwell);
-      return written;
-    }
-    onConflict(flow, to, step);
-    return Optional.empty();
-  }
-
-  /**
-   * 0 rows updated: re-read. A worker that no longer holds the lease (taken over after it expired,
-   * or released by a person's command) wrote nothing and stops: the holder decides now. Otherwise
-   * the same or a later legal state ends the step idempotently; any other state is a contradictory
-   * branch, which freezes the flow and raises an alert.
-   */
-  private void onConflict(PayFlow flow, FlowStatus intended, Step step) {
-    PayFlow current = store.find(flow.id()).orElseThrow();
-    if (!step.lease.token().equals(current.leaseOwner())) {
-      events.leaseLost(TABLE);
-      return;
-    }
-    if (current.status() == flow.status()
-        || Transitions.isSameOrLater(intended, current.status())) {
-      events.casConflict(intended, current.status(), "IDEMPOTENT");
-      return;
-    }
-    events.casConflict(intended, current.status(), "CONTRADICTION");
-    freeze(current, step, "CAS_CONTRADICTION_" + intended + "_FOUND_" + current.status());
-  }
-
-  private StepResult reschedule(
-      PayFlow flow, Step step, String errorCode, boolean boundedByDeadline) {
-    int retries = flow.retryCount() + 1;
-    boolean escalate =
-        (retries > config.retryBudget() && !boundedByDeadline)
-            || flow.reviewState() == ReviewState.ESCALATED;
-    ReviewState review = escalate ? ReviewState.ESCALATED : flow.reviewState();
-    String reason =
-        escalate
-            ? orElse(flow.reviewReason(), "RETRY_BUDGET_SPENT:" + errorCode)
-            : flow.reviewReason();
-    return writeSchedule(flow, step, retries, errorCode, review, reason);
-  }
-
-  private StepResult escalate(PayFlow flow, Step step, String errorCode) {
-    return writeSchedule(
-        flow,
-        step,
-        flow.retryCount() + 1,
-        errorCode,
-        ReviewState.ESCALATED,
-        orElse(flow.reviewReason(), errorCode));
-  }
-
-  private StepResult writeSchedule(
-      PayFlow flow, Step step, int retries, String errorCode, ReviewState review, String reason) {
-    Instant now = clock.instant();
-    boolean escalated = review == ReviewState.ESCALATED;
-    Instant next = backoff.next(flow.id(), flow.retryCount(), escalated, now);
-    if (!store.reschedule(
-        new RescheduleWrite(
-            flow, retries, next, errorCode, review, reason, now, step.lease.token()))) {
-      // Every writer that moves the row (a command, a freeze) also releases the lease, so 0 rows
-      // means this worker no longer holds the flow: nothing was written.
-      events.leaseLost(TABLE);
-      return StepResult.end(Outcome.BUSY);
-    }
-    events.rescheduled(flow.status(), errorCode);
-    if (escalated && flow.reviewState() != ReviewState.ESCALATED) {
-      events.escalated(flow.id(), flow.status(), errorCode);
-    }
-    wakeups.schedule(flow.id(), next);
-    return StepResult.end(Outcome.WAITING);
-  }
-
-  private StepResult freeze(PayFlow flow, Step step, String reason) {
-    if (!store.freeze(flow.id(), step.lease.token(), reason, clock.instant())) {
-      events.leaseLost(TABLE);
-      return StepResult.end(Outcome.BUSY);
-    }
-    events.frozen(flow.id(), reason);
-    return StepResult.end(Outcome.FROZEN);
+    return StepResult.end(writes.freeze(flow, step, ((Decision.Freeze) decision).reason()));
   }
 
   private WalletResult call(String kind, Supplier<WalletResult> io) {
     WalletResult result = io.get();
     events.externalCall(kind, result.certainty().name());
     return result;
-  }
-
-  private static String orElse(String value, String fallback) {
-    return value != null ? value : fallback;
   }
 
   /**
@@ -416,22 +299,6 @@ public final class Advancer {
 
     static StepResult end(Outcome outcome) {
       return new StepResult(null, outcome);
-    }
-  }
-
-  /** One advance call: who triggered it, which lease it holds, when the current step began. */
-  private static final class Step {
-    final Trigger trigger;
-    final Lease lease;
-    long startedAt;
-
-    Step(Trigger trigger, Lease lease) {
-      this.trigger = trigger;
-      this.lease = lease;
-    }
-
-    void start(long millis) {
-      startedAt = millis;
     }
   }
 }
