@@ -285,6 +285,8 @@ public final class JdbcFlowStore implements FlowStore {
               ps.setLong(i++, from.id());
               ps.setString(i++, from.status().name());
               ps.setLong(i++, from.version());
+              ps.setString(i++, w.holder());
+              ps.setString(i++, w.holder());
               ps.setString(i++, from.status().name());
               ps.setString(i++, w.note().trigger().name());
               ps.setString(i++, w.note().requestId());
@@ -298,7 +300,8 @@ public final class JdbcFlowStore implements FlowStore {
               ps.setObject(i++, ts(w.now()));
               ps.setString(i, event);
             });
-    // 0 rows: someone else moved the row (status or version changed). The caller re-reads.
+    // 0 rows: someone else moved the row (status or version changed), or the writer no longer
+    // holds its lease. Nothing was written; the caller re-reads.
     return rows.stream().findFirst();
   }
 
@@ -311,11 +314,11 @@ public final class JdbcFlowStore implements FlowStore {
                SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
                    review_state = ?, review_reason = ?, lease_owner = NULL
              WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
-               AND lease_owner IS NOT DISTINCT FROM ?
+               AND lease_owner = ?
             """,
             // Race: a worker whose lease expired and was taken over must not release the new
-            // holder's lease; the row's lease_owner is the token the writer read it under.
-            // updated_at stays: it marks when the flow entered its state (dwell, oldest age).
+            // holder's lease: the fence is the writer's own token, not the owner it read the row
+            // with. updated_at stays: it marks when the flow entered its state (dwell, oldest age).
             ps -> {
               ps.setInt(1, w.retryCount());
               ps.setObject(2, ts(w.nextRetryTime()));
@@ -325,7 +328,7 @@ public final class JdbcFlowStore implements FlowStore {
               ps.setLong(6, from.id());
               ps.setString(7, from.status().name());
               ps.setLong(8, from.version());
-              ps.setString(9, from.leaseOwner());
+              ps.setString(9, w.holder());
             })
         == 1;
   }
@@ -353,15 +356,21 @@ public final class JdbcFlowStore implements FlowStore {
   }
 
   @Override
-  public void freeze(long flowId, String reason, Instant now) {
-    update(
-        "UPDATE pay_flow SET review_state = 'FROZEN', review_reason = ?, lease_owner = NULL,"
-            + " updated_at = ? WHERE id = ?",
-        ps -> {
-          ps.setString(1, truncate(reason, 160));
-          ps.setObject(2, ts(now));
-          ps.setLong(3, flowId);
-        });
+  public boolean freeze(long flowId, String holder, String reason, Instant now) {
+    // Fenced like every worker write: a worker that lost its lease freezes nothing.
+    return update(
+            """
+            UPDATE pay_flow SET review_state = 'FROZEN', review_reason = ?, lease_owner = NULL,
+                   updated_at = ?
+             WHERE id = ? AND lease_owner = ?
+            """,
+            ps -> {
+              ps.setString(1, truncate(reason, 160));
+              ps.setObject(2, ts(now));
+              ps.setLong(3, flowId);
+              ps.setString(4, holder);
+            })
+        == 1;
   }
 
   // ---- plumbing ----------------------------------------------------------------------------

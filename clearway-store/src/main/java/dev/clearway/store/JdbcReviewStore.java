@@ -3,10 +3,7 @@ package dev.clearway.store;
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 import static dev.clearway.store.Sql.ts;
 
-import dev.clearway.core.domain.DomainEvent;
-import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.store.review.AuditEntry;
 import dev.clearway.store.review.HistoryEntry;
@@ -125,7 +122,7 @@ public final class JdbcReviewStore {
             audit(c, cmd, approver, "APPROVER", "FAIL", "flow changed since proposal", now);
             return new Result.Done(failed);
           }
-          apply(c, cmd, flow, verdict.target().orElseThrow(), now);
+          CommandEffect.apply(c, cmd, flow, verdict.target().orElseThrow(), now);
           ManualCommand applied = decide(c, cmd, "APPLIED", approver, "APPLIED", now);
           audit(c, cmd, approver, "APPROVER", "APPROVE", cmd.kind().name(), now);
           return new Result.Done(applied);
@@ -218,91 +215,6 @@ public final class JdbcReviewStore {
     return new Decidable(cmd, null);
   }
 
-  // ---- the effect of an approved command ----------------------------------------------------
-
-  private static void apply(
-      Connection c, ManualCommand cmd, PayFlow flow, FlowStatus to, Instant now)
-      throws SQLException {
-    if (to == flow.status()) {
-      // RESUME: no transition; clear the review mark and make the flow due now.
-      int rows =
-          update(
-              c,
-              """
-              UPDATE pay_flow SET review_state = 'NONE', review_reason = NULL, retry_count = 0,
-                     next_retry_time = ?, lease_owner = NULL, updated_at = ?
-               WHERE id = ? AND status = ? AND version = ?
-              """,
-              ts(now),
-              ts(now),
-              flow.id(),
-              flow.status().name(),
-              flow.version());
-      requireOne(rows, cmd);
-      return;
-    }
-    // A transition through the same CAS and guard trigger as the engine's, with its history row.
-    int rows =
-        update(
-            c,
-            """
-            UPDATE pay_flow SET status = ?, version = version + 1, review_state = 'NONE',
-                   review_reason = NULL, retry_count = 0, next_retry_time = ?,
-                   lease_owner = NULL, last_error_code = ?, updated_at = ?
-             WHERE id = ? AND status = ? AND version = ?
-            """,
-            to.name(),
-            ts(now),
-            cmd.kind().name(),
-            ts(now),
-            flow.id(),
-            flow.status().name(),
-            flow.version());
-    requireOne(rows, cmd);
-    update(
-        c,
-        """
-        INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
-               refund_order_no, from_status, to_status, version, trigger_source, request_id,
-               result_class, error_code, elapsed_ms, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'MANUAL_COMMAND', ?, 0, ?)
-        """,
-        flow.id(),
-        flow.goal().bizKey(),
-        flow.attemptNo(),
-        flow.tradeOrderNo(),
-        flow.refundOrderNo(),
-        flow.status().name(),
-        to.name(),
-        flow.version() + 1,
-        TriggerSource.MANUAL.name(),
-        "cmd-" + cmd.id(),
-        cmd.kind().name(),
-        ts(now));
-    // The domain event of the new state, in the same transaction, as for automatic transitions.
-    Optional<DomainEvent> event = DomainEvent.onEntering(to);
-    if (event.isPresent()) {
-      update(
-          c,
-          "INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,"
-              + " created_at) SELECT ?, ?, id, merchant_id, "
-              + PostgresDialect.EVENT_PAYLOAD
-              + ", ? FROM pay_flow WHERE id = ?",
-          DomainEvent.eventId(flow.id(), flow.version() + 1),
-          event.get().name(),
-          ts(now),
-          flow.id());
-    }
-  }
-
-  private static void requireOne(int rows, ManualCommand cmd) throws SQLException {
-    // The flow row is locked FOR UPDATE in this transaction, so 0 rows cannot come from a race;
-    // it would mean the pinned status or version no longer hold.
-    if (rows != 1) {
-      throw new SQLException("command " + cmd.id() + ": flow changed under its lock");
-    }
-  }
-
   // ---- plumbing ------------------------------------------------------------------------------
 
   private static Optional<PayFlow> lockFlow(Connection c, long flowId) throws SQLException {
@@ -370,12 +282,7 @@ public final class JdbcReviewStore {
   }
 
   private static int update(Connection c, String sql, Object... params) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
-      }
-      return ps.executeUpdate();
-    }
+    return CommandEffect.update(c, sql, params);
   }
 
   private static ManualCommand command(ResultSet rs) throws SQLException {

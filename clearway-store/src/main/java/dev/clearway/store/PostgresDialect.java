@@ -23,10 +23,12 @@ public final class PostgresDialect implements SqlDialect {
 
   @Override
   public String transitionSql() {
-    // Race: two workers after a lease takeover may both try this; the (status, version) guard
-    // lets exactly one through, the other sees 0 rows and re-reads. A frozen flow takes no
-    // automatic transition, even from a worker that read it before the freeze. A transition
-    // opens a new stage: an escalation of the previous stage is cleared.
+    // Race: a worker whose lease expired and was taken over may still try this; the lease fence
+    // (lease_owner = the writer's own token) refuses it even before the new holder has written,
+    // and the (status, version) guard refuses any writer that read the row before it moved. A
+    // command (holder null) holds no lease and is fenced by the version alone. A frozen flow
+    // takes no automatic transition. A transition opens a new stage: an escalation of the
+    // previous stage is cleared.
     return """
         WITH moved AS (
           UPDATE pay_flow
@@ -39,6 +41,7 @@ public final class PostgresDialect implements SqlDialect {
                                      ELSE review_state END,
                  updated_at = ?
            WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
+             AND (?::text IS NULL OR lease_owner = ?)
           RETURNING %s
         ), hist AS (
           INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,

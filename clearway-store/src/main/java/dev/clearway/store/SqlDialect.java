@@ -13,9 +13,10 @@ public interface SqlDialect {
   /**
    * CAS transition that also appends the history row, returning the updated row. Parameters, in
    * order: to_status, next_retry_time, lease_owner, error_code, request_id, updated_at, id,
-   * from_status, from_version; then for history: from_status, trigger, request_id, result_class,
-   * error_code, elapsed_ms, created_at; then for the outbox: event_type, created_at, event_type
-   * again (null: no event).
+   * from_status, from_version, the writer's lease token twice (null: a command, fenced by the
+   * version alone); then for history: from_status, trigger, request_id, result_class, error_code,
+   * elapsed_ms, created_at; then for the outbox: event_type, created_at, event_type again (null: no
+   * event).
    */
   String transitionSql();
 

@@ -81,7 +81,8 @@ class JdbcFlowStoreClaimTest {
   void aFrozenRowCannotBeClaimed() {
     Instant now = now();
     PayFlow f = created(now);
-    store().freeze(f.id(), "BIZ_DONE_WITHOUT_ATTRIBUTION", now);
+    assertThat(store().freeze(f.id(), f.leaseOwner(), "BIZ_DONE_WITHOUT_ATTRIBUTION", now))
+        .isTrue();
 
     PayFlow frozen = reload(f);
     assertThat(frozen.reviewState()).isEqualTo(ReviewState.FROZEN);
@@ -96,7 +97,7 @@ class JdbcFlowStoreClaimTest {
   @Test
   void freezeTruncatesALongReasonToTheColumn() {
     PayFlow f = created(now());
-    store().freeze(f.id(), "X".repeat(400), now());
+    store().freeze(f.id(), f.leaseOwner(), "X".repeat(400), now());
     assertThat(reload(f).reviewReason()).hasSize(160);
   }
 
@@ -119,7 +120,14 @@ class JdbcFlowStoreClaimTest {
             store()
                 .reschedule(
                     new RescheduleWrite(
-                        f, 1, now.plusSeconds(600), "PAY_UNKNOWN", ReviewState.NONE, null, now)))
+                        f,
+                        1,
+                        now.plusSeconds(600),
+                        "PAY_UNKNOWN",
+                        ReviewState.NONE,
+                        null,
+                        now,
+                        f.leaseOwner())))
         .isTrue();
 
     assertThat(store().claim(f.id(), lease("callback", now), now)).isTrue();
@@ -165,7 +173,8 @@ class JdbcFlowStoreClaimTest {
     long refunded = insertRaw(newGoal(), 1, FlowStatus.REFUNDED, past);
     long closed = insertRaw(newGoal(), 1, FlowStatus.CLOSED, past);
     long frozen = insertRaw(newGoal(), 1, FlowStatus.PAYED, past);
-    store().freeze(frozen, "CAS_CONTRADICTION", now);
+    assertThat(store().claim(frozen, lease("freezer", now), now)).isTrue();
+    assertThat(store().freeze(frozen, "freezer", "CAS_CONTRADICTION", now)).isTrue();
     long escalated = insertRaw(newGoal(), 1, FlowStatus.REFUNDING, past);
     exec("UPDATE pay_flow SET review_state = 'ESCALATED' WHERE id = ?", escalated);
     due.add(escalated); // escalated rows are still retried, at a lower frequency
@@ -331,7 +340,14 @@ class JdbcFlowStoreClaimTest {
         store()
             .reschedule(
                 new RescheduleWrite(
-                    paying, 3, next, "READ_TIMEOUT", ReviewState.NONE, null, later));
+                    paying,
+                    3,
+                    next,
+                    "READ_TIMEOUT",
+                    ReviewState.NONE,
+                    null,
+                    later,
+                    paying.leaseOwner()));
 
     assertThat(ok).isTrue();
     PayFlow r = reload(paying);
@@ -366,7 +382,8 @@ class JdbcFlowStoreClaimTest {
                         "BIZ_FACT_UNREADABLE",
                         ReviewState.ESCALATED,
                         "RETRY_BUDGET_SPENT:BIZ_FACT_UNREADABLE",
-                        now)))
+                        now,
+                        payed.leaseOwner())))
         .isTrue();
 
     PayFlow r = reload(payed);
@@ -406,14 +423,28 @@ class JdbcFlowStoreClaimTest {
             store()
                 .reschedule(
                     new RescheduleWrite(
-                        stale, 1, now.plusSeconds(5), "X", ReviewState.NONE, null, now)))
+                        stale,
+                        1,
+                        now.plusSeconds(5),
+                        "X",
+                        ReviewState.NONE,
+                        null,
+                        now,
+                        stale.leaseOwner())))
         .isFalse();
     // the old snapshot (status and version stale)
     assertThat(
             store()
                 .reschedule(
                     new RescheduleWrite(
-                        waitPay, 1, now.plusSeconds(5), "X", ReviewState.NONE, null, now)))
+                        waitPay,
+                        1,
+                        now.plusSeconds(5),
+                        "X",
+                        ReviewState.NONE,
+                        null,
+                        now,
+                        paying.leaseOwner())))
         .isFalse();
 
     PayFlow r = reload(paying);
@@ -425,14 +456,21 @@ class JdbcFlowStoreClaimTest {
   void rescheduleFailsOnAFrozenRow() {
     Instant now = now();
     PayFlow paying = walk(created(now), now, FlowStatus.PAYING);
-    store().freeze(paying.id(), "CAS_CONTRADICTION", now);
+    store().freeze(paying.id(), paying.leaseOwner(), "CAS_CONTRADICTION", now);
     PayFlow frozen = reload(paying);
 
     assertThat(
             store()
                 .reschedule(
                     new RescheduleWrite(
-                        paying, 1, now.plusSeconds(5), "X", ReviewState.NONE, null, now)))
+                        paying,
+                        1,
+                        now.plusSeconds(5),
+                        "X",
+                        ReviewState.NONE,
+                        null,
+                        now,
+                        paying.leaseOwner())))
         .isFalse();
     assertThat(reload(paying)).isEqualTo(frozen);
     assertThat(frozen.reviewState()).isEqualTo(ReviewState.FROZEN);

@@ -101,7 +101,8 @@ class JdbcFlowStoreTransitionTest {
             t1.plus(LEASE),
             "worker/7",
             new HistoryNote(TriggerSource.SCANNER, "req-42", "START_PAY", 17),
-            t1);
+            t1,
+            waitPay.leaseOwner());
     Optional<PayFlow> written = store().transition(w);
 
     assertThat(written).isPresent();
@@ -252,7 +253,8 @@ class JdbcFlowStoreTransitionTest {
                         "PAY_UNKNOWN",
                         ReviewState.ESCALATED,
                         "RETRY_BUDGET_SPENT:PAY_UNKNOWN",
-                        now)))
+                        now,
+                        paying.leaseOwner())))
         .isTrue();
     PayFlow escalated = reload(paying);
     assertThat(escalated.reviewState()).isEqualTo(ReviewState.ESCALATED);
@@ -278,7 +280,8 @@ class JdbcFlowStoreTransitionTest {
                     now.plus(LEASE),
                     "w",
                     new HistoryNote(TriggerSource.SYNC, "wallet-req-1", "START_PAY", 0),
-                    now))
+                    now,
+                    waitPay.leaseOwner()))
             .orElseThrow();
     move(paying, FlowStatus.PAYED, now);
 
@@ -294,7 +297,7 @@ class JdbcFlowStoreTransitionTest {
   void aFrozenFlowTakesNoAutomaticTransitionEvenFromAWorkerThatReadItBefore() throws Exception {
     Instant now = now();
     PayFlow read = move(created(now), FlowStatus.PAYING, now);
-    store().freeze(read.id(), "CONTRADICTION", now);
+    assertThat(store().freeze(read.id(), read.leaseOwner(), "CONTRADICTION", now)).isTrue();
 
     assertThat(store().transition(write(read, FlowStatus.PAYED, now))).isEmpty();
     PayFlow after = reload(read);
@@ -321,7 +324,8 @@ class JdbcFlowStoreTransitionTest {
                     "PAY_UNKNOWN",
                     ReviewState.NONE,
                     null,
-                    later));
+                    later,
+                    staleRead.leaseOwner()));
 
     assertThat(released).isFalse();
     assertThat(StoreFixtures.leaseOwner(staleRead.id())).isEqualTo("taker");

@@ -71,7 +71,8 @@ final class StoreFixtures {
         to.isTerminal() ? now : now.plus(LEASE),
         to.isTerminal() ? null : "mover",
         new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-        now);
+        now,
+        from.leaseOwner());
   }
 
   /** A CAS transition that must succeed. */

@@ -53,4 +53,10 @@ final class ChaosEvents implements ChannelEvents {
   public void concurrentlyResolved() {
     counts.count("lostRaces");
   }
+
+  @Override
+  public void leaseLost(String table) {
+    metrics.leaseLost(table);
+    counts.count("leaseLost_" + table);
+  }
 }

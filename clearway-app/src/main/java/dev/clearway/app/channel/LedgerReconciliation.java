@@ -82,7 +82,8 @@ final class LedgerReconciliation {
               null,
               0,
               null,
-              version));
+              version,
+              null)); // an observer: it holds no task lease, the attempt is final already
       found.accept(attempt.get());
       n++;
     }

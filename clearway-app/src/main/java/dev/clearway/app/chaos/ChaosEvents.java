@@ -14,6 +14,7 @@ final class ChaosEvents implements EngineEvents {
   final AtomicLong freezes = new AtomicLong();
   final AtomicLong scannerHits = new AtomicLong();
   final AtomicLong refundsBlocked = new AtomicLong();
+  final AtomicLong leasesLost = new AtomicLong();
 
   @Override
   public void transitioned(FlowStatus from, FlowStatus to) {
@@ -43,6 +44,11 @@ final class ChaosEvents implements EngineEvents {
   @Override
   public void refundBlockedByBizSuccess(long flowId) {
     refundsBlocked.incrementAndGet();
+  }
+
+  @Override
+  public void leaseLost(String table) {
+    leasesLost.incrementAndGet();
   }
 
   @Override

@@ -107,7 +107,8 @@ public final class ChaosRun {
       String faults =
           String.format(
               "worker crashes %d, wake-ups lost %d / duplicated %d / delayed %d, scanner hits %d,"
-                  + " CAS conflicts %d (contradictions %d), escalations %d, freezes %d",
+                  + " CAS conflicts %d (contradictions %d), writes refused for a lost lease %d,"
+                  + " escalations %d, freezes %d",
               crashes.get(),
               faultyWakeups.stream().mapToLong(FaultyWakeups::lost).sum(),
               faultyWakeups.stream().mapToLong(FaultyWakeups::duplicated).sum(),
@@ -115,6 +116,7 @@ public final class ChaosRun {
               events.scannerHits.get(),
               events.casIdempotent.get() + events.casContradiction.get(),
               events.casContradiction.get(),
+              events.leasesLost.get(),
               events.escalations.get(),
               events.freezes.get());
       return new Report(verdict, checker.examples(), faults);

@@ -24,8 +24,9 @@ import java.util.TreeMap;
  *   <li>REFUNDED: charged, refunded, not granted to this order;
  *   <li>PAY_FAIL and CLOSED: never charged;
  *   <li>charged and not granted to this order: REFUNDED, or in manual review;
- *   <li>history: starts at WAIT_PAY version 0, every edge legal, versions consecutive, never out of
- *       a terminal state, and ends at the row's status.
+ *   <li>history: starts at WAIT_PAY version 0, every edge legal (or, for a person's RESUME, the
+ *       same status), versions consecutive, never out of a terminal state, and ends at the row's
+ *       status.
  * </ul>
  */
 public final class InvariantChecker {
@@ -129,10 +130,11 @@ public final class InvariantChecker {
       } else {
         FlowStatus from = FlowStatus.valueOf(h.fromStatus());
         FlowStatus to = FlowStatus.valueOf(h.toStatus());
+        // from == to: a person's RESUME, which bumps the version without a transition.
         ok =
             h.fromStatus().equals(last)
                 && !from.isTerminal()
-                && Transitions.isLegal(from, to)
+                && (Transitions.isLegal(from, to) || from == to)
                 && h.version() == lastVersion + 1;
       }
       count(

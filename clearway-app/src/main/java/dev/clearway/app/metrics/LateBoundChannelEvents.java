@@ -47,4 +47,9 @@ public final class LateBoundChannelEvents implements ChannelEvents {
   public void concurrentlyResolved() {
     target.get().concurrentlyResolved();
   }
+
+  @Override
+  public void leaseLost(String table) {
+    target.get().leaseLost(table);
+  }
 }

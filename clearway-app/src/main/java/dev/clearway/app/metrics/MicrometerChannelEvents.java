@@ -18,6 +18,7 @@ import java.time.Duration;
  *       channel account is {@code certainty="UNKNOWN"} over all answers of that account;
  *   <li>{@code clearway.channel.failover.denied{reason}} and {@code clearway.channel.failovers};
  *   <li>{@code clearway.channel.multiple.success}: charges found on attempts recorded as failed;
+ *   <li>{@code clearway.lease.lost{table}}: writes refused because the worker had lost its lease;
  *   <li>{@code clearway.channel.recovery.oldest.age} (seconds) and {@code
  *       clearway.channel.recovery.open} from the database.
  * </ul>
@@ -78,5 +79,10 @@ public final class MicrometerChannelEvents implements ChannelEvents {
   @Override
   public void concurrentlyResolved() {
     registry.counter("clearway.channel.cas.lost").increment();
+  }
+
+  @Override
+  public void leaseLost(String table) {
+    registry.counter("clearway.lease.lost", "table", table).increment();
   }
 }

@@ -74,6 +74,11 @@ public final class MicrometerEngineEvents implements EngineEvents {
   }
 
   @Override
+  public void leaseLost(String table) {
+    registry.counter("clearway.lease.lost", "table", table).increment();
+  }
+
+  @Override
   public void scannerRound(int hits, long elapsedMillis) {
     scannerRounds.record(Duration.ofMillis(elapsedMillis));
     registry.counter("clearway.scanner.hits").increment(hits);

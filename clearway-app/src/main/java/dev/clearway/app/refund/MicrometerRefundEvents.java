@@ -65,6 +65,11 @@ public final class MicrometerRefundEvents implements RefundEvents {
   }
 
   @Override
+  public void leaseLost(String table) {
+    registry.counter("clearway.lease.lost", "table", table).increment();
+  }
+
+  @Override
   public void scannerRound(int hits, long elapsedMillis) {
     scannerRounds.record(Duration.ofMillis(elapsedMillis));
     registry.counter("clearway.after_sale_refunds.scanner.hits").increment(hits);

@@ -229,7 +229,7 @@ class ConsoleBrowserTest {
     flow = move(store, flow, FlowStatus.PAYING);
     api.wallet.pay(new ChargeRequest(flow.tradeOrderNo(), 502, 700, "CNY"));
     flow = move(store, flow, FlowStatus.PAYED);
-    store.freeze(flow.id(), "BIZ_DONE_WITHOUT_ATTRIBUTION", now);
+    store.freeze(flow.id(), flow.leaseOwner(), "BIZ_DONE_WITHOUT_ATTRIBUTION", now);
     return store.find(flow.id()).orElseThrow();
   }
 
@@ -244,7 +244,8 @@ class ConsoleBrowserTest {
                 now.plusSeconds(60),
                 from.leaseOwner(),
                 new HistoryNote(TriggerSource.SYNC, null, "TEST", 0),
-                now))
+                now,
+                from.leaseOwner()))
         .orElseThrow();
   }
 

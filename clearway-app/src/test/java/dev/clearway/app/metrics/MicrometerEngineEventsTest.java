@@ -2,9 +2,13 @@ package dev.clearway.app.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.app.refund.MicrometerRefundEvents;
+import dev.clearway.core.channel.port.ChannelStore;
 import dev.clearway.core.domain.FlowStatus;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -49,5 +53,32 @@ class MicrometerEngineEventsTest {
         .isEqualTo(1);
     assertThat(registry.counter("clearway.scanner.hits").count()).isEqualTo(7);
     assertThat(registry.find("clearway.scanner.round").timer().count()).isEqualTo(1);
+  }
+
+  @Test
+  void writesRefusedForALostLeaseAreCountedByTableInTheFlowRefundAndChannelEvents() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    LateBoundChannelEvents channel = new LateBoundChannelEvents();
+    // The channel meters' gauges read the store only when scraped; this test never scrapes.
+    ChannelStore unread =
+        (ChannelStore)
+            Proxy.newProxyInstance(
+                ChannelStore.class.getClassLoader(),
+                new Class<?>[] {ChannelStore.class},
+                (proxy, method, args) -> {
+                  throw new UnsupportedOperationException(method.getName());
+                });
+    channel.bind(new MicrometerChannelEvents(registry, unread, Clock.systemUTC()));
+
+    new MicrometerEngineEvents(registry).leaseLost("pay_flow");
+    new MicrometerEngineEvents(registry).leaseLost("pay_flow");
+    new MicrometerRefundEvents(registry).leaseLost("refund_order");
+    channel.leaseLost("recovery_task");
+
+    assertThat(registry.counter("clearway.lease.lost", "table", "pay_flow").count()).isEqualTo(2);
+    assertThat(registry.counter("clearway.lease.lost", "table", "refund_order").count())
+        .isEqualTo(1);
+    assertThat(registry.counter("clearway.lease.lost", "table", "recovery_task").count())
+        .isEqualTo(1);
   }
 }

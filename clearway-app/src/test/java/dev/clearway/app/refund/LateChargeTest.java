@@ -49,7 +49,8 @@ class LateChargeTest {
                 now,
                 null,
                 new HistoryNote(TriggerSource.SCANNER, null, "CLOSE", 0),
-                now))
+                now,
+                flow.leaseOwner()))
         .orElseThrow();
   }
 

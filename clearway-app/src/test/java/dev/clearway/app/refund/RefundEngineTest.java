@@ -308,9 +308,42 @@ class RefundEngineTest {
     RefundOrder r = e.request(flow, 600, "k-1");
 
     assertThat(r.status()).isEqualTo(RefundStatus.SUCCESS);
-    assertThat(e.events.count("cas:IDEMPOTENT")).isEqualTo(1);
+    // The first worker's write is refused by the lease fence and counted as a lost lease.
+    assertThat(e.events.count("leaseLost:refund_order")).isEqualTo(1);
+    assertThat(e.events.count("cas:IDEMPOTENT")).isZero();
     assertThat(e.events.count("transition:PROCESSING->SUCCESS")).isEqualTo(1);
     assertThat(e.path(r.id())).containsExactly("PENDING", "PROCESSING", "SUCCESS");
+    assertThat(sentAsRefund(no)).isEqualTo(1);
+    assertThat(ledgerRefunds(no)).isEqualTo(1);
+  }
+
+  @Test
+  void aWorkerWhoseLeaseWasTakenOverCannotSettleTheRefundTheNewHolderWorksOn() {
+    PayFlow flow = e.paidFlow();
+    String no = numberOf(flow, 1);
+    List<dev.clearway.core.engine.Trigger> takeover = new java.util.ArrayList<>();
+    // While the first worker waits for the wallet's answer, its lease expires and another worker
+    // claims the refund; that worker has not written anything yet.
+    e.h.wallet.duringNextCall(
+        orderNo -> {
+          e.h.clock.advance(CONFIG.lease().plusMillis(1));
+          e.scanner.runRound((id, trigger) -> takeover.add(trigger));
+        });
+
+    RefundOrder stale = e.request(flow, 600, "k-1");
+
+    assertThat(takeover).hasSize(1);
+    assertThat(stale.status())
+        .as("the stale worker's SUCCESS was refused")
+        .isEqualTo(RefundStatus.PROCESSING);
+    assertThat(stale.leaseOwner()).isEqualTo(takeover.get(0).lease().token());
+    assertThat(e.events.count("leaseLost:refund_order")).isEqualTo(1);
+    assertThat(e.path(stale.id())).containsExactly("PENDING", "PROCESSING");
+
+    RefundAdvanceResult holder = e.advancer.advance(stale.id(), takeover.get(0));
+
+    assertThat(holder.refund().status()).isEqualTo(RefundStatus.SUCCESS);
+    assertThat(e.path(stale.id())).containsExactly("PENDING", "PROCESSING", "SUCCESS");
     assertThat(sentAsRefund(no)).isEqualTo(1);
     assertThat(ledgerRefunds(no)).isEqualTo(1);
   }

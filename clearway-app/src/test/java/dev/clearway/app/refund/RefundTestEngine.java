@@ -200,5 +200,10 @@ final class RefundTestEngine {
     public void abnormal(long refundId, String errorCode) {
       inc("abnormal");
     }
+
+    @Override
+    public void leaseLost(String table) {
+      inc("leaseLost:" + table);
+    }
   }
 }

@@ -121,7 +121,7 @@ class ReviewHttpTest {
     flow = move(store, flow, FlowStatus.PAYING);
     wallet.pay(new ChargeRequest(flow.tradeOrderNo(), 42, 700, "CNY"));
     flow = move(store, flow, FlowStatus.PAYED);
-    store.freeze(flow.id(), "BIZ_DONE_WITHOUT_ATTRIBUTION", now);
+    store.freeze(flow.id(), flow.leaseOwner(), "BIZ_DONE_WITHOUT_ATTRIBUTION", now);
     return store.find(flow.id()).orElseThrow();
   }
 
@@ -136,7 +136,8 @@ class ReviewHttpTest {
                 now.plusSeconds(60),
                 from.leaseOwner(),
                 new HistoryNote(TriggerSource.SYNC, null, "TEST", 0),
-                now))
+                now,
+                from.leaseOwner()))
         .orElseThrow();
   }
 

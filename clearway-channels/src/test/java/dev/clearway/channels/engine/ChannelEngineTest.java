@@ -23,6 +23,7 @@ import dev.clearway.core.fact.Certainty;
 import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -224,7 +225,9 @@ class ChannelEngineTest {
     var executor =
         new dev.clearway.core.channel.engine.CreateExecutor(
             ctx, new dev.clearway.core.channel.engine.AttemptRecorder(ctx));
-    Attempt after = executor.replay(tampered, "card", "test-v1", null, 0);
+    Instant now = rig.clock.instant();
+    assertThat(rig.store.holdTask(stored.id(), "replayer", now.plusSeconds(30), now)).isTrue();
+    Attempt after = executor.replay(tampered, "card", "test-v1", null, 0, "replayer");
 
     assertThat(rig.a.creates).hasSize(1); // the tampered replay never reached the PSP
     assertThat(after.status()).isEqualTo(AttemptStatus.UNKNOWN);

@@ -41,6 +41,7 @@ final class ChannelTestRig {
   final List<String> denied = new CopyOnWriteArrayList<>();
   final List<String> multiple = new CopyOnWriteArrayList<>();
   final List<String> woken = new CopyOnWriteArrayList<>();
+  final List<String> leasesLost = new CopyOnWriteArrayList<>();
   volatile ChannelHealth health = ChannelHealth.ALWAYS;
 
   ChannelTestRig() {
@@ -72,6 +73,11 @@ final class ChannelTestRig {
           @Override
           public void multipleSuccess(String tradeOrderNo) {
             multiple.add(tradeOrderNo);
+          }
+
+          @Override
+          public void leaseLost(String table) {
+            leasesLost.add(table);
           }
         };
     return new ChannelContext(

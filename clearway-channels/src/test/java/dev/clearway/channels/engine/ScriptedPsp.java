@@ -27,6 +27,10 @@ final class ScriptedPsp implements PspAdapter {
   private final String channel;
   private final RecoveryCapabilities caps;
   volatile WebhookNotice nextWebhook;
+
+  /** Runs once inside the next create or retrieve, after its answer is decided (a slow call). */
+  volatile Runnable duringNextCall;
+
   volatile PspOutcome closeAnswer = of(ResultCertainty.DEFINITE_FAILURE, "CLOSED", false);
 
   ScriptedPsp(String channel, RecoveryCapabilities caps) {
@@ -73,13 +77,23 @@ final class ScriptedPsp implements PspAdapter {
   public synchronized PspOutcome create(CreatePayment request) {
     calls.add("create");
     creates.add(request);
-    return createAnswers.isEmpty() ? PspOutcome.unknown("timeout") : createAnswers.poll();
+    return during(createAnswers.isEmpty() ? PspOutcome.unknown("timeout") : createAnswers.poll());
   }
 
   @Override
   public synchronized PspOutcome retrieve(AttemptRef attempt) {
     calls.add("retrieve");
-    return retrieveAnswers.isEmpty() ? PspOutcome.unknown("timeout") : retrieveAnswers.poll();
+    return during(
+        retrieveAnswers.isEmpty() ? PspOutcome.unknown("timeout") : retrieveAnswers.poll());
+  }
+
+  private PspOutcome during(PspOutcome answer) {
+    Runnable hook = duringNextCall;
+    duringNextCall = null;
+    if (hook != null) {
+      hook.run();
+    }
+    return answer;
   }
 
   @Override

@@ -7,8 +7,6 @@ import dev.clearway.core.decision.RefundDecision;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.OrderNumbers;
 import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
-import dev.clearway.core.domain.Transitions;
 import dev.clearway.core.engine.AdvanceResult.Outcome;
 import dev.clearway.core.fact.BizCallResult;
 import dev.clearway.core.fact.BizFact;
@@ -16,16 +14,12 @@ import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.port.FlowStore.HistoryNote;
 import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.port.FlowStore.RescheduleWrite;
-import dev.clearway.core.port.FlowStore.TransitionWrite;
 import dev.clearway.core.port.WakeupScheduler;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.port.WalletGateway.RefundRequest;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -36,8 +30,8 @@ import java.util.function.Supplier;
  *
  * <p>Each step starts from the row as the primary has it (read, or returned by the last CAS in the
  * same statement), makes at most one kind of external call, decides with a pure function and writes
- * with a CAS. A step that finds nothing decisive reschedules the flow and releases its lease; a
- * wake-up or the scanner continues it later.
+ * with a CAS fenced by the lease it holds ({@link FlowWrites}). A step that finds nothing decisive
+ * reschedules the flow and releases its lease; a wake-up or the scanner continues it later.
  */
 public final class Advancer {
   private static final int MAX_STEPS = 8;
@@ -45,10 +39,9 @@ public final class Advancer {
   private final FlowStore store;
   private final WalletGateway wallet;
   private final BusinessGateway business;
-  private final WakeupScheduler wakeups;
   private final EngineEvents events;
   private final LeaseTokens leases;
-  private final Backoff backoff;
+  private final FlowWrites writes;
   private final EngineConfig config;
   private final Clock clock;
 
@@ -64,24 +57,27 @@ public final class Advancer {
     this.store = store;
     this.wallet = wallet;
     this.business = business;
-    this.wakeups = wakeups;
     this.events = events;
     this.leases = leases;
-    this.backoff = new Backoff(config);
+    this.writes = new FlowWrites(store, wakeups, events, config, clock);
     this.config = config;
     this.clock = clock;
   }
 
-  /** Advances a flow as far as the facts allow; re-reads the row from the primary first. */
+  /**
+   * Advances a flow as far as the facts allow; re-reads the row from the primary first. A trigger
+   * without a lease, or whose lease expired while it waited (a scanner task in a queue), claims the
+   * flow afresh; the claim fails while another worker holds it.
+   */
   public AdvanceResult advance(long flowId, Trigger trigger) {
     Lease lease = trigger.lease();
-    if (lease == null) {
+    if (lease == null || expired(lease)) {
       lease = leases.next();
       if (!store.claim(flowId, lease, clock.instant())) {
         return settled(store.find(flowId).orElse(null), Outcome.BUSY);
       }
     }
-    return run(store.find(flowId).orElse(null), new Step(trigger, lease));
+    return run(store.find(flowId).orElse(null), new AdvanceStep(trigger, lease));
   }
 
   /**
@@ -92,10 +88,19 @@ public final class Advancer {
     if (trigger.lease() == null) {
       throw new IllegalArgumentException("a created flow is advanced under its creation lease");
     }
-    return run(created, new Step(trigger, trigger.lease()));
+    if (expired(trigger.lease())) {
+      // Race: the task waited in a queue past its creation lease, so the row it carries may be
+      // stale and the flow taken over. Claim afresh like any other entry, from a fresh read.
+      return advance(created.id(), Trigger.unclaimed(trigger.source()));
+    }
+    return run(created, new AdvanceStep(trigger, trigger.lease()));
   }
 
-  private AdvanceResult run(PayFlow flow, Step step) {
+  private boolean expired(Lease lease) {
+    return !clock.instant().isBefore(lease.until());
+  }
+
+  private AdvanceResult run(PayFlow flow, AdvanceStep step) {
     for (int i = 0; i < MAX_STEPS; i++) {
       if (flow == null) {
         return new AdvanceResult(Outcome.NOT_FOUND, null);
@@ -106,7 +111,7 @@ public final class Advancer {
       if (flow.isFrozen()) {
         return new AdvanceResult(Outcome.FROZEN, flow);
       }
-      if (!step.lease.token().equals(flow.leaseOwner())) {
+      if (!step.holder().equals(flow.leaseOwner())) {
         // Race: our lease expired and another worker claimed the flow (a scanner task that sat in
         // a queue, a worker that stalled). Leave it to the holder: no external call from here.
         return new AdvanceResult(Outcome.BUSY, flow);
@@ -127,8 +132,8 @@ public final class Advancer {
       flow = result.next();
     }
     // More steps than any legal path has: hand over to a later trigger rather than spin.
-    StepResult handover = reschedule(flow, step, "STEP_LIMIT", false);
-    return settled(store.find(flow.id()).orElse(null), handover.outcome());
+    Outcome handover = writes.reschedule(flow, step, "STEP_LIMIT", false);
+    return settled(store.find(flow.id()).orElse(null), handover);
   }
 
   private static AdvanceResult settled(PayFlow flow, Outcome outcome) {
@@ -143,7 +148,7 @@ public final class Advancer {
 
   // ---- WAIT_PAY ----------------------------------------------------------------------------
 
-  private StepResult waitPay(PayFlow flow, Step step) {
+  private StepResult waitPay(PayFlow flow, AdvanceStep step) {
     if (!flow.hasOrderNumbers()) {
       // Crash between insert and number write: derive the very same numbers from the id.
       store.assignOrderNumbers(
@@ -154,7 +159,7 @@ public final class Advancer {
     if (!(decision instanceof Decision.Move start) || start.to() != FlowStatus.PAYING) {
       return apply(flow, decision, step, null, "DEADLINE");
     }
-    Optional<PayFlow> paying = move(flow, FlowStatus.PAYING, null, step, null, "START_PAY");
+    Optional<PayFlow> paying = writes.move(flow, FlowStatus.PAYING, null, step, null, "START_PAY");
     if (paying.isEmpty()) {
       return StepResult.end(Outcome.BUSY);
     }
@@ -164,7 +169,7 @@ public final class Advancer {
 
   // ---- PAYING ------------------------------------------------------------------------------
 
-  private StepResult confirmPayment(PayFlow flow, Step step) {
+  private StepResult confirmPayment(PayFlow flow, AdvanceStep step) {
     WalletResult query = call("PAY_QUERY", () -> wallet.queryPayment(flow.tradeOrderNo()));
     Instant now = clock.instant();
     return switch (PaymentDecision.afterQuery(flow, query, now, config.unpaidTimeout())) {
@@ -174,7 +179,8 @@ public final class Advancer {
         yield apply(flow, PaymentDecision.onPaymentResult(result), step, result, null);
       }
       case CLOSE_ORDER -> {
-        WalletResult closed = call("CLOSE", () -> wallet.closePayment(flow.tradeOrderNo()));
+        WalletResult closed =
+            call("CLOSE", () -> wallet.closePayment(flow.tradeOrderNo(), leaseEnd(flow)));
         Decision decision =
             PaymentDecision.onCloseResult(closed, PaymentDecision.closeReason(flow, now));
         yield apply(flow, decision, step, closed, "CLOSE");
@@ -191,7 +197,7 @@ public final class Advancer {
 
   // ---- PAYED -------------------------------------------------------------------------------
 
-  private StepResult confirmBusiness(PayFlow flow, Step step) {
+  private StepResult confirmBusiness(PayFlow flow, AdvanceStep step) {
     if (BusinessDecision.mayCallBusiness(flow, clock.instant())) {
       BizCallResult answer = business.fulfil(flow.goal(), flow.tradeOrderNo(), flow.bizDeadline());
       events.externalCall("BIZ_CALL", answer.name());
@@ -209,7 +215,8 @@ public final class Advancer {
       return apply(flow, again, step, null, "BIZ_FACT");
     }
     String reason = ((Decision.Move) again).errorCode();
-    Optional<PayFlow> refunding = move(flow, FlowStatus.REFUNDING, reason, step, null, "BIZ_FACT");
+    Optional<PayFlow> refunding =
+        writes.move(flow, FlowStatus.REFUNDING, reason, step, null, "BIZ_FACT");
     if (refunding.isEmpty()) {
       return StepResult.end(Outcome.BUSY);
     }
@@ -225,8 +232,9 @@ public final class Advancer {
 
   // ---- REFUNDING ---------------------------------------------------------------------------
 
-  private StepResult confirmRefund(PayFlow flow, Step step) {
-    WalletResult query = call("REFUND_QUERY", () -> wallet.queryRefund(flow.refundOrderNo()));
+  private StepResult confirmRefund(PayFlow flow, AdvanceStep step) {
+    WalletResult query =
+        call("REFUND_QUERY", () -> wallet.queryRefund(flow.refundOrderNo(), leaseEnd(flow)));
     WalletResult result =
         switch (RefundDecision.afterQuery(query)) {
           case DECIDE -> query;
@@ -239,17 +247,25 @@ public final class Advancer {
     RefundRequest request =
         new RefundRequest(
             flow.refundOrderNo(), flow.tradeOrderNo(), flow.amount(), flow.currency());
-    return call("REFUND", () -> wallet.refund(request));
+    return call("REFUND", () -> wallet.refund(request, leaseEnd(flow)));
+  }
+
+  /**
+   * When the lease this step holds ends: a held row's {@code next_retry_time} is its lease expiry
+   * (set by the claim, renewed by every transition that keeps the lease).
+   */
+  private static Instant leaseEnd(PayFlow held) {
+    return held.nextRetryTime();
   }
 
   // ---- carrying out decisions --------------------------------------------------------------
 
   private StepResult apply(
-      PayFlow flow, Decision decision, Step step, WalletResult result, String resultClass) {
+      PayFlow flow, Decision decision, AdvanceStep step, WalletResult result, String resultClass) {
     String requestId = result == null ? null : result.requestId();
     String klass = resultClass != null ? resultClass : result.certainty().name();
     if (decision instanceof Decision.Move m) {
-      Optional<PayFlow> moved = move(flow, m.to(), m.errorCode(), step, requestId, klass);
+      Optional<PayFlow> moved = writes.move(flow, m.to(), m.errorCode(), step, requestId, klass);
       if (moved.isEmpty()) {
         return StepResult.end(Outcome.BUSY);
       }
@@ -258,110 +274,18 @@ public final class Advancer {
           : StepResult.next(moved.get());
     }
     if (decision instanceof Decision.Wait w) {
-      return reschedule(flow, step, w.errorCode(), w.boundedByDeadline());
+      return StepResult.end(writes.reschedule(flow, step, w.errorCode(), w.boundedByDeadline()));
     }
     if (decision instanceof Decision.Escalate e) {
-      return escalate(flow, e.errorCode());
+      return StepResult.end(writes.escalate(flow, step, e.errorCode()));
     }
-    return freeze(flow, ((Decision.Freeze) decision).reason());
-  }
-
-  private Optional<PayFlow> move(
-      PayFlow flow, FlowStatus to, String errorCode, Step step, String requestId, String klass) {
-    Transitions.requireLegal(flow.status(), to);
-    Instant now = clock.instant();
-    boolean keepLease = !to.isTerminal();
-    HistoryNote note =
-        new HistoryNote(step.trigger.source(), requestId, klass, clock.millis() - step.startedAt);
-    TransitionWrite write =
-        new TransitionWrite(
-            flow,
-            to,
-            errorCode,
-            keepLease ? now.plus(config.lease()) : now,
-            keepLease ? step.lease.token() : null,
-            note,
-            now);
-    Optional<PayFlow> written = store.transition(write);
-    if (written.isPresent()) {
-      Duration dwell =
-          flow.updatedAt() == null ? Duration.ZERO : Duration.between(flow.updatedAt(), now);
-      events.transitioned(flow.status(), to, dwell);
-      return written;
-    }
-    onConflict(flow, to);
-    return Optional.empty();
-  }
-
-  /**
-   * 0 rows updated: re-read. The same or a later legal state ends the step idempotently; any other
-   * state is a contradictory branch, which freezes the flow and raises an alert.
-   */
-  private void onConflict(PayFlow flow, FlowStatus intended) {
-    PayFlow current = store.find(flow.id()).orElseThrow();
-    if (current.status() == flow.status()
-        || Transitions.isSameOrLater(intended, current.status())) {
-      events.casConflict(intended, current.status(), "IDEMPOTENT");
-      return;
-    }
-    events.casConflict(intended, current.status(), "CONTRADICTION");
-    freeze(current, "CAS_CONTRADICTION_" + intended + "_FOUND_" + current.status());
-  }
-
-  private StepResult reschedule(
-      PayFlow flow, Step step, String errorCode, boolean boundedByDeadline) {
-    int retries = flow.retryCount() + 1;
-    boolean escalate =
-        (retries > config.retryBudget() && !boundedByDeadline)
-            || flow.reviewState() == ReviewState.ESCALATED;
-    ReviewState review = escalate ? ReviewState.ESCALATED : flow.reviewState();
-    String reason =
-        escalate
-            ? orElse(flow.reviewReason(), "RETRY_BUDGET_SPENT:" + errorCode)
-            : flow.reviewReason();
-    return writeSchedule(flow, retries, errorCode, review, reason);
-  }
-
-  private StepResult escalate(PayFlow flow, String errorCode) {
-    return writeSchedule(
-        flow,
-        flow.retryCount() + 1,
-        errorCode,
-        ReviewState.ESCALATED,
-        orElse(flow.reviewReason(), errorCode));
-  }
-
-  private StepResult writeSchedule(
-      PayFlow flow, int retries, String errorCode, ReviewState review, String reason) {
-    Instant now = clock.instant();
-    boolean escalated = review == ReviewState.ESCALATED;
-    Instant next = backoff.next(flow.id(), flow.retryCount(), escalated, now);
-    if (!store.reschedule(
-        new RescheduleWrite(flow, retries, next, errorCode, review, reason, now))) {
-      return StepResult.end(Outcome.BUSY);
-    }
-    events.rescheduled(flow.status(), errorCode);
-    if (escalated && flow.reviewState() != ReviewState.ESCALATED) {
-      events.escalated(flow.id(), flow.status(), errorCode);
-    }
-    wakeups.schedule(flow.id(), next);
-    return StepResult.end(Outcome.WAITING);
-  }
-
-  private StepResult freeze(PayFlow flow, String reason) {
-    store.freeze(flow.id(), reason, clock.instant());
-    events.frozen(flow.id(), reason);
-    return StepResult.end(Outcome.FROZEN);
+    return StepResult.end(writes.freeze(flow, step, ((Decision.Freeze) decision).reason()));
   }
 
   private WalletResult call(String kind, Supplier<WalletResult> io) {
     WalletResult result = io.get();
     events.externalCall(kind, result.certainty().name());
     return result;
-  }
-
-  private static String orElse(String value, String fallback) {
-    return value != null ? value : fallback;
   }
 
   /**
@@ -375,22 +299,6 @@ public final class Advancer {
 
     static StepResult end(Outcome outcome) {
       return new StepResult(null, outcome);
-    }
-  }
-
-  /** One advance call: who triggered it, which lease it holds, when the current step began. */
-  private static final class Step {
-    final Trigger trigger;
-    final Lease lease;
-    long startedAt;
-
-    Step(Trigger trigger, Lease lease) {
-      this.trigger = trigger;
-      this.lease = lease;
-    }
-
-    void start(long millis) {
-      startedAt = millis;
     }
   }
 }

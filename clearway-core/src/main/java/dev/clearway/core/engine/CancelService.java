@@ -69,13 +69,13 @@ public final class CancelService {
   }
 
   private Optional<PayFlow> close(PayFlow flow, Instant now) {
+    // A command, not a worker: it holds no lease. Its version bump fences the creator, whose CAS
+    // to PAYING (before any payment call) then finds the row moved.
     return store.transition(
-        new TransitionWrite(
+        TransitionWrite.command(
             flow,
             FlowStatus.CLOSED,
             "CANCELLED",
-            now,
-            null,
             new HistoryNote(TriggerSource.API, null, "CANCEL", 0),
             now));
   }

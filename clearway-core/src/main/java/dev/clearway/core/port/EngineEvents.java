@@ -36,5 +36,12 @@ public interface EngineEvents {
 
   default void scannerRound(int hits, long elapsedMillis) {}
 
+  /**
+   * A worker's write was refused because the worker no longer holds the row's lease (it expired and
+   * another worker claimed the row, or a person's command released it): nothing was written. {@code
+   * table} names the leased table ({@code pay_flow}).
+   */
+  default void leaseLost(String table) {}
+
   EngineEvents NONE = new EngineEvents() {};
 }

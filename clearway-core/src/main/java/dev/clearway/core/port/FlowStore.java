@@ -14,6 +14,11 @@ import java.util.Optional;
 /**
  * Persistence of flows. Every read is from the primary. Every state write is a compare-and-set on
  * (id, status, version) and returns false when 0 rows were updated: someone else moved the row.
+ * Every write of a worker is also fenced by its lease: it applies only while {@code lease_owner} is
+ * still the writer's own token ({@code holder}), so a worker whose lease expired and was taken
+ * over, or released by a person's command, changes nothing. Only commands (a cancel through the
+ * API, a person's approved command) write without a lease; they bump the version instead, which
+ * fences every worker that read the row before them.
  */
 public interface FlowStore {
 
@@ -34,7 +39,11 @@ public interface FlowStore {
   /** One page of a merchant's attempts with a business key, newest first. */
   List<PayFlow> findByBizKey(BizKeyPage page);
 
-  /** Writes the derived numbers if they are still missing (crash between insert and update). */
+  /**
+   * Writes the derived numbers if they are still missing (crash between insert and update). Not
+   * fenced by a lease: the numbers are a pure function of the id, written only where none are, and
+   * the database never lets them change, so every writer writes the same value or nothing.
+   */
   void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now);
 
   /** Takes the lease of one due or unleased non-terminal, non-frozen flow. */
@@ -48,13 +57,14 @@ public interface FlowStore {
 
   /**
    * CAS transition and its history row, in one transaction. Returns the row as written (from the
-   * primary, in the same statement), or empty when 0 rows were updated.
+   * primary, in the same statement), or empty when 0 rows were updated: the row moved, or the
+   * writer ({@link TransitionWrite#holder()}) no longer holds its lease.
    */
   Optional<PayFlow> transition(TransitionWrite write);
 
   /**
    * Keeps the status, sets the next retry time and releases the lease; CAS on status, version and
-   * the lease owner the row was read with (a writer whose lease was taken over gets false).
+   * {@code lease_owner = holder} (a writer whose lease was taken over gets false).
    */
   boolean reschedule(RescheduleWrite write);
 
@@ -65,8 +75,12 @@ public interface FlowStore {
    */
   boolean requestCancel(long flowId, Instant now);
 
-  /** Stops automatic processing of a flow: contradictory facts, a person must decide. */
-  void freeze(long flowId, String reason, Instant now);
+  /**
+   * Stops automatic processing of a flow (contradictory facts, a person must decide) and releases
+   * the lease; fenced like every worker write: false, and nothing written, unless {@code holder} is
+   * still the flow's lease owner.
+   */
+  boolean freeze(long flowId, String holder, String reason, Instant now);
 
   /**
    * A page of {@link #findByBizKey}: the merchant's rows with this business key (optionally one
@@ -89,6 +103,15 @@ public interface FlowStore {
   record HistoryNote(
       TriggerSource trigger, String requestId, String resultClass, long elapsedMillis) {}
 
+  /**
+   * One CAS transition.
+   *
+   * @param leaseToken the flow's {@code lease_owner} after the write: the writer's token to keep
+   *     holding the flow, or null to release it
+   * @param holder the token of the lease the writer holds: the write applies only while the row's
+   *     {@code lease_owner} is still this token. Null only for a command that holds no lease (a
+   *     cancel through the API), fenced by the version alone; see {@link #command}
+   */
   record TransitionWrite(
       PayFlow from,
       FlowStatus to,
@@ -96,8 +119,24 @@ public interface FlowStore {
       Instant nextRetryTime,
       String leaseToken,
       HistoryNote note,
-      Instant now) {}
+      Instant now,
+      String holder) {
 
+    /**
+     * A transition by a command that holds no lease: it releases the lease and bumps the version,
+     * so a worker that read the row before it cannot write after it.
+     */
+    public static TransitionWrite command(
+        PayFlow from, FlowStatus to, String errorCode, HistoryNote note, Instant now) {
+      return new TransitionWrite(from, to, errorCode, now, null, note, now, null);
+    }
+  }
+
+  /**
+   * One reschedule by the worker holding the lease {@code holder}; it releases that lease.
+   *
+   * @param holder the token of the lease the writer holds (never null: only workers reschedule)
+   */
   record RescheduleWrite(
       PayFlow from,
       int retryCount,
@@ -105,5 +144,11 @@ public interface FlowStore {
       String errorCode,
       ReviewState reviewState,
       String reviewReason,
-      Instant now) {}
+      Instant now,
+      String holder) {
+
+    public RescheduleWrite {
+      java.util.Objects.requireNonNull(holder, "a reschedule is written under the writer's lease");
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package dev.clearway.core.port;
 
 import dev.clearway.core.fact.WalletResult;
+import java.time.Instant;
 
 /**
  * The wallet, idempotent by trade order number and refund order number. Implementations never throw
@@ -22,6 +23,27 @@ public interface WalletGateway {
   WalletResult refund(RefundRequest request);
 
   WalletResult queryRefund(String refundOrderNo);
+
+  /**
+   * {@link #closePayment(String)} by a worker whose lease ends at {@code leaseUntil}: an
+   * implementation that paces its calls answers {@code UNKNOWN} without calling rather than wait
+   * past the lease, and the worker reschedules. The default ignores the lease.
+   */
+  default WalletResult closePayment(String tradeOrderNo, Instant leaseUntil) {
+    return closePayment(tradeOrderNo);
+  }
+
+  /**
+   * {@link #refund(RefundRequest)} by a worker whose lease ends at {@code leaseUntil}; as above.
+   */
+  default WalletResult refund(RefundRequest request, Instant leaseUntil) {
+    return refund(request);
+  }
+
+  /** {@link #queryRefund(String)} by a worker whose lease ends at {@code leaseUntil}; as above. */
+  default WalletResult queryRefund(String refundOrderNo, Instant leaseUntil) {
+    return queryRefund(refundOrderNo);
+  }
 
   record ChargeRequest(String tradeOrderNo, long userId, long amount, String currency) {}
 

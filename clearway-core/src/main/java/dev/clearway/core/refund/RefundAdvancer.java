@@ -35,6 +35,9 @@ public final class RefundAdvancer {
   /** PENDING, PROCESSING, one decisive answer: more steps than any path needs. */
   private static final int MAX_STEPS = 6;
 
+  /** The leased table, as counted in {@link RefundEvents#leaseLost}. */
+  private static final String TABLE = "refund_order";
+
   private final RefundStore store;
   private final FlowStore flows;
   private final WalletGateway wallet;
@@ -65,10 +68,13 @@ public final class RefundAdvancer {
     this.clock = clock;
   }
 
-  /** Advances a refund as far as the facts allow; claims it unless the trigger holds it. */
+  /**
+   * Advances a refund as far as the facts allow; claims it unless the trigger holds a lease that
+   * has not expired (a scanner task that waited in a queue past its lease claims afresh).
+   */
   public RefundAdvanceResult advance(long refundId, Trigger trigger) {
     Lease lease = trigger.lease();
-    if (lease == null) {
+    if (lease == null || expired(lease)) {
       lease = leases.next();
       if (!store.claim(refundId, lease, clock.instant())) {
         return settled(store.find(refundId).orElse(null), Outcome.BUSY);
@@ -82,7 +88,16 @@ public final class RefundAdvancer {
     if (trigger.lease() == null) {
       throw new IllegalArgumentException("a created refund is advanced under its creation lease");
     }
+    if (expired(trigger.lease())) {
+      // Race: the task waited in a queue past its creation lease, so the row it carries may be
+      // stale and the refund taken over. Claim afresh like any other entry, from a fresh read.
+      return advance(created.id(), Trigger.unclaimed(trigger.source()));
+    }
     return run(created, new Step(trigger, trigger.lease()));
+  }
+
+  private boolean expired(Lease lease) {
+    return !clock.instant().isBefore(lease.until());
   }
 
   private RefundAdvanceResult run(RefundOrder refund, Step step) {
@@ -112,7 +127,7 @@ public final class RefundAdvancer {
       }
       refund = result.next();
     }
-    StepResult handover = reschedule(refund, "STEP_LIMIT");
+    StepResult handover = reschedule(refund, step, "STEP_LIMIT");
     return settled(store.find(refund.id()).orElse(null), handover.outcome());
   }
 
@@ -137,7 +152,7 @@ public final class RefundAdvancer {
     if (processing.isEmpty()) {
       return StepResult.end(Outcome.BUSY);
     }
-    WalletResult result = refund(processing.get());
+    WalletResult result = refund(processing.get(), processing.get().nextRetryTime());
     return apply(
         processing.get(),
         RefundOrderDecision.onResult(processing.get(), result, config.retryBudget()),
@@ -149,12 +164,14 @@ public final class RefundAdvancer {
   // ---- PROCESSING, ABNORMAL ----------------------------------------------------------------
 
   private StepResult confirm(RefundOrder refund, Step step) {
+    // The claimed row's next_retry_time is its lease expiry: paced calls do not wait past it.
+    Instant leaseEnd = refund.nextRetryTime();
     WalletResult query =
-        call("AFTER_SALE_REFUND_QUERY", () -> wallet.queryRefund(refund.refundNo()));
+        call("AFTER_SALE_REFUND_QUERY", () -> wallet.queryRefund(refund.refundNo(), leaseEnd));
     WalletResult result =
         switch (RefundOrderDecision.afterQuery(query)) {
           case DECIDE -> query;
-          case RESEND_SAME_REFUND -> refund(refund);
+          case RESEND_SAME_REFUND -> refund(refund, leaseEnd);
         };
     return apply(
         refund,
@@ -164,11 +181,11 @@ public final class RefundAdvancer {
         null);
   }
 
-  private WalletResult refund(RefundOrder refund) {
+  private WalletResult refund(RefundOrder refund, Instant leaseEnd) {
     RefundRequest request =
         new RefundRequest(
             refund.refundNo(), refund.tradeOrderNo(), refund.amount(), refund.currency());
-    return call("AFTER_SALE_REFUND", () -> wallet.refund(request));
+    return call("AFTER_SALE_REFUND", () -> wallet.refund(request, leaseEnd));
   }
 
   // ---- carrying out verdicts ---------------------------------------------------------------
@@ -178,7 +195,7 @@ public final class RefundAdvancer {
     String requestId = result == null ? null : result.requestId();
     String klass = resultClass != null ? resultClass : result.certainty().name();
     if (verdict instanceof Wait w) {
-      return reschedule(refund, w.errorCode());
+      return reschedule(refund, step, w.errorCode());
     }
     Move m = (Move) verdict;
     Optional<RefundOrder> moved = move(refund, m.to(), m.errorCode(), step, requestId, klass);
@@ -216,9 +233,16 @@ public final class RefundAdvancer {
     Optional<RefundOrder> written =
         store.transition(
             new TransitionWrite(
-                refund, to, errorCode, placed.nextRetryTime(), placed.leaseToken(), note, now));
+                refund,
+                to,
+                errorCode,
+                placed.nextRetryTime(),
+                placed.leaseToken(),
+                note,
+                now,
+                step.lease.token()));
     if (written.isEmpty()) {
-      onConflict(refund, to);
+      onConflict(refund, to, step);
       return Optional.empty();
     }
     events.transitioned(refund.status(), to);
@@ -230,24 +254,33 @@ public final class RefundAdvancer {
   }
 
   /**
-   * 0 rows updated: someone else moved the refund. The same or a later state ends the step
+   * 0 rows updated: a worker that no longer holds the lease wrote nothing and stops (the holder
+   * decides now). Otherwise someone else moved the refund: the same or a later state ends the step
    * idempotently; anything else (meant SUCCESS, found FAIL: two wallet answers that disagree) is
    * reported as a contradiction for a person to look at.
    */
-  private void onConflict(RefundOrder refund, RefundStatus intended) {
+  private void onConflict(RefundOrder refund, RefundStatus intended, Step step) {
     RefundOrder current = store.find(refund.id()).orElseThrow();
+    if (!step.lease.token().equals(current.leaseOwner())) {
+      events.leaseLost(TABLE);
+      return;
+    }
     boolean idempotent =
         current.status() == refund.status()
             || RefundTransitions.isSameOrLater(intended, current.status());
     events.casConflict(intended, current.status(), idempotent ? "IDEMPOTENT" : "CONTRADICTION");
   }
 
-  private StepResult reschedule(RefundOrder refund, String errorCode) {
+  private StepResult reschedule(RefundOrder refund, Step step, String errorCode) {
     Instant now = clock.instant();
     boolean slow = refund.status() == RefundStatus.ABNORMAL;
     Instant next = backoff.next(refund.id(), refund.retryCount(), slow, now);
     if (!store.reschedule(
-        new RescheduleWrite(refund, refund.retryCount() + 1, next, errorCode, now))) {
+        new RescheduleWrite(
+            refund, refund.retryCount() + 1, next, errorCode, now, step.lease.token()))) {
+      // Only the holder moves a refund, and every transition it makes keeps or releases its own
+      // lease: 0 rows means the lease is lost. Nothing was written.
+      events.leaseLost(TABLE);
       return StepResult.end(Outcome.BUSY);
     }
     events.rescheduled(refund.status(), errorCode);

@@ -23,5 +23,11 @@ public interface RefundEvents {
 
   default void scannerRound(int hits, long elapsedMillis) {}
 
+  /**
+   * A worker's write was refused because the worker no longer holds the refund's lease: nothing was
+   * written. {@code table} names the leased table ({@code refund_order}).
+   */
+  default void leaseLost(String table) {}
+
   RefundEvents NONE = new RefundEvents() {};
 }

@@ -9,7 +9,9 @@ import java.util.Optional;
 
 /**
  * Persistence of after-sales refunds. Every read is from the primary. Every state write is a
- * compare-and-set on (id, status, version) and reports 0 rows as "someone else moved it".
+ * compare-and-set on (id, status, version), fenced by the writer's lease ({@code lease_owner =
+ * holder}: a worker whose lease expired and was taken over changes nothing), and reports 0 rows as
+ * "someone else moved it, or the lease is lost".
  */
 public interface RefundStore {
 
@@ -36,14 +38,14 @@ public interface RefundStore {
   List<Long> claimDue(long afterId, int limit, Lease lease, Instant now);
 
   /**
-   * CAS transition and its history row in one statement. Returns the row as written, or empty when
-   * 0 rows were updated.
+   * CAS transition and its history row in one statement, fenced by {@link
+   * TransitionWrite#holder()}. Returns the row as written, or empty when 0 rows were updated.
    */
   Optional<RefundOrder> transition(TransitionWrite write);
 
   /**
    * Keeps the status, sets the next retry time and releases the lease; CAS on status, version and
-   * the lease owner the row was read with. False when 0 rows were updated.
+   * {@code lease_owner = holder}. False when 0 rows were updated.
    */
   boolean reschedule(RescheduleWrite write);
 
@@ -72,6 +74,14 @@ public interface RefundStore {
     }
   }
 
+  /**
+   * One CAS transition by the worker holding the lease {@code holder}.
+   *
+   * @param leaseToken the refund's {@code lease_owner} after the write: the writer's token to keep
+   *     holding it, or null to release it
+   * @param holder the token of the lease the writer holds; the write applies only while the row's
+   *     {@code lease_owner} is still this token
+   */
   record TransitionWrite(
       RefundOrder from,
       RefundStatus to,
@@ -79,8 +89,25 @@ public interface RefundStore {
       Instant nextRetryTime,
       String leaseToken,
       HistoryNote note,
-      Instant now) {}
+      Instant now,
+      String holder) {
 
+    public TransitionWrite {
+      java.util.Objects.requireNonNull(holder, "a refund moves under the writer's lease");
+    }
+  }
+
+  /** One reschedule by the worker holding the lease {@code holder}; it releases that lease. */
   record RescheduleWrite(
-      RefundOrder from, int retryCount, Instant nextRetryTime, String errorCode, Instant now) {}
+      RefundOrder from,
+      int retryCount,
+      Instant nextRetryTime,
+      String errorCode,
+      Instant now,
+      String holder) {
+
+    public RescheduleWrite {
+      java.util.Objects.requireNonNull(holder, "a refund is rescheduled under the writer's lease");
+    }
+  }
 }

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -75,16 +76,27 @@ final class ChannelSideTables {
         == 1;
   }
 
-  List<Compensation> dueCompensations(int limit, Instant now) {
+  List<Compensation> claimCompensations(int limit, Duration lease, Instant now) {
+    // SKIP LOCKED: two workers never claim the same compensation. The claim pushes due_at out to
+    // the lease's end (nobody else takes it meanwhile) and bumps the version, which fences the
+    // claimant's update: a worker whose claim was taken over after it expired writes nothing.
     return sql.query(
         """
-        SELECT attempt_id, trade_order_no, refund_no, amount, status, reason, tries, version
-        FROM attempt_compensation WHERE status = 'PENDING' AND due_at <= ?
-        ORDER BY due_at LIMIT ?
+        WITH due AS (
+          SELECT attempt_id FROM attempt_compensation
+          WHERE status = 'PENDING' AND due_at <= ?
+          ORDER BY due_at LIMIT ?
+          FOR UPDATE SKIP LOCKED)
+        UPDATE attempt_compensation k SET due_at = ?, version = version + 1, updated_at = ?
+        FROM due WHERE k.attempt_id = due.attempt_id
+        RETURNING k.attempt_id, k.trade_order_no, k.refund_no, k.amount, k.status, k.reason,
+          k.tries, k.version
         """,
         ps -> {
           ps.setObject(1, Sql.ts(now));
           ps.setInt(2, limit);
+          ps.setObject(3, Sql.ts(now.plus(lease)));
+          ps.setObject(4, Sql.ts(now));
         },
         rs ->
             new Compensation(

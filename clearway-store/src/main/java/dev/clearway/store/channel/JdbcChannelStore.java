@@ -23,8 +23,10 @@ import javax.sql.DataSource;
 
 /**
  * PostgreSQL implementation of the channel layer's store. The attempt's compare-and-set, its
- * evidence, history, outbox event and task change commit in one transaction ({@link #record}).
- * Compensations, channel refunds and the webhook inbox live in {@link ChannelSideTables}.
+ * evidence, history, outbox event and task change commit in one transaction ({@link #record}),
+ * fenced by the writer's task lease when it holds one. Recovery tasks live in {@link
+ * RecoveryTaskTable}; compensations, channel refunds and the webhook inbox in {@link
+ * ChannelSideTables}.
  */
 public final class JdbcChannelStore implements ChannelStore {
 
@@ -34,11 +36,13 @@ public final class JdbcChannelStore implements ChannelStore {
   private final DataSource dataSource;
   private final Sql sql;
   private final ChannelSideTables side;
+  private final RecoveryTaskTable tasks;
 
   public JdbcChannelStore(DataSource dataSource) {
     this.dataSource = dataSource;
     this.sql = new Sql(dataSource);
     this.side = new ChannelSideTables(sql);
+    this.tasks = new RecoveryTaskTable(sql);
   }
 
   /** Inserts or updates a channel account (configuration, not money). */
@@ -214,22 +218,7 @@ public final class JdbcChannelStore implements ChannelStore {
             ps.setObject(14, Sql.ts(now));
             ps.executeUpdate();
           }
-          try (PreparedStatement ps =
-              c.prepareStatement(
-                  """
-                  INSERT INTO recovery_task (attempt_id, channel_account_id, status, strategy,
-                    due_at, policy_version, created_at, updated_at)
-                  VALUES (?, ?, 'READY', ?, ?, ?, ?, ?)
-                  """)) {
-            ps.setLong(1, id);
-            ps.setLong(2, a.channelAccountId());
-            ps.setString(3, task.strategy());
-            ps.setObject(4, Sql.ts(task.dueAt()));
-            ps.setString(5, task.policyVersion());
-            ps.setObject(6, Sql.ts(now));
-            ps.setObject(7, Sql.ts(now));
-            ps.executeUpdate();
-          }
+          RecoveryTaskTable.insert(c, id, a.channelAccountId(), task, now);
           return attempt(c, id);
         });
   }
@@ -245,9 +234,13 @@ public final class JdbcChannelStore implements ChannelStore {
           case PENDING -> ResultCertainty.PENDING;
           case CREATED, UNKNOWN -> ResultCertainty.UNKNOWN;
         };
+    String lease = change.taskLease();
     return inTransaction(
         "record attempt outcome",
         c -> {
+          if (lease != null && !RecoveryTaskTable.held(c, from.id(), lease)) {
+            return RecordResult.LEASE_LOST; // taken over: the holder decides, nothing written
+          }
           int moved;
           try (PreparedStatement ps =
               c.prepareStatement(
@@ -282,7 +275,10 @@ public final class JdbcChannelStore implements ChannelStore {
               insertOutbox(c, from, to, now);
             }
           }
-          applyTaskChange(c, from.id(), change.task(), evidenceId, now);
+          if (!RecoveryTaskTable.apply(c, from.id(), change.task(), evidenceId, lease, now)) {
+            // Race: the lease expired and was claimed between the check and now: roll back all.
+            return RecordResult.LEASE_LOST;
+          }
           return RecordResult.RECORDED;
         });
   }
@@ -349,58 +345,6 @@ public final class JdbcChannelStore implements ChannelStore {
     }
   }
 
-  private static void applyTaskChange(
-      Connection c, long attemptId, TaskChange change, long evidenceId, Instant now)
-      throws SQLException {
-    // 0 rows is fine here: the attempt's CAS above is the authority; the task may already be
-    // resolved by the path that made the attempt final.
-    if (change instanceof TaskChange.Resolve) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              """
-                UPDATE recovery_task SET status = 'RESOLVED', evidence_id = ?, lease_owner = NULL,
-                  lease_until = NULL, version = version + 1, updated_at = ?
-                WHERE attempt_id = ? AND status IN ('READY', 'LEASED')
-                """)) {
-        ps.setLong(1, evidenceId);
-        ps.setObject(2, Sql.ts(now));
-        ps.setLong(3, attemptId);
-        ps.executeUpdate();
-      }
-    } else if (change instanceof TaskChange.Reschedule r) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              """
-                UPDATE recovery_task SET status = 'READY', due_at = ?, strategy = ?,
-                  last_error = ?, evidence_id = ?, lease_owner = NULL, lease_until = NULL,
-                  version = version + 1, updated_at = ?
-                WHERE attempt_id = ? AND status IN ('READY', 'LEASED')
-                """)) {
-        ps.setObject(1, Sql.ts(r.dueAt()));
-        ps.setString(2, r.strategy());
-        ps.setString(3, Sql.truncate(r.lastError(), CODE_MAX));
-        ps.setLong(4, evidenceId);
-        ps.setObject(5, Sql.ts(now));
-        ps.setLong(6, attemptId);
-        ps.executeUpdate();
-      }
-    } else if (change instanceof TaskChange.Manual m) {
-      try (PreparedStatement ps =
-          c.prepareStatement(
-              """
-                UPDATE recovery_task SET status = 'MANUAL', last_error = ?, evidence_id = ?,
-                  lease_owner = NULL, lease_until = NULL, version = version + 1, updated_at = ?
-                WHERE attempt_id = ? AND status IN ('READY', 'LEASED')
-                """)) {
-        ps.setString(1, Sql.truncate(m.reason(), CODE_MAX));
-        ps.setLong(2, evidenceId);
-        ps.setObject(3, Sql.ts(now));
-        ps.setLong(4, attemptId);
-        ps.executeUpdate();
-      }
-    }
-  }
-
   @Override
   public void appendEvidence(long attemptId, Long taskId, ProviderEvidence evidence) {
     inTransaction("append evidence", c -> side.insertEvidence(c, attemptId, taskId, evidence));
@@ -462,59 +406,22 @@ public final class JdbcChannelStore implements ChannelStore {
 
   @Override
   public List<RecoveryTask> claimDue(String owner, int limit, Duration lease, Instant now) {
-    return sql.query(
-        """
-        WITH due AS (
-          SELECT id FROM recovery_task
-          WHERE status IN ('READY', 'LEASED')
-            AND ((status = 'READY' AND due_at <= ?) OR (status = 'LEASED' AND lease_until < ?))
-          ORDER BY due_at, id
-          LIMIT ?
-          FOR UPDATE SKIP LOCKED)
-        UPDATE recovery_task t SET status = 'LEASED', lease_owner = ?, lease_until = ?,
-          attempt_count = attempt_count + 1, version = version + 1, updated_at = ?
-        FROM due WHERE t.id = due.id
-        RETURNING t.id, t.attempt_id, t.channel_account_id, t.status, t.strategy, t.due_at,
-          t.attempt_count, t.lease_owner, t.lease_until, t.policy_version, t.version
-        """,
-        ps -> {
-          ps.setObject(1, Sql.ts(now));
-          ps.setObject(2, Sql.ts(now));
-          ps.setInt(3, limit);
-          ps.setString(4, owner);
-          ps.setObject(5, Sql.ts(now.plus(lease)));
-          ps.setObject(6, Sql.ts(now));
-        },
-        ChannelRows::task);
+    return tasks.claimDue(owner, limit, lease, now);
   }
 
   @Override
   public void resolveTask(long attemptId, Instant now) {
-    sql.update(
-        """
-        UPDATE recovery_task SET status = 'RESOLVED', lease_owner = NULL, lease_until = NULL,
-          version = version + 1, updated_at = ?
-        WHERE attempt_id = ? AND status IN ('READY', 'LEASED')
-        """,
-        ps -> {
-          ps.setObject(1, Sql.ts(now));
-          ps.setLong(2, attemptId);
-        });
+    tasks.resolve(attemptId, now);
   }
 
   @Override
   public void wakeTask(long attemptId, Instant now) {
-    sql.update(
-        """
-        UPDATE recovery_task SET due_at = ?, version = version + 1, updated_at = ?
-        WHERE attempt_id = ? AND status = 'READY' AND due_at > ?
-        """,
-        ps -> {
-          ps.setObject(1, Sql.ts(now));
-          ps.setObject(2, Sql.ts(now));
-          ps.setLong(3, attemptId);
-          ps.setObject(4, Sql.ts(now));
-        });
+    tasks.wake(attemptId, now);
+  }
+
+  @Override
+  public boolean holdTask(long attemptId, String holder, Instant until, Instant now) {
+    return tasks.hold(attemptId, holder, until, now);
   }
 
   @Override
@@ -545,8 +452,8 @@ public final class JdbcChannelStore implements ChannelStore {
   }
 
   @Override
-  public List<Compensation> dueCompensations(int limit, Instant now) {
-    return side.dueCompensations(limit, now);
+  public List<Compensation> claimCompensations(int limit, Duration lease, Instant now) {
+    return side.claimCompensations(limit, lease, now);
   }
 
   @Override
@@ -608,20 +515,7 @@ public final class JdbcChannelStore implements ChannelStore {
   @Override
   public boolean rescheduleTask(
       RecoveryTask claimed, Instant dueAt, String strategy, String lastError) {
-    return sql.update(
-            """
-            UPDATE recovery_task SET status = 'READY', due_at = ?, strategy = ?, last_error = ?,
-              lease_owner = NULL, lease_until = NULL, version = version + 1, updated_at = now()
-            WHERE id = ? AND version = ? AND status = 'LEASED'
-            """,
-            ps -> {
-              ps.setObject(1, Sql.ts(dueAt));
-              ps.setString(2, strategy);
-              ps.setString(3, Sql.truncate(lastError, CODE_MAX));
-              ps.setLong(4, claimed.id());
-              ps.setLong(5, claimed.version());
-            })
-        == 1;
+    return tasks.reschedule(claimed, dueAt, strategy, lastError);
   }
 
   @Override
@@ -660,7 +554,7 @@ public final class JdbcChannelStore implements ChannelStore {
       c.setAutoCommit(false);
       try {
         T result = work.run(c);
-        if (result instanceof RecordResult r && r == RecordResult.LOST
+        if (result instanceof RecordResult r && r != RecordResult.RECORDED
             || result instanceof Optional<?> o && o.isEmpty()) {
           c.rollback();
         } else {

@@ -313,8 +313,9 @@ public final class JdbcRefundStore implements RefundStore {
   public Optional<RefundOrder> transition(TransitionWrite w) {
     RefundOrder from = w.from();
     RefundTransitions.requireLegal(from.status(), w.to());
-    // Race: two workers after a lease takeover may both try this; the (status, version) guard lets
-    // exactly one through, the other sees 0 rows and re-reads.
+    // Race: a worker whose lease expired and was taken over may still try this; the lease fence
+    // (lease_owner = the writer's own token) refuses it even before the new holder has written,
+    // and the (status, version) guard refuses a writer that read the row before it moved.
     String sql =
         """
         WITH moved AS (
@@ -322,7 +323,7 @@ public final class JdbcRefundStore implements RefundStore {
              SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
                  lease_owner = ?, last_error_code = ?,
                  channel_request_id = COALESCE(?, channel_request_id), updated_at = ?
-           WHERE id = ? AND status = ? AND version = ?
+           WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
           RETURNING %s
         ), hist AS (
           INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
@@ -359,6 +360,7 @@ public final class JdbcRefundStore implements RefundStore {
               ps.setLong(i++, from.id());
               ps.setString(i++, from.status().name());
               ps.setLong(i++, from.version());
+              ps.setString(i++, w.holder());
               ps.setString(i++, from.status().name());
               ps.setString(i++, w.note().trigger().name());
               ps.setString(i++, w.note().requestId());
@@ -372,7 +374,8 @@ public final class JdbcRefundStore implements RefundStore {
               ps.setObject(i++, ts(w.now()));
               ps.setString(i, event);
             });
-    // 0 rows: someone else moved the refund (status or version changed). The caller re-reads.
+    // 0 rows: someone else moved the refund (status or version changed), or the writer no longer
+    // holds its lease. Nothing was written; the caller re-reads.
     return rows.stream().findFirst();
   }
 
@@ -393,11 +396,10 @@ public final class JdbcRefundStore implements RefundStore {
             UPDATE refund_order
                SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
                    lease_owner = NULL, updated_at = ?
-             WHERE id = ? AND status = ? AND version = ?
-               AND lease_owner IS NOT DISTINCT FROM ?
+             WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
             """,
             // Race: a worker whose lease expired and was taken over must not release the new
-            // holder's lease; the row's lease_owner is the token the writer read it under.
+            // holder's lease: the fence is the writer's own token, not the owner it read.
             ps -> {
               ps.setInt(1, w.retryCount());
               ps.setObject(2, ts(w.nextRetryTime()));
@@ -406,7 +408,7 @@ public final class JdbcRefundStore implements RefundStore {
               ps.setLong(5, from.id());
               ps.setString(6, from.status().name());
               ps.setLong(7, from.version());
-              ps.setString(8, from.leaseOwner());
+              ps.setString(8, w.holder());
             })
         == 1;
   }

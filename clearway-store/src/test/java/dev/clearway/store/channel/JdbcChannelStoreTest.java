@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
 class JdbcChannelStoreTest {
 
   private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+  private static final String CREATOR = "creator/1";
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
   private final JdbcChannelStore store = new JdbcChannelStore(dataSource);
@@ -68,7 +69,7 @@ class JdbcChannelStoreTest {
                 "",
                 new Attempt.Money(500, "EUR", "pm_card_visa"),
                 id -> new String[] {"k" + id, "0".repeat(64)}),
-            new NewTask("RETRIEVE", T0.plusSeconds(10), "v1"),
+            new NewTask("RETRIEVE", T0.plusSeconds(10), "v1", CREATOR),
             T0)
         .orElseThrow();
   }
@@ -101,6 +102,7 @@ class JdbcChannelStoreTest {
                         evidence(ResultCertainty.CONFIRMED_SUCCESS),
                         new TaskChange.Resolve(),
                         false,
+                        null,
                         null),
                     T0))
         .isInstanceOf(RuntimeException.class);
@@ -108,7 +110,8 @@ class JdbcChannelStoreTest {
     assertThat(store.attempt(a.id()).orElseThrow().status()).isEqualTo(AttemptStatus.CREATED);
     assertThat(count("SELECT count(*) FROM provider_evidence")).isZero();
     assertThat(count("SELECT count(*) FROM payment_attempt_history")).isZero();
-    assertThat(text("SELECT status FROM recovery_task")).isEqualTo("READY");
+    assertThat(text("SELECT status FROM recovery_task")).isEqualTo("LEASED");
+    assertThat(text("SELECT lease_owner FROM recovery_task")).isEqualTo(CREATOR);
   }
 
   @Test
@@ -122,6 +125,7 @@ class JdbcChannelStoreTest {
                     evidence(ResultCertainty.UNKNOWN),
                     new TaskChange.Reschedule(T0.plusSeconds(5), "RETRIEVE", "timeout"),
                     false,
+                    null,
                     null),
                 T0))
         .isEqualTo(RecordResult.RECORDED);
@@ -134,6 +138,7 @@ class JdbcChannelStoreTest {
                 evidence(ResultCertainty.CONFIRMED_SUCCESS),
                 new TaskChange.Resolve(),
                 false,
+                null,
                 null),
             T0);
 
@@ -153,6 +158,7 @@ class JdbcChannelStoreTest {
             evidence(ResultCertainty.DEFINITE_FAILURE),
             new TaskChange.Resolve(),
             false,
+            null,
             null),
         T0);
 
@@ -180,7 +186,7 @@ class JdbcChannelStoreTest {
                 "",
                 new Attempt.Money(500, "EUR", "pm_card_visa"),
                 id -> new String[] {"k" + id, "0".repeat(64)}),
-            new NewTask("RETRIEVE", T0, "v1"),
+            new NewTask("RETRIEVE", T0, "v1", CREATOR),
             T0);
     assertThat(second).isEmpty();
     assertThat(store.closeOrder("t_live", "test", T0)).isFalse(); // an attempt is live

@@ -277,9 +277,13 @@ class JdbcRefundStoreTest {
             processing.createdAt(),
             processing.updatedAt());
 
-    boolean byOther = refunds().reschedule(new RescheduleWrite(stolen, 1, later, "TIMEOUT", now));
+    boolean byOther =
+        refunds()
+            .reschedule(new RescheduleWrite(stolen, 1, later, "TIMEOUT", now, stolen.leaseOwner()));
     boolean byHolder =
-        refunds().reschedule(new RescheduleWrite(processing, 1, later, "TIMEOUT", now));
+        refunds()
+            .reschedule(
+                new RescheduleWrite(processing, 1, later, "TIMEOUT", now, processing.leaseOwner()));
 
     assertThat(byOther).isFalse();
     assertThat(byHolder).isTrue();
@@ -290,7 +294,10 @@ class JdbcRefundStoreTest {
     assertThat(after.nextRetryTime()).isEqualTo(later);
     assertThat(after.lastErrorCode()).isEqualTo("TIMEOUT");
     assertThat(after.leaseOwner()).isNull();
-    assertThat(refunds().reschedule(new RescheduleWrite(processing, 2, later, "X", now)))
+    assertThat(
+            refunds()
+                .reschedule(
+                    new RescheduleWrite(processing, 2, later, "X", now, processing.leaseOwner())))
         .as("the holder's lease is gone once released")
         .isFalse();
   }

@@ -87,7 +87,8 @@ final class RefundFixtures {
                       to.isTerminal() ? now : now.plus(LEASE),
                       to.isTerminal() ? null : "mover",
                       new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      now))
+                      now,
+                      f.leaseOwner()))
               .orElseThrow();
     }
     return f;
@@ -119,7 +120,8 @@ final class RefundFixtures {
         to.isTerminal() ? now : now.plus(LEASE),
         to.isTerminal() ? null : from.leaseOwner(),
         new HistoryNote(TriggerSource.MANUAL, "req-1", "TEST", 3),
-        now);
+        now,
+        from.leaseOwner());
   }
 
   static RefundOrder move(RefundOrder from, RefundStatus to, Instant now) {

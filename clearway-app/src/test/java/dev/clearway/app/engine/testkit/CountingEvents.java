@@ -6,7 +6,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Counts engine events by key, e.g. {@code "transition:PAYED->BIZ_SUCCESS"}, {@code "frozen"}. */
+/**
+ * Counts engine events by key, e.g. {@code "transition:PAYED->BIZ_SUCCESS"}, {@code "frozen"},
+ * {@code "leaseLost:pay_flow"}.
+ */
 public final class CountingEvents implements EngineEvents {
   private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
@@ -47,5 +50,10 @@ public final class CountingEvents implements EngineEvents {
   @Override
   public void refundBlockedByBizSuccess(long flowId) {
     inc("refundBlocked");
+  }
+
+  @Override
+  public void leaseLost(String table) {
+    inc("leaseLost:" + table);
   }
 }

@@ -210,12 +210,14 @@ public final class Invariants {
       for (int i = 1; i < rows.size(); i++) {
         HistoryRow prev = rows.get(i - 1);
         HistoryRow h = rows.get(i);
+        // A row that keeps its status is a person's RESUME (a version bump, no transition).
         boolean ok =
             h.fromStatus() != null
                 && h.fromStatus().equals(prev.toStatus())
                 && !FlowStatus.valueOf(h.fromStatus()).isTerminal()
-                && Transitions.isLegal(
-                    FlowStatus.valueOf(h.fromStatus()), FlowStatus.valueOf(h.toStatus()))
+                && (Transitions.isLegal(
+                        FlowStatus.valueOf(h.fromStatus()), FlowStatus.valueOf(h.toStatus()))
+                    || h.fromStatus().equals(h.toStatus()))
                 && h.version() == prev.version() + 1;
         check(v, ok, "bad edge " + h.fromStatus() + "->" + h.toStatus() + ": " + where);
       }

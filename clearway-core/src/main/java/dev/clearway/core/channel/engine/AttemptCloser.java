@@ -4,11 +4,14 @@ import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
+import java.time.Instant;
 
 /**
  * Closes a live attempt at its PSP so it can never charge (the flow gave up: cancel, unpaid
  * timeout, deadline). The answer is recorded like any other evidence: closed → FAILED (not
- * failover-eligible), paid after all → SUCCEEDED, anything else keeps the attempt as it was.
+ * failover-eligible), paid after all → SUCCEEDED, anything else keeps the attempt as it was. A
+ * close is an order from the flow above, not a recovery step: it holds no task lease and is
+ * recorded, like a webhook, only against the attempt version it read.
  */
 final class AttemptCloser {
 
@@ -22,10 +25,17 @@ final class AttemptCloser {
     this.recorder = new AttemptRecorder(ctx);
   }
 
-  Attempt close(Attempt live, String policyVersion) {
+  /**
+   * Closes {@code live}. {@code leaseUntil} is when the calling worker's own lease ends (null: a
+   * request thread that holds none); a close the pacing cannot fit before it is not sent, and the
+   * attempt is returned as it was.
+   */
+  Attempt close(Attempt live, String policyVersion, Instant leaseUntil) {
     PspAdapter adapter = ctx.adapters().adapter(live.channelAccountId());
     // A fund operation on the original account: never gated by the circuit, always paced.
-    ctx.limiter().acquire(live.channelAccountId(), CLOSE_QPS);
+    if (!ctx.limiter().acquireWithin(live.channelAccountId(), CLOSE_QPS, leaseUntil, ctx.clock())) {
+      return live;
+    }
     PspOutcome outcome = adapter.close(live.ref());
     PspOutcome notEligible =
         new PspOutcome(
@@ -48,6 +58,7 @@ final class AttemptCloser {
             null,
             0,
             recorder.createRule(live, policyVersion),
-            policyVersion));
+            policyVersion,
+            null));
   }
 }

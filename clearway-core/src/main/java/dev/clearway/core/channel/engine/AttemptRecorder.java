@@ -22,8 +22,16 @@ import java.util.List;
  * records provider evidence (seed 001 section 5): evidence → decision → CAS → history, evidence,
  * outbox and task in one transaction. A final attempt is never moved: new evidence about it is
  * appended, and a charge found on a FAILED attempt opens a compensation (refund), never a rewrite.
+ *
+ * <p>A worker records under the lease of the attempt's recovery task ({@code taskLease}); once that
+ * lease is lost (it expired and the task was claimed by another worker) its record changes nothing
+ * and is counted in {@link dev.clearway.core.channel.port.ChannelEvents#leaseLost}. Evidence about
+ * an attempt that is already final is appended by anyone: it moves nothing.
  */
 public final class AttemptRecorder {
+
+  /** The leased table of attempts' writers, as counted in {@code leaseLost}. */
+  static final String TASK_TABLE = "recovery_task";
 
   private final ChannelContext ctx;
 
@@ -31,7 +39,11 @@ public final class AttemptRecorder {
     this.ctx = ctx;
   }
 
-  /** One observation. {@code rule} may be null (no matching policy: the task goes MANUAL). */
+  /**
+   * One observation. {@code rule} may be null (no matching policy: the task goes MANUAL). {@code
+   * taskLease} is the token under which the observer holds the attempt's recovery task, or null for
+   * an observer that holds no lease (a webhook, a close ordered by the flow).
+   */
   public record Observation(
       Attempt attempt,
       PspOutcome outcome,
@@ -42,7 +54,8 @@ public final class AttemptRecorder {
       Long taskId,
       int runs,
       PolicyRule rule,
-      String policyVersion) {}
+      String policyVersion,
+      String taskLease) {}
 
   /** Records the observation; the attempt as stored afterwards (re-read on a lost race). */
   public Attempt record(Observation o) {
@@ -75,8 +88,15 @@ public final class AttemptRecorder {
     RecordResult result =
         ctx.store()
             .record(
-                new AttemptChange(attempt, to, storedEvidence, task, o.replayed(), o.taskId()),
+                new AttemptChange(
+                    attempt, to, storedEvidence, task, o.replayed(), o.taskId(), o.taskLease()),
                 now);
+    if (result == RecordResult.LEASE_LOST) {
+      // Race: this worker's lease expired and the task was claimed by another, which now asks the
+      // PSP itself. Nothing was written; the holder's record decides.
+      ctx.events().leaseLost(TASK_TABLE);
+      return ctx.store().attempt(attempt.id()).orElseThrow();
+    }
     if (result == RecordResult.LOST) {
       ctx.events().concurrentlyResolved();
       Attempt current = ctx.store().attempt(attempt.id()).orElseThrow();

@@ -16,6 +16,7 @@ import dev.clearway.core.channel.port.ChannelStore.NewAttempt;
 import dev.clearway.core.channel.port.ChannelStore.NewTask;
 import dev.clearway.core.channel.spi.CreatePayment;
 import dev.clearway.core.channel.spi.PspAdapter;
+import dev.clearway.core.engine.TokenMint;
 import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.WalletGateway;
 import java.time.Instant;
@@ -34,6 +35,12 @@ import java.util.stream.Collectors;
  * <p>Queries are answered from local facts only; the network work of recovering an attempt is the
  * recovery worker's ({@link RecoveryWorker}). Refunds go to the channel account of the charged
  * attempt (see {@link ChannelRefunds}).
+ *
+ * <p>Leases: a new attempt's task is held by the creating call until its create's grace ends, and
+ * the create's answer is recorded under that lease; a replay of a live attempt first takes the
+ * task's lease ({@link dev.clearway.core.channel.port.ChannelStore#holdTask}) and is not sent while
+ * a recovery worker holds it. A close is an order from the flow above, recorded like a webhook
+ * against the version it read.
  */
 public final class ChannelGateway implements WalletGateway {
 
@@ -41,6 +48,7 @@ public final class ChannelGateway implements WalletGateway {
   private final CreateExecutor executor;
   private final PaymentMethods methods;
   private final ChannelRefunds refunds;
+  private final TokenMint tokens = new TokenMint("gateway");
 
   public ChannelGateway(ChannelContext ctx, PaymentMethods methods) {
     this.ctx = ctx;
@@ -103,13 +111,14 @@ public final class ChannelGateway implements WalletGateway {
         ctx.events().failover(previous.channelAccountId(), route.get().id());
       }
       AttemptOrigin origin = previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.FAILOVER;
+      String lease = tokens.next();
       Optional<Attempt> created =
-          insert(order, route.get(), previous, guard, method.token(), origin, now);
+          insert(order, route.get(), previous, guard, method.token(), origin, lease, now);
       if (created.isEmpty()) {
         continue; // Race: another caller created the next attempt; re-read and join it.
       }
       Attempt after =
-          executor.create(created.get(), order.paymentMethod(), versionOf(created.get()));
+          executor.create(created.get(), order.paymentMethod(), versionOf(created.get()), lease);
       if (after.status() != AttemptStatus.FAILED) {
         return asWalletResult(after);
       }
@@ -147,7 +156,7 @@ public final class ChannelGateway implements WalletGateway {
       if (live.get().status() != AttemptStatus.PENDING || !live.get().customerActionPending()) {
         return WalletResult.unknown(PREVIOUS_NOT_FINAL);
       }
-      Attempt closed = new AttemptCloser(ctx).close(live.get(), versionOf(live.get()));
+      Attempt closed = new AttemptCloser(ctx).close(live.get(), versionOf(live.get()), null);
       if (closed.status() == AttemptStatus.SUCCEEDED) {
         return WalletResult.success(closed.providerPaymentId());
       }
@@ -164,6 +173,7 @@ public final class ChannelGateway implements WalletGateway {
       return WalletResult.failed("NO_ROUTE", null, false);
     }
     Instant now = ctx.clock().instant();
+    String lease = tokens.next();
     Optional<Attempt> created =
         insert(
             order,
@@ -172,12 +182,13 @@ public final class ChannelGateway implements WalletGateway {
             FailoverDecision.allow(Set.of()),
             methodToken,
             previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.BUSINESS_RETRY,
+            lease,
             now);
     if (created.isEmpty()) {
       return WalletResult.unknown(PREVIOUS_NOT_FINAL); // raced with another attempt
     }
     return asWalletResult(
-        executor.create(created.get(), order.paymentMethod(), versionOf(created.get())));
+        executor.create(created.get(), order.paymentMethod(), versionOf(created.get()), lease));
   }
 
   private WalletResult continueLive(Attempt live, String family) {
@@ -186,8 +197,15 @@ public final class ChannelGateway implements WalletGateway {
         || !adapter.capabilities().supportsIdempotentReplay()) {
       return asWalletResult(live);
     }
+    Instant now = ctx.clock().instant();
+    String lease = tokens.next();
+    if (!ctx.store().holdTask(live.id(), lease, now.plus(ctx.createGrace()), now)) {
+      // A recovery worker holds the attempt (it replays or retrieves itself), or a person does:
+      // answer from the row rather than race them to the PSP.
+      return asWalletResult(live);
+    }
     // Transport replay: same attempt, same key, same parameters. Never a new attempt.
-    return asWalletResult(executor.replay(live, family, versionOf(live), null, 0));
+    return asWalletResult(executor.replay(live, family, versionOf(live), null, 0, lease));
   }
 
   private Optional<Attempt> insert(
@@ -197,6 +215,7 @@ public final class ChannelGateway implements WalletGateway {
       FailoverDecision guard,
       String token,
       AttemptOrigin origin,
+      String lease,
       Instant now) {
     Attempt.Money money = new Attempt.Money(order.amount(), order.currency(), token);
     NewAttempt attempt =
@@ -226,10 +245,11 @@ public final class ChannelGateway implements WalletGateway {
             .map(r -> AttemptRecorder.strategyFor(r, 0))
             .orElse(RecoveryStrategy.WAIT_WEBHOOK)
             .name();
-    // Due once the create's own timeout has passed: a crash between insert and answer is found.
+    // Held by this call until the create's own timeout has passed; then the recovery worker may
+    // take it over, so a crash between insert and answer is found.
     return ctx.store()
         .insertAttempt(
-            attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version), now);
+            attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version, lease), now);
   }
 
   /**
@@ -287,13 +307,18 @@ public final class ChannelGateway implements WalletGateway {
 
   @Override
   public WalletResult closePayment(String tradeOrderNo) {
+    return closePayment(tradeOrderNo, null);
+  }
+
+  @Override
+  public WalletResult closePayment(String tradeOrderNo, Instant leaseUntil) {
     List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
     if (firstSucceeded(attempts).isPresent()) {
       return WalletResult.failed("ALREADY_PAID", null, false);
     }
     Optional<Attempt> live = attempts.stream().filter(a -> !a.isFinal()).findFirst();
     if (live.isPresent()) {
-      Attempt closed = new AttemptCloser(ctx).close(live.get(), versionOf(live.get()));
+      Attempt closed = new AttemptCloser(ctx).close(live.get(), versionOf(live.get()), leaseUntil);
       if (closed.status() == AttemptStatus.SUCCEEDED) {
         return WalletResult.failed("ALREADY_PAID", null, false);
       }
@@ -309,12 +334,22 @@ public final class ChannelGateway implements WalletGateway {
 
   @Override
   public WalletResult refund(RefundRequest request) {
-    return refunds.refund(request);
+    return refunds.refund(request, null);
+  }
+
+  @Override
+  public WalletResult refund(RefundRequest request, Instant leaseUntil) {
+    return refunds.refund(request, leaseUntil);
   }
 
   @Override
   public WalletResult queryRefund(String refundOrderNo) {
-    return refunds.query(refundOrderNo);
+    return refunds.query(refundOrderNo, null);
+  }
+
+  @Override
+  public WalletResult queryRefund(String refundOrderNo, Instant leaseUntil) {
+    return refunds.query(refundOrderNo, leaseUntil);
   }
 
   /** Every account (the guard needs the failure domains of past attempts). */

@@ -7,12 +7,15 @@ import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
 import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.WalletGateway.RefundRequest;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
  * Refunds of the flow engine, sent to the channel account of the charged attempt (a refund is bound
  * to the original channel, whatever the circuit breaker says). The flow's refund number maps to a
- * provider refund number; a refund the PSP CLOSED gets a new one (seed 001, WeChat semantics).
+ * provider refund number; a refund the PSP CLOSED gets a new one (seed 001, WeChat semantics). The
+ * caller's lease end bounds the pacing wait: a call that cannot start before it is not sent and
+ * answers UNKNOWN, so the worker reschedules and queries by the same number later.
  */
 final class ChannelRefunds {
 
@@ -24,7 +27,7 @@ final class ChannelRefunds {
     this.ctx = ctx;
   }
 
-  WalletResult refund(RefundRequest request) {
+  WalletResult refund(RefundRequest request, Instant leaseUntil) {
     Optional<Attempt> charged =
         ChannelGateway.firstSucceeded(ctx.store().attempts(request.tradeOrderNo()));
     if (charged.isEmpty()) {
@@ -37,19 +40,20 @@ final class ChannelRefunds {
                 charged.get().id(),
                 request.amount(),
                 ctx.clock().instant());
-    return send(refund, charged.get(), false);
+    return send(refund, charged.get(), false, leaseUntil);
   }
 
-  WalletResult query(String refundOrderNo) {
+  WalletResult query(String refundOrderNo, Instant leaseUntil) {
     Optional<ChannelRefund> refund = ctx.store().findChannelRefund(refundOrderNo);
     if (refund.isEmpty()) {
       return WalletResult.noRecord(null);
     }
     Attempt attempt = ctx.store().attempt(refund.get().attemptId()).orElseThrow();
-    return send(refund.get(), attempt, true);
+    return send(refund.get(), attempt, true, leaseUntil);
   }
 
-  private WalletResult send(ChannelRefund refund, Attempt attempt, boolean query) {
+  private WalletResult send(
+      ChannelRefund refund, Attempt attempt, boolean query, Instant leaseUntil) {
     PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
     RefundCall call =
         new RefundCall(
@@ -58,7 +62,10 @@ final class ChannelRefunds {
             refund.amount(),
             attempt.money().amount(),
             attempt.money().currency());
-    ctx.limiter().acquire(attempt.channelAccountId(), REFUND_QPS);
+    if (!ctx.limiter()
+        .acquireWithin(attempt.channelAccountId(), REFUND_QPS, leaseUntil, ctx.clock())) {
+      return WalletResult.unknown(PacedRateLimiter.PAST_LEASE);
+    }
     RefundOutcome outcome = query ? adapter.queryRefund(call) : adapter.refund(call);
     String requestId = outcome.requestId();
     return switch (outcome.state()) {

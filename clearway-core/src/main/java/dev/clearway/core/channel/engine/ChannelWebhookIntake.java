@@ -82,6 +82,10 @@ public final class ChannelWebhookIntake {
     return "recorded";
   }
 
+  /**
+   * Webhook intake is not a leased worker: it records as an observer, against the attempt version
+   * it read, so a newer result recorded meanwhile is never overwritten (its CAS finds 0 rows).
+   */
   private void record(Attempt attempt, PspOutcome outcome, EvidenceSource source, String op) {
     String version = ctx.policies().versionFor(attempt.tradeOrderNo());
     recorder.record(
@@ -95,6 +99,7 @@ public final class ChannelWebhookIntake {
             null,
             0,
             recorder.createRule(attempt, version),
-            version));
+            version,
+            null));
   }
 }

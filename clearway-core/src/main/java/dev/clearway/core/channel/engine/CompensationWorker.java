@@ -14,16 +14,31 @@ import java.time.Instant;
  * the money moved, so give it back). Each compensation has a fixed refund number, so a retry never
  * refunds twice; what the PSP cannot settle automatically (ABNORMAL, CLOSED, rejected) goes to a
  * person (status MANUAL).
+ *
+ * <p>Compensations are claimed with a lease (the claim bumps their version): a worker writes only
+ * with the version its claim returned, so one whose claim was taken over writes nothing, and a
+ * refund the pacing cannot start before the lease ends is handed back instead of waited for.
  */
 public final class CompensationWorker {
 
   private static final int REFUND_QPS = 20;
   private static final Duration RETRY = Duration.ofSeconds(5);
+  private static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+
+  /** The leased table, as counted in {@code leaseLost}. */
+  private static final String TABLE = "attempt_compensation";
 
   private final ChannelContext ctx;
+  private final Duration lease;
 
   public CompensationWorker(ChannelContext ctx) {
+    this(ctx, DEFAULT_LEASE);
+  }
+
+  /** A worker whose claims hold each compensation for {@code lease}. */
+  public CompensationWorker(ChannelContext ctx, Duration lease) {
     this.ctx = ctx;
+    this.lease = lease;
   }
 
   /** The refund number of an attempt's compensation: fixed for the attempt. */
@@ -35,35 +50,51 @@ public final class CompensationWorker {
   public int runOnce(int limit) {
     int settled = 0;
     Instant now = ctx.clock().instant();
-    for (Compensation k : ctx.store().dueCompensations(limit, now)) {
-      Attempt attempt = ctx.store().attempt(k.attemptId()).orElseThrow();
-      PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
-      ctx.limiter().acquire(attempt.channelAccountId(), REFUND_QPS);
-      AttemptRef ref = attempt.ref();
-      if (ref.providerPaymentId() == null) {
-        // A FAILED attempt never learned the PSP's id: find the charge by its key first.
-        String found = adapter.retrieve(ref).providerPaymentId();
-        ref = new AttemptRef(ref.idempotencyKey(), ref.merchantReference(), found);
-      }
-      RefundCall call =
-          new RefundCall(k.refundNo(), ref, k.amount(), k.amount(), attempt.money().currency());
-      RefundOutcome outcome = adapter.refund(call);
-      Instant later = ctx.clock().instant().plus(RETRY);
-      boolean done =
-          switch (outcome.state()) {
-            case SUCCEEDED -> ctx.store().updateCompensation(k, "REFUNDED", null, now);
-            case PROCESSING, UNKNOWN, NOT_FOUND -> {
-              ctx.store().updateCompensation(k, "PENDING", outcome.errorCode(), later);
-              yield false;
-            }
-            case ABNORMAL, CLOSED, REJECTED ->
-                ctx.store()
-                    .updateCompensation(k, "MANUAL", "REFUND_" + outcome.state().name(), now);
-          };
-      if (done) {
+    Instant leaseUntil = now.plus(lease);
+    for (Compensation k : ctx.store().claimCompensations(limit, lease, now)) {
+      if (settle(k, leaseUntil)) {
         settled++;
       }
     }
     return settled;
+  }
+
+  private boolean settle(Compensation k, Instant leaseUntil) {
+    Attempt attempt = ctx.store().attempt(k.attemptId()).orElseThrow();
+    PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
+    if (!ctx.limiter()
+        .acquireWithin(attempt.channelAccountId(), REFUND_QPS, leaseUntil, ctx.clock())) {
+      Instant free = ctx.clock().instant().plus(ctx.limiter().backlog(attempt.channelAccountId()));
+      write(k, "PENDING", PacedRateLimiter.PAST_LEASE, free);
+      return false;
+    }
+    AttemptRef ref = attempt.ref();
+    if (ref.providerPaymentId() == null) {
+      // A FAILED attempt never learned the PSP's id: find the charge by its key first.
+      String found = adapter.retrieve(ref).providerPaymentId();
+      ref = new AttemptRef(ref.idempotencyKey(), ref.merchantReference(), found);
+    }
+    RefundCall call =
+        new RefundCall(k.refundNo(), ref, k.amount(), k.amount(), attempt.money().currency());
+    RefundOutcome outcome = adapter.refund(call);
+    Instant now = ctx.clock().instant();
+    return switch (outcome.state()) {
+      case SUCCEEDED -> write(k, "REFUNDED", null, now);
+      case PROCESSING, UNKNOWN, NOT_FOUND -> {
+        write(k, "PENDING", outcome.errorCode(), now.plus(RETRY));
+        yield false;
+      }
+      case ABNORMAL, CLOSED, REJECTED ->
+          write(k, "MANUAL", "REFUND_" + outcome.state().name(), now);
+    };
+  }
+
+  /** The claimant's write, with the version its claim returned; a lost lease writes nothing. */
+  private boolean write(Compensation k, String status, String error, Instant dueAt) {
+    if (ctx.store().updateCompensation(k, status, error, dueAt)) {
+      return true;
+    }
+    ctx.events().leaseLost(TABLE);
+    return false;
   }
 }

@@ -12,7 +12,9 @@ import dev.clearway.core.channel.spi.ResultCertainty;
 
 /**
  * Sends the create of an attempt, first time or as a transport replay (seed 001 section 2: same
- * attempt, same key, same parameters), and records the answer. Never inside a transaction.
+ * attempt, same key, same parameters), and records the answer. Never inside a transaction. The
+ * caller holds the lease of the attempt's recovery task ({@code taskLease}: the creation lease, a
+ * recovery worker's claim, a hold taken for a replay); the answer is recorded only while it does.
  */
 public final class CreateExecutor {
 
@@ -38,18 +40,24 @@ public final class CreateExecutor {
         "order " + attempt.tradeOrderNo());
   }
 
-  /** The first create of a just-inserted attempt. */
-  public Attempt create(Attempt attempt, String methodFamily, String policyVersion) {
-    return send(attempt, methodFamily, policyVersion, false, null, 0);
+  /** The first create of a just-inserted attempt, under its creation lease. */
+  public Attempt create(
+      Attempt attempt, String methodFamily, String policyVersion, String taskLease) {
+    return send(attempt, methodFamily, policyVersion, false, null, 0, taskLease);
   }
 
   /**
    * A transport replay of an attempt whose result is not known, by the response path or a recovery
-   * run ({@code taskId} and {@code runs} set).
+   * run ({@code taskId} and {@code runs} set), under the task lease the caller holds.
    */
   public Attempt replay(
-      Attempt attempt, String methodFamily, String policyVersion, Long taskId, int runs) {
-    return send(attempt, methodFamily, policyVersion, true, taskId, runs);
+      Attempt attempt,
+      String methodFamily,
+      String policyVersion,
+      Long taskId,
+      int runs,
+      String taskLease) {
+    return send(attempt, methodFamily, policyVersion, true, taskId, runs, taskLease);
   }
 
   private Attempt send(
@@ -58,7 +66,8 @@ public final class CreateExecutor {
       String policyVersion,
       boolean replay,
       Long taskId,
-      int runs) {
+      int runs,
+      String taskLease) {
     PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
     CreatePayment request = request(attempt);
     PspOutcome outcome;
@@ -96,7 +105,8 @@ public final class CreateExecutor {
             taskId,
             runs,
             rule,
-            policyVersion));
+            policyVersion,
+            taskLease));
   }
 
   /** Outages and unknown results count against the circuit; a declined card does not. */

@@ -9,9 +9,11 @@ import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.PolicyRule;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.port.ChannelStore.AttemptChange;
+import dev.clearway.core.channel.port.ChannelStore.RecordResult;
 import dev.clearway.core.channel.port.ChannelStore.TaskChange;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
+import dev.clearway.core.engine.TokenMint;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,23 +24,31 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Claims due recovery tasks with a lease (FOR UPDATE SKIP LOCKED; takeover once a lease expires)
  * and runs each task's current strategy against the attempt's own channel account, paced by the
  * policy's query QPS and bounded by its query concurrency (seed 001 sections 3, 4 and 8). The
- * claim's transaction has ended before any PSP call. Results go through {@link AttemptRecorder}, so
- * a late worker can never overwrite what a webhook or the response path recorded.
+ * claim's transaction has ended before any PSP call. Results go through {@link AttemptRecorder}
+ * under the claim's token, so a worker whose lease was taken over writes nothing, and a late worker
+ * can never overwrite what a webhook or the response path recorded. A task whose pacing slot or
+ * concurrency permit would come after its lease ends is rescheduled instead of waiting.
  */
 public final class RecoveryWorker {
 
-  /** How the worker claims. */
+  /**
+   * How the worker claims.
+   *
+   * @param owner the prefix of this worker's claim tokens (each claim gets a unique token)
+   */
   public record Settings(String owner, int claimBatch, Duration lease) {}
 
   private final ChannelContext ctx;
   private final AttemptRecorder recorder;
   private final CreateExecutor executor;
   private final Settings settings;
+  private final TokenMint tokens;
   private final Map<Long, Semaphore> concurrency = new ConcurrentHashMap<>();
 
   public RecoveryWorker(ChannelContext ctx, Settings settings) {
@@ -46,6 +56,7 @@ public final class RecoveryWorker {
     this.recorder = new AttemptRecorder(ctx);
     this.executor = new CreateExecutor(ctx, recorder);
     this.settings = settings;
+    this.tokens = new TokenMint(settings.owner());
   }
 
   /** One claim round, each task run on {@code pool}; returns how many tasks were claimed. */
@@ -53,7 +64,7 @@ public final class RecoveryWorker {
     List<RecoveryTask> claimed =
         ctx.store()
             .claimDue(
-                settings.owner(), settings.claimBatch(), settings.lease(), ctx.clock().instant());
+                tokens.next(), settings.claimBatch(), settings.lease(), ctx.clock().instant());
     List<Future<?>> running = new ArrayList<>(claimed.size());
     for (RecoveryTask task : claimed) {
       running.add(pool.submit(() -> run(task)));
@@ -71,7 +82,7 @@ public final class RecoveryWorker {
     return claimed.size();
   }
 
-  /** Runs one claimed task. */
+  /** Runs one claimed task, under the lease its claim returned ({@code task.leaseOwner()}). */
   public void run(RecoveryTask task) {
     Optional<Attempt> found = ctx.store().attempt(task.attemptId());
     if (found.isEmpty()) {
@@ -96,39 +107,85 @@ public final class RecoveryWorker {
     RecoveryStrategy strategy = strategyOf(task, rule.get());
     if (!strategy.callsPsp() || !strategy.supportedBy(adapter.capabilities())) {
       // WAIT_WEBHOOK / RECONCILIATION: no call; move on to the next strategy after the delay.
-      ctx.store()
-          .rescheduleTask(
-              task,
-              now.plus(rule.get().delayAfter(runs)),
-              AttemptRecorder.strategyFor(rule.get(), runs).name(),
-              "WAITING_" + strategy.name());
+      moveOn(
+          task,
+          now.plus(rule.get().delayAfter(runs)),
+          AttemptRecorder.strategyFor(rule.get(), runs).name(),
+          "WAITING_" + strategy.name());
       return;
     }
+    callPsp(task, attempt, adapter, family, rule.get(), strategy);
+  }
+
+  /**
+   * Calls the PSP for a task within its lease: a concurrency permit and a pacing slot that cannot
+   * be had before the lease ends hand the task back instead (due after the policy's first delay, or
+   * when the account's budget frees up), so a worker never waits, or calls, past its lease.
+   */
+  private void callPsp(
+      RecoveryTask task,
+      Attempt attempt,
+      PspAdapter adapter,
+      String family,
+      PolicyRule rule,
+      RecoveryStrategy strategy) {
+    long account = attempt.channelAccountId();
     Semaphore slots =
-        concurrency.computeIfAbsent(
-            attempt.channelAccountId(), id -> new Semaphore(rule.get().queryConcurrency()));
-    slots.acquireUninterruptibly();
+        concurrency.computeIfAbsent(account, id -> new Semaphore(rule.queryConcurrency()));
+    if (!acquire(slots, task)) {
+      moveOn(task, ctx.clock().instant().plus(rule.delayAfter(0)), task.strategy());
+      return;
+    }
     try {
-      ctx.limiter().acquire(attempt.channelAccountId(), rule.get().queryQps());
-      if (strategy == RecoveryStrategy.IDEMPOTENT_REPLAY) {
-        executor.replay(attempt, family, task.policyVersion(), task.id(), runs);
-      } else {
-        PspOutcome outcome = adapter.retrieve(attempt.ref());
-        recorder.record(
-            new AttemptRecorder.Observation(
-                attempt,
-                outcome,
-                EvidenceSource.QUERY,
-                strategy.name(),
-                false,
-                false,
-                task.id(),
-                runs,
-                rule.get(),
-                task.policyVersion()));
+      if (!ctx.limiter().acquireWithin(account, rule.queryQps(), task.leaseUntil(), ctx.clock())) {
+        Duration backlog = ctx.limiter().backlog(account);
+        moveOn(task, ctx.clock().instant().plus(backlog), task.strategy());
+        return;
       }
+      int runs = task.attemptCount();
+      if (strategy == RecoveryStrategy.IDEMPOTENT_REPLAY) {
+        executor.replay(attempt, family, task.policyVersion(), task.id(), runs, task.leaseOwner());
+        return;
+      }
+      PspOutcome outcome = adapter.retrieve(attempt.ref());
+      recorder.record(
+          new AttemptRecorder.Observation(
+              attempt,
+              outcome,
+              EvidenceSource.QUERY,
+              strategy.name(),
+              false,
+              false,
+              task.id(),
+              runs,
+              rule,
+              task.policyVersion(),
+              task.leaseOwner()));
     } finally {
       slots.release();
+    }
+  }
+
+  /** A concurrency permit, waiting at most until the task's lease ends. */
+  private boolean acquire(Semaphore slots, RecoveryTask task) {
+    long millis = Duration.between(ctx.clock().instant(), task.leaseUntil()).toMillis();
+    try {
+      return millis > 0 && slots.tryAcquire(millis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Hands a task back, its strategy unchanged, because its call would not fit in the lease. */
+  private void moveOn(RecoveryTask task, Instant dueAt, String strategy) {
+    moveOn(task, dueAt, strategy, PacedRateLimiter.PAST_LEASE);
+  }
+
+  /** Reschedules a claimed task and releases its lease; a lost lease writes nothing. */
+  private void moveOn(RecoveryTask task, Instant dueAt, String strategy, String lastError) {
+    if (!ctx.store().rescheduleTask(task, dueAt, strategy, lastError)) {
+      ctx.events().leaseLost(AttemptRecorder.TASK_TABLE);
     }
   }
 
@@ -149,10 +206,20 @@ public final class RecoveryWorker {
             PspOutcome.unknown(reason),
             task.policyVersion(),
             now);
-    ctx.store()
-        .record(
-            new AttemptChange(
-                attempt, attempt.status(), note, new TaskChange.Manual(reason), false, task.id()),
-            now);
+    RecordResult result =
+        ctx.store()
+            .record(
+                new AttemptChange(
+                    attempt,
+                    attempt.status(),
+                    note,
+                    new TaskChange.Manual(reason),
+                    false,
+                    task.id(),
+                    task.leaseOwner()),
+                now);
+    if (result == RecordResult.LEASE_LOST) {
+      ctx.events().leaseLost(AttemptRecorder.TASK_TABLE);
+    }
   }
 }

@@ -22,5 +22,12 @@ public interface ChannelEvents {
   /** A recorded observation lost its CAS: another path recorded first. */
   default void concurrentlyResolved() {}
 
+  /**
+   * A worker's write was refused because the worker no longer holds its lease (a recovery task's,
+   * or a compensation's claim): nothing was written. {@code table} names the leased table ({@code
+   * recovery_task}, {@code attempt_compensation}).
+   */
+  default void leaseLost(String table) {}
+
   ChannelEvents NONE = new ChannelEvents() {};
 }

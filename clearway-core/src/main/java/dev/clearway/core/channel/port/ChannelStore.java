@@ -16,6 +16,14 @@ import java.util.Optional;
  * Persistence of the channel layer. Every write that changes an attempt is one transaction with a
  * compare-and-set on (id, version): attempt, history, evidence, outbox event and the task's new
  * state commit together or not at all (seed 001 section 5).
+ *
+ * <p>Leases: an attempt has no lease of its own; its recovery task's lease is the attempt's. A
+ * worker (the create path from insert until its create's grace ends, the recovery worker after a
+ * claim, the flow's replay after {@link #holdTask}) writes the attempt only while it still holds
+ * that lease ({@code lease_owner = token}); a write that lost it changes nothing. Observers that
+ * hold no lease (webhooks, a close ordered by the flow) record against the attempt version they
+ * read and nothing else, so they never overwrite a newer result. Compensations are fenced by the
+ * version their claim bumped.
  */
 public interface ChannelStore {
 
@@ -35,9 +43,11 @@ public interface ChannelStore {
   Optional<Attempt> attemptByKey(String key);
 
   /**
-   * Inserts a new attempt and its recovery task (READY, due at {@code task.dueAt()}) in one
-   * transaction, so that an attempt is never without its task. Empty when the order is closed or
-   * another attempt of the order is live ({@code uk_attempt_live}): the caller re-reads.
+   * Inserts a new attempt and its recovery task in one transaction, so that an attempt is never
+   * without its task. The task is LEASED by the creating call ({@code task.holder()}) until {@code
+   * task.dueAt()}: the create's answer is recorded under that lease, and the recovery worker takes
+   * the task over only once it has expired. Empty when the order is closed or another attempt of
+   * the order is live ({@code uk_attempt_live}): the caller re-reads.
    */
   Optional<Attempt> insertAttempt(NewAttempt attempt, NewTask task, Instant now);
 
@@ -61,29 +71,52 @@ public interface ChannelStore {
     String[] derive(long attemptId);
   }
 
-  record NewTask(String strategy, Instant dueAt, String policyVersion) {}
+  /**
+   * The recovery task of a new attempt.
+   *
+   * @param dueAt when the creating call's lease ends (its create's timeout plus a margin)
+   * @param holder the creating call's lease token
+   */
+  record NewTask(String strategy, Instant dueAt, String policyVersion, String holder) {
+
+    public NewTask {
+      java.util.Objects.requireNonNull(holder, "the creating call holds the new task");
+    }
+  }
 
   /**
    * The one transaction of seed 001 section 5: CAS the attempt from {@code change.expected()}'s
    * version, append evidence and (when the status changes) history and the outbox event, then apply
-   * the task change. {@link RecordResult#LOST} when the CAS matched no row: someone else recorded
-   * first; re-read and never overwrite.
+   * the task change. A writer that holds the task's lease ({@code change.taskLease()} set) writes
+   * only while the task is still LEASED to that token: otherwise {@link RecordResult#LEASE_LOST}
+   * and the whole transaction is rolled back. {@link RecordResult#LOST} when the attempt's CAS
+   * matched no row: someone else recorded first; re-read and never overwrite.
    */
   RecordResult record(AttemptChange change, Instant now);
 
   enum RecordResult {
     RECORDED,
-    LOST
+    /** The attempt moved since it was read: nothing written. */
+    LOST,
+    /** The writer no longer holds the task's lease: nothing written. */
+    LEASE_LOST
   }
 
-  /** A recorded observation and what it does to the attempt and its task. */
+  /**
+   * A recorded observation and what it does to the attempt and its task.
+   *
+   * @param taskLease the token under which the writer holds the attempt's recovery task, or null
+   *     for an observer that holds no lease (a webhook, a close ordered by the flow): an observer's
+   *     write is fenced by the attempt's version alone
+   */
   record AttemptChange(
       Attempt expected,
       AttemptStatus to,
       ProviderEvidence evidence,
       TaskChange task,
       boolean replayed,
-      Long taskId) {}
+      Long taskId,
+      String taskLease) {}
 
   /** What happens to the attempt's open task. */
   sealed interface TaskChange {
@@ -112,8 +145,18 @@ public interface ChannelStore {
    */
   List<RecoveryTask> claimDue(String owner, int limit, Duration lease, Instant now);
 
-  /** Resolves the task of an attempt another path has already made final. */
+  /**
+   * Resolves the task of an attempt another path has already made final. Not fenced: a final
+   * attempt needs no task, whoever holds it, and the holder's own record can no longer move it.
+   */
   void resolveTask(long attemptId, Instant now);
+
+  /**
+   * Takes the lease of an attempt's task for a worker outside the recovery worker (the flow's
+   * replay of a live attempt): a READY task, due or not, or a LEASED one whose lease has expired.
+   * False while another worker holds it, or when the task is not open (resolved, or a person's).
+   */
+  boolean holdTask(long attemptId, String holder, Instant until, Instant now);
 
   /** Makes the task of an attempt due now (a webhook hinted at news). */
   void wakeTask(long attemptId, Instant now);
@@ -129,9 +172,17 @@ public interface ChannelStore {
    */
   boolean openCompensation(Compensation compensation, Instant now);
 
-  List<Compensation> dueCompensations(int limit, Instant now);
+  /**
+   * Claims up to {@code limit} due PENDING compensations (FOR UPDATE SKIP LOCKED): each is pushed
+   * out to {@code now + lease}, so no other worker takes it meanwhile, and its version is bumped.
+   * The returned rows carry the new version, which fences the claimant's update.
+   */
+  List<Compensation> claimCompensations(int limit, Duration lease, Instant now);
 
-  /** CAS on the compensation's version. */
+  /**
+   * CAS on the version the claim returned (a claim bumps it): false, and nothing written, when the
+   * claim was taken over or the compensation settled by another worker.
+   */
   boolean updateCompensation(Compensation expected, String status, String error, Instant dueAt);
 
   record Compensation(
@@ -157,7 +208,8 @@ public interface ChannelStore {
 
   /**
    * Moves a claimed task on without touching its attempt (a strategy that waits, such as
-   * WAIT_WEBHOOK). CAS on the task's version: false if the lease was lost.
+   * WAIT_WEBHOOK, or a call the rate limiter could not fit in the lease) and releases the lease.
+   * CAS on the version the claim returned (a claim bumps it): false if the lease was lost.
    */
   boolean rescheduleTask(RecoveryTask claimed, Instant dueAt, String strategy, String lastError);
 

@@ -1,0 +1,213 @@
+package dev.clearway.store.channel;
+
+import dev.clearway.core.channel.domain.RecoveryTask;
+import dev.clearway.core.channel.port.ChannelStore.NewTask;
+import dev.clearway.core.channel.port.ChannelStore.TaskChange;
+import dev.clearway.store.Sql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The statements of {@code recovery_task}. A task's lease is its attempt's: every write by a worker
+ * names the token it holds ({@code lease_owner = ?} with status LEASED), so a worker whose lease
+ * expired and was claimed by another changes nothing; claims and holds bump the version, which
+ * fences {@link #reschedule} the same way.
+ */
+final class RecoveryTaskTable {
+
+  private static final int CODE_MAX = 64;
+
+  private final Sql sql;
+
+  RecoveryTaskTable(Sql sql) {
+    this.sql = sql;
+  }
+
+  /** The task of a new attempt, LEASED to the creating call until {@code task.dueAt()}. */
+  static void insert(Connection c, long attemptId, long accountId, NewTask task, Instant now)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO recovery_task (attempt_id, channel_account_id, status, strategy, due_at,
+              lease_owner, lease_until, policy_version, created_at, updated_at)
+            VALUES (?, ?, 'LEASED', ?, ?, ?, ?, ?, ?, ?)
+            """)) {
+      ps.setLong(1, attemptId);
+      ps.setLong(2, accountId);
+      ps.setString(3, task.strategy());
+      ps.setObject(4, Sql.ts(task.dueAt()));
+      ps.setString(5, task.holder());
+      ps.setObject(6, Sql.ts(task.dueAt()));
+      ps.setString(7, task.policyVersion());
+      ps.setObject(8, Sql.ts(now));
+      ps.setObject(9, Sql.ts(now));
+      ps.executeUpdate();
+    }
+  }
+
+  /** Whether {@code token} still holds the task of the attempt (a read, no lock). */
+  static boolean held(Connection c, long attemptId, String token) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT 1 FROM recovery_task"
+                + " WHERE attempt_id = ? AND status = 'LEASED' AND lease_owner = ?")) {
+      ps.setLong(1, attemptId);
+      ps.setString(2, token);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /**
+   * Applies the task change of a recorded observation, in the recording transaction. A holder's
+   * ({@code taskLease} set) applies only to the task LEASED to it and returns false otherwise: the
+   * caller rolls the whole record back. An observer's (a webhook's, a close's) applies to the open
+   * task whoever holds it, since its evidence is now the newest (a holder's record of an older
+   * version then fails its CAS); 0 rows is fine: the task may already be settled.
+   */
+  static boolean apply(
+      Connection c,
+      long attemptId,
+      TaskChange change,
+      long evidenceId,
+      String taskLease,
+      Instant now)
+      throws SQLException {
+    String fence =
+        taskLease == null
+            ? " WHERE attempt_id = ? AND status IN ('READY', 'LEASED')"
+            : " WHERE attempt_id = ? AND status = 'LEASED' AND lease_owner = ?";
+    String sql;
+    if (change instanceof TaskChange.Reschedule) {
+      sql =
+          "UPDATE recovery_task SET status = 'READY', due_at = ?, strategy = ?, last_error = ?,"
+              + " evidence_id = ?, lease_owner = NULL, lease_until = NULL,"
+              + " version = version + 1, updated_at = ?";
+    } else if (change instanceof TaskChange.Manual) {
+      sql =
+          "UPDATE recovery_task SET status = 'MANUAL', last_error = ?, evidence_id = ?,"
+              + " lease_owner = NULL, lease_until = NULL, version = version + 1, updated_at = ?";
+    } else {
+      sql =
+          "UPDATE recovery_task SET status = 'RESOLVED', evidence_id = ?, lease_owner = NULL,"
+              + " lease_until = NULL, version = version + 1, updated_at = ?";
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql + fence)) {
+      int i = 1;
+      if (change instanceof TaskChange.Reschedule r) {
+        ps.setObject(i++, Sql.ts(r.dueAt()));
+        ps.setString(i++, r.strategy());
+        ps.setString(i++, Sql.truncate(r.lastError(), CODE_MAX));
+      } else if (change instanceof TaskChange.Manual m) {
+        ps.setString(i++, Sql.truncate(m.reason(), CODE_MAX));
+      }
+      ps.setLong(i++, evidenceId);
+      ps.setObject(i++, Sql.ts(now));
+      ps.setLong(i++, attemptId);
+      if (taskLease != null) {
+        ps.setString(i, taskLease);
+      }
+      int rows = ps.executeUpdate();
+      return taskLease == null || rows == 1;
+    }
+  }
+
+  List<RecoveryTask> claimDue(String owner, int limit, Duration lease, Instant now) {
+    return sql.query(
+        """
+        WITH due AS (
+          SELECT id FROM recovery_task
+          WHERE status IN ('READY', 'LEASED')
+            AND ((status = 'READY' AND due_at <= ?) OR (status = 'LEASED' AND lease_until < ?))
+          ORDER BY due_at, id
+          LIMIT ?
+          FOR UPDATE SKIP LOCKED)
+        UPDATE recovery_task t SET status = 'LEASED', lease_owner = ?, lease_until = ?,
+          attempt_count = attempt_count + 1, version = version + 1, updated_at = ?
+        FROM due WHERE t.id = due.id
+        RETURNING t.id, t.attempt_id, t.channel_account_id, t.status, t.strategy, t.due_at,
+          t.attempt_count, t.lease_owner, t.lease_until, t.policy_version, t.version
+        """,
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setObject(2, Sql.ts(now));
+          ps.setInt(3, limit);
+          ps.setString(4, owner);
+          ps.setObject(5, Sql.ts(now.plus(lease)));
+          ps.setObject(6, Sql.ts(now));
+        },
+        ChannelRows::task);
+  }
+
+  boolean hold(long attemptId, String holder, Instant until, Instant now) {
+    // Race: a recovery worker's claim and this hold both want the task; the row lock and the
+    // condition (READY, or LEASED with an expired lease) let exactly one of them take it.
+    return sql.update(
+            """
+            UPDATE recovery_task SET status = 'LEASED', lease_owner = ?, lease_until = ?,
+              version = version + 1, updated_at = ?
+            WHERE attempt_id = ?
+              AND (status = 'READY' OR (status = 'LEASED' AND lease_until < ?))
+            """,
+            ps -> {
+              ps.setString(1, holder);
+              ps.setObject(2, Sql.ts(until));
+              ps.setObject(3, Sql.ts(now));
+              ps.setLong(4, attemptId);
+              ps.setObject(5, Sql.ts(now));
+            })
+        == 1;
+  }
+
+  void resolve(long attemptId, Instant now) {
+    sql.update(
+        """
+        UPDATE recovery_task SET status = 'RESOLVED', lease_owner = NULL, lease_until = NULL,
+          version = version + 1, updated_at = ?
+        WHERE attempt_id = ? AND status IN ('READY', 'LEASED')
+        """,
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setLong(2, attemptId);
+        });
+  }
+
+  void wake(long attemptId, Instant now) {
+    sql.update(
+        """
+        UPDATE recovery_task SET due_at = ?, version = version + 1, updated_at = ?
+        WHERE attempt_id = ? AND status = 'READY' AND due_at > ?
+        """,
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setObject(2, Sql.ts(now));
+          ps.setLong(3, attemptId);
+          ps.setObject(4, Sql.ts(now));
+        });
+  }
+
+  boolean reschedule(RecoveryTask claimed, Instant dueAt, String strategy, String lastError) {
+    // Fenced by the version the claim returned: a later claim (a takeover) bumped it.
+    return sql.update(
+            """
+            UPDATE recovery_task SET status = 'READY', due_at = ?, strategy = ?, last_error = ?,
+              lease_owner = NULL, lease_until = NULL, version = version + 1, updated_at = now()
+            WHERE id = ? AND version = ? AND status = 'LEASED'
+            """,
+            ps -> {
+              ps.setObject(1, Sql.ts(dueAt));
+              ps.setString(2, strategy);
+              ps.setString(3, Sql.truncate(lastError, CODE_MAX));
+              ps.setLong(4, claimed.id());
+              ps.setLong(5, claimed.version());
+            })
+        == 1;
+  }
+}

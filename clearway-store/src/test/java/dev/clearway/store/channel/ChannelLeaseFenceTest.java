@@ -1,0 +1,262 @@
+package dev.clearway.store.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptOrigin;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.domain.ChannelAccount;
+import dev.clearway.core.channel.domain.EvidenceSource;
+import dev.clearway.core.channel.domain.PaymentOrder;
+import dev.clearway.core.channel.domain.ProviderEvidence;
+import dev.clearway.core.channel.domain.RecoveryTask;
+import dev.clearway.core.channel.port.ChannelStore.AttemptChange;
+import dev.clearway.core.channel.port.ChannelStore.Compensation;
+import dev.clearway.core.channel.port.ChannelStore.NewAttempt;
+import dev.clearway.core.channel.port.ChannelStore.NewTask;
+import dev.clearway.core.channel.port.ChannelStore.RecordResult;
+import dev.clearway.core.channel.port.ChannelStore.TaskChange;
+import dev.clearway.core.channel.spi.PspOutcome;
+import dev.clearway.core.channel.spi.ResultCertainty;
+import dev.clearway.store.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An attempt's writers are fenced by its recovery task's lease: the creating call until its grace
+ * ends, a recovery worker after its claim. A writer whose lease was taken over changes nothing (the
+ * whole recording transaction rolls back); observers (webhooks) record against the version they
+ * read. Compensations are fenced by the version their claim bumped.
+ */
+class ChannelLeaseFenceTest {
+
+  private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+  private static final Duration LEASE = Duration.ofSeconds(30);
+  private static final String CREATOR = "gateway/abc/1";
+
+  private final DataSource dataSource = TestDatabase.get().dataSource();
+  private final JdbcChannelStore store = new JdbcChannelStore(dataSource);
+
+  @BeforeEach
+  void clean() {
+    execute(
+        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
+            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
+            + " payment_order, channel_account, outbox_event CASCADE");
+    store.upsertAccount(
+        new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
+  }
+
+  /** A new attempt whose task the creating call holds until T0 + 10 s. */
+  private Attempt newAttempt(String trade) {
+    store.openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
+    return store
+        .insertAttempt(
+            new NewAttempt(
+                trade,
+                1,
+                AttemptOrigin.INITIAL,
+                null,
+                "",
+                new Attempt.Money(500, "EUR", "pm_card_visa"),
+                id -> new String[] {"k" + id, "0".repeat(64)}),
+            new NewTask("RETRIEVE", T0.plusSeconds(10), "v1", CREATOR),
+            T0)
+        .orElseThrow();
+  }
+
+  private static ProviderEvidence evidence(ResultCertainty c) {
+    return new ProviderEvidence(
+        EvidenceSource.QUERY,
+        "RETRIEVE",
+        new PspOutcome(c, "s", "pi_1", null, false, false, "req_1", "a".repeat(64)),
+        "v1",
+        T0);
+  }
+
+  private RecordResult record(
+      Attempt read, AttemptStatus to, TaskChange task, String lease, Instant now) {
+    ResultCertainty certainty =
+        to == AttemptStatus.SUCCEEDED
+            ? ResultCertainty.CONFIRMED_SUCCESS
+            : to == AttemptStatus.FAILED
+                ? ResultCertainty.DEFINITE_FAILURE
+                : ResultCertainty.UNKNOWN;
+    return store.record(
+        new AttemptChange(read, to, evidence(certainty), task, false, null, lease), now);
+  }
+
+  private RecoveryTask claim(String owner, Instant now) {
+    List<RecoveryTask> claimed = store.claimDue(owner, 10, LEASE, now);
+    assertThat(claimed).hasSize(1);
+    return claimed.get(0);
+  }
+
+  @Test
+  void theCreatesAnswerAfterItsTaskWasTakenOverChangesNothing() {
+    Attempt a = newAttempt("t_create");
+    assertThat(store.claimDue("w2/x/1", 10, LEASE, T0.plusSeconds(5))).isEmpty();
+    claim("w2/x/1", T0.plusSeconds(11)); // the creation lease expired: the worker takes over
+
+    RecordResult late =
+        record(a, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), CREATOR, T0.plusSeconds(12));
+
+    assertThat(late).isEqualTo(RecordResult.LEASE_LOST);
+    Attempt after = store.attempt(a.id()).orElseThrow();
+    assertThat(after.status()).isEqualTo(AttemptStatus.CREATED);
+    assertThat(after.version()).isEqualTo(a.version());
+    assertThat(count("SELECT count(*) FROM provider_evidence")).isZero();
+    assertThat(count("SELECT count(*) FROM payment_attempt_history")).isZero();
+    assertThat(count("SELECT count(*) FROM outbox_event")).isZero();
+    assertThat(text("SELECT status || ' ' || lease_owner FROM recovery_task"))
+        .isEqualTo("LEASED w2/x/1");
+    // The holder records.
+    assertThat(
+            record(
+                a, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w2/x/1", T0.plusSeconds(12)))
+        .isEqualTo(RecordResult.RECORDED);
+    assertThat(text("SELECT status FROM recovery_task")).isEqualTo("RESOLVED");
+  }
+
+  @Test
+  void aRecoveryWorkerWhoseLeaseWasTakenOverCannotMoveTheAttemptNorItsTask() {
+    Attempt created = newAttempt("t_worker");
+    assertThat(
+            record(
+                created,
+                AttemptStatus.UNKNOWN,
+                new TaskChange.Reschedule(T0.plusSeconds(20), "RETRIEVE", "timeout"),
+                CREATOR,
+                T0.plusSeconds(1)))
+        .isEqualTo(RecordResult.RECORDED);
+    Attempt unknown = store.attempt(created.id()).orElseThrow();
+    RecoveryTask w1 = claim("w1/x/1", T0.plusSeconds(20));
+    RecoveryTask w2 = claim("w2/x/1", T0.plusSeconds(51)); // w1's lease ended at T0 + 50 s
+
+    RecordResult stale =
+        record(
+            unknown,
+            AttemptStatus.SUCCEEDED,
+            new TaskChange.Resolve(),
+            w1.leaseOwner(),
+            T0.plusSeconds(52));
+    boolean rescheduled =
+        store.rescheduleTask(w1, T0.plusSeconds(60), "RETRIEVE", "WAITING_WEBHOOK");
+
+    assertThat(stale).isEqualTo(RecordResult.LEASE_LOST);
+    assertThat(rescheduled).isFalse();
+    assertThat(store.attempt(created.id()).orElseThrow()).isEqualTo(unknown);
+    assertThat(count("SELECT count(*) FROM provider_evidence")).isEqualTo(1);
+    assertThat(text("SELECT status || ' ' || lease_owner FROM recovery_task"))
+        .isEqualTo("LEASED " + w2.leaseOwner());
+  }
+
+  @Test
+  void aWebhookRecordsWhileAWorkerHoldsTheTaskAndNeverOverwritesANewerResult() {
+    Attempt created = newAttempt("t_webhook");
+    RecoveryTask w1 = claim("w1/x/1", T0.plusSeconds(11));
+
+    // The worker records PENDING; a webhook that read the attempt before it arrives afterwards.
+    assertThat(
+            record(
+                created,
+                AttemptStatus.PENDING,
+                new TaskChange.Reschedule(T0.plusSeconds(30), "RETRIEVE", null),
+                w1.leaseOwner(),
+                T0.plusSeconds(12)))
+        .isEqualTo(RecordResult.RECORDED);
+    assertThat(record(created, AttemptStatus.FAILED, new TaskChange.Resolve(), null, T0))
+        .isEqualTo(RecordResult.LOST);
+    assertThat(store.attempt(created.id()).orElseThrow().status()).isEqualTo(AttemptStatus.PENDING);
+
+    // A webhook about the current version is recorded, whoever holds the task.
+    Attempt pending = store.attempt(created.id()).orElseThrow();
+    claim("w2/x/1", T0.plusSeconds(31));
+    assertThat(
+            record(
+                pending,
+                AttemptStatus.SUCCEEDED,
+                new TaskChange.Resolve(),
+                null,
+                T0.plusSeconds(32)))
+        .isEqualTo(RecordResult.RECORDED);
+    assertThat(text("SELECT status FROM recovery_task")).isEqualTo("RESOLVED");
+  }
+
+  @Test
+  void aTaskIsHeldForAReplayOnlyWhenNobodyElseHoldsIt() {
+    Attempt a = newAttempt("t_hold");
+
+    assertThat(store.holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(5)))
+        .as("the creating call still holds it")
+        .isFalse();
+    assertThat(store.holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(11))).isTrue();
+    assertThat(store.claimDue("w1/x/1", 10, LEASE, T0.plusSeconds(20))).isEmpty();
+    assertThat(
+            record(
+                a,
+                AttemptStatus.UNKNOWN,
+                new TaskChange.Reschedule(T0.plusSeconds(60), "RETRIEVE", null),
+                "flow/x/1",
+                T0.plusSeconds(21)))
+        .isEqualTo(RecordResult.RECORDED);
+    assertThat(text("SELECT status FROM recovery_task")).isEqualTo("READY");
+  }
+
+  @Test
+  void aCompensationWorkerWhoseClaimWasTakenOverCannotSettleIt() {
+    Attempt a = newAttempt("t_comp");
+    record(a, AttemptStatus.FAILED, new TaskChange.Resolve(), CREATOR, T0.plusSeconds(1));
+    assertThat(
+            store.openCompensation(
+                new Compensation(
+                    a.id(), "t_comp", "cmp_1", 500, "PENDING", "CHARGED_AFTER_FAILURE", 0, 0),
+                T0))
+        .isTrue();
+
+    List<Compensation> first = store.claimCompensations(10, LEASE, T0);
+    assertThat(first).hasSize(1);
+    assertThat(store.claimCompensations(10, LEASE, T0.plusSeconds(10))).isEmpty();
+    List<Compensation> second = store.claimCompensations(10, LEASE, T0.plusSeconds(31));
+    assertThat(second).hasSize(1);
+
+    assertThat(store.updateCompensation(first.get(0), "REFUNDED", null, T0.plusSeconds(32)))
+        .isFalse();
+    assertThat(text("SELECT status FROM attempt_compensation")).isEqualTo("PENDING");
+    assertThat(store.updateCompensation(second.get(0), "REFUNDED", null, T0.plusSeconds(32)))
+        .isTrue();
+    assertThat(text("SELECT status FROM attempt_compensation")).isEqualTo("REFUNDED");
+  }
+
+  private void execute(String sql) {
+    try (Connection c = dataSource.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  private long count(String sql) {
+    return Long.parseLong(text(sql));
+  }
+
+  private String text(String sql) {
+    try (Connection c = dataSource.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
