@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 class ServeChannelsTest {
 
   private static final String KEY = "mk_test_channels_5e7a9c1b3d";
+  private static final String OPERATOR_KEY = "ok_test_channels_1_7c3a";
 
   @Test
   void aPaymentGoesThroughAChannelAccountAndItsWebhookIsVerified() throws Exception {
@@ -32,10 +33,14 @@ class ServeChannelsTest {
             .withChannels()
             .withProperties(
                 Map.of(
-                    "clearway.keys.merchant", KEY,
-                    "clearway.keys.operator", "ok_test_channels_1",
-                    "clearway.keys.approver", "ak_test_channels_1",
-                    "clearway.timing", "compressed"));
+                    "clearway.keys.merchant",
+                    KEY,
+                    "clearway.keys.operator",
+                    "olivia=" + OPERATOR_KEY,
+                    "clearway.keys.approver",
+                    "aaron=ak_test_channels_1_2f8e",
+                    "clearway.timing",
+                    "compressed"));
     try (Serve.Running running =
         Serve.start(options, new PrintStream(OutputStream.nullOutputStream()))) {
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -101,7 +106,10 @@ class ServeChannelsTest {
       // The on-call signals are exported.
       HttpResponse<String> prometheus =
           http.send(
-              HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).GET().build(),
+              HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
+                  .header("Authorization", "Bearer " + OPERATOR_KEY)
+                  .GET()
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(prometheus.body())
           .contains("clearway_channel_psp_answers_total")
