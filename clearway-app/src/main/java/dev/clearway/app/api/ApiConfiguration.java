@@ -28,6 +28,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -75,11 +76,12 @@ public class ApiConfiguration {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
   }
 
+  /** First of all filters: nothing reads a body before its size is checked. */
   @Bean
   FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter() {
     FilterRegistrationBean<BodyLimitFilter> bean =
         new FilterRegistrationBean<>(new BodyLimitFilter());
-    bean.setOrder(1);
+    bean.setOrder(Ordered.HIGHEST_PRECEDENCE);
     return bean;
   }
 
