@@ -2,6 +2,7 @@ package dev.clearway.app.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.core.signature.WebhookSignature;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -89,6 +90,22 @@ class ServeChannelsTest {
               HttpResponse.BodyHandlers.ofString());
       assertThat(forged.statusCode()).isEqualTo(400);
       assertThat(forged.body()).contains("bad_signature");
+
+      // The simulated accounts' secrets are generated per run: a webhook signed with the secret
+      // that used to be a constant of the code is refused as well.
+      String event = "{\"id\":\"evt_old_secret\",\"type\":\"payment_intent.succeeded\"}";
+      HttpResponse<String> oldSecret =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/v1/channels/1/webhooks"))
+                  .header(
+                      "Stripe-Signature",
+                      WebhookSignature.sign(event, Instant.now(), "whsec_clearway_sim"))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(event))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(oldSecret.statusCode()).isEqualTo(400);
+      assertThat(oldSecret.body()).contains("bad_signature");
 
       // A business retry: only while paying, only with a well-formed method token.
       String flowId = text(running, "SELECT id FROM pay_flow WHERE biz_key = 'ch-1'");
