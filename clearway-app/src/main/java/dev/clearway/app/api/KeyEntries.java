@@ -40,16 +40,23 @@ final class KeyEntries {
   private static KeyEntry entry(Role role, int position, String item) {
     String name = null;
     String key = item;
+    boolean namedShortKey = false;
     int eq = item.indexOf('=');
     if (eq > 0) {
       String before = item.substring(0, eq).strip();
       String after = item.substring(eq + 1).strip();
-      if (NAME.matcher(before).matches() && after.length() >= MIN_KEY_LENGTH) {
-        name = before;
-        key = after;
+      if (NAME.matcher(before).matches()) {
+        if (after.length() >= MIN_KEY_LENGTH) {
+          name = before;
+          key = after;
+        } else {
+          namedShortKey = true;
+        }
       }
     }
-    if (key.length() < MIN_KEY_LENGTH) {
+    if (key.length() < MIN_KEY_LENGTH || (namedShortKey && role.namesAPerson())) {
+      // A person's entry "alice=short" is read whole and would name nobody: the short key is
+      // what to fix.
       throw new InvalidKeyConfiguration(
           role,
           position,

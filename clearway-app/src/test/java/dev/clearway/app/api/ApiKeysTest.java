@@ -87,6 +87,12 @@ class ApiKeysTest {
   }
 
   @Test
+  void aPersonsNamedEntryWithAShortKeyIsRefusedForItsKey() {
+    InvalidKeyConfiguration e = refused("mk_first_key_0123456789", "alice=ok_short_key1");
+    assertThat(e.getMessage()).contains("at least 16 characters").doesNotContain("ok_short");
+  }
+
+  @Test
   void operatorAndApproverKeysMustNameTheirPerson() {
     InvalidKeyConfiguration e = refused("mk_first_key_0123456789", "ok_nameless_0123456789");
     assertThat(e.role()).isEqualTo(Role.OPERATOR);

@@ -37,13 +37,15 @@ class KeyConfigurationHttpTest {
   @Test
   void anEqualsSignAsAKeyIsRefusedAtStart() {
     assertRefusedAtStart(
-        "clearway.keys.merchant=mk_first_merchant_key_01,=", Role.MERCHANT, 2, "=");
+        "clearway.keys.merchant=mk_first_merchant_key_01,=", Role.MERCHANT, 2, "=", "at least 16");
   }
 
   @Test
   void aShortKeyIsRefusedAtStart() {
     assertRefusedAtStart(
-        "clearway.keys.approver=aaron=ak_short_9x", Role.APPROVER, 1, "ak_short_9x");
+        "clearway.keys.merchant=mk_short_9x", Role.MERCHANT, 1, "mk_short_9x", "at least 16");
+    assertRefusedAtStart(
+        "clearway.keys.approver=aaron=ak_short_9x", Role.APPROVER, 1, "ak_short_9x", "at least 16");
   }
 
   @Test
@@ -52,11 +54,12 @@ class KeyConfigurationHttpTest {
         "clearway.keys.operator=ok_nameless_8d2e4f6a0b1c",
         Role.OPERATOR,
         1,
-        "ok_nameless_8d2e4f6a0b1c");
+        "ok_nameless_8d2e4f6a0b1c",
+        "must name its person");
   }
 
   private static void assertRefusedAtStart(
-      String property, Role role, int position, String keyBody) {
+      String property, Role role, int position, String keyBody, String problem) {
     Throwable failure;
     String logged;
     try (OutputCapture output = new OutputCapture()) {
@@ -69,7 +72,11 @@ class KeyConfigurationHttpTest {
     assertThat(refused.role()).isEqualTo(role);
     assertThat(refused.position()).isEqualTo(position);
     assertThat(refused.getMessage())
-        .startsWith(role.label() + " keys (" + role.variable() + "), entry " + position + ": ");
+        .startsWith(role.label() + " keys (" + role.variable() + "), entry " + position + ": ")
+        .contains(problem);
+    // The start-up failure is logged (so the capture sees the log), by role and position.
+    assertThat(logged)
+        .contains(role.label() + " keys (" + role.variable() + "), entry " + position);
     if (keyBody.length() > 1) {
       assertThat(refused.getMessage()).doesNotContain(keyBody);
       assertThat(logged).doesNotContain(keyBody);
