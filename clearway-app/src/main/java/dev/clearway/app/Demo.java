@@ -80,7 +80,10 @@ final class Demo {
                         "compressed")),
             out);
     String base = "http://localhost:" + service.port();
-    out.printf("%nConsole: %s/console  (paste the operator or approver key printed above)%n", base);
+    out.printf(
+        "%nConsole: %s/console  (paste an operator or approver key: the demo keys shown above on"
+            + " a terminal, or those of CLEARWAY_OPERATOR_KEYS / CLEARWAY_APPROVER_KEYS)%n",
+        base);
     out.printf(
         "Driving %d payments/s with fault rate %.2f through %s/v1/payments; %s%n%n",
         o.perSecond(),

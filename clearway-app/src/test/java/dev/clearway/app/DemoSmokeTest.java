@@ -21,7 +21,9 @@ class DemoSmokeTest {
 
     String text = bytes.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(text).isZero();
-    assertThat(text).contains("/console").contains("generated operator key").contains("PASS");
+    assertThat(text).contains("/console").contains("PASS");
+    // The output is not a terminal: the generated console keys exist but are not printed.
+    assertThat(text).contains("not shown").doesNotContain("cw_operator_");
     assertThat(text).containsPattern("\"converged\":[1-9]");
     assertThat(text).contains("\"doubleCharge\":0").contains("\"missedRefund\":0");
   }

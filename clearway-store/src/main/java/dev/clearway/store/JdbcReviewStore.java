@@ -5,6 +5,7 @@ import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.review.CommandKind;
+import dev.clearway.core.review.PersonNames;
 import dev.clearway.store.review.AuditEntry;
 import dev.clearway.store.review.HistoryEntry;
 import dev.clearway.store.review.ManualCommand;
@@ -20,7 +21,9 @@ import javax.sql.DataSource;
 /**
  * Manual commands with maker/checker. A proposal pins the flow's status and version; the approval,
  * the flow's CAS transition with its history row, the command's new state and the audit entry
- * commit in one transaction, so a command is applied exactly when its effect is.
+ * commit in one transaction, so a command is applied exactly when its effect is. People are stored
+ * and compared by their normalised name ({@link PersonNames}), so the database's maker/checker
+ * check compares people, not spellings.
  */
 public final class JdbcReviewStore {
   private static final String UNIQUE_VIOLATION = "23505";
@@ -56,11 +59,12 @@ public final class JdbcReviewStore {
   public Result propose(
       long flowId,
       CommandKind kind,
-      String operator,
+      String operatorName,
       String ticket,
       String reason,
       String evidence,
       Instant now) {
+    String operator = PersonNames.normalise(operatorName);
     return inTransaction(
         c -> {
           Optional<PayFlow> flow = lockFlow(c, flowId);
@@ -103,7 +107,8 @@ public final class JdbcReviewStore {
         "the flow already has an open proposal");
   }
 
-  public Result approve(long commandId, String approver, Instant now) {
+  public Result approve(long commandId, String approverName, Instant now) {
+    String approver = PersonNames.normalise(approverName);
     return inTransaction(
         c -> {
           Decidable open = decidable(c, commandId, approver);
@@ -132,7 +137,8 @@ public final class JdbcReviewStore {
         "a command must be approved by another person than its proposer");
   }
 
-  public Result reject(long commandId, String approver, String reason, Instant now) {
+  public Result reject(long commandId, String approverName, String reason, Instant now) {
+    String approver = PersonNames.normalise(approverName);
     return inTransaction(
         c -> {
           Decidable open = decidable(c, commandId, approver);
@@ -206,7 +212,7 @@ public final class JdbcReviewStore {
       return new Decidable(
           null, new Result.Refused("command_not_open", "the command is " + cmd.state()));
     }
-    if (cmd.operatorId().equals(decider)) {
+    if (PersonNames.same(cmd.operatorId(), decider)) {
       return new Decidable(
           null,
           new Result.Refused(

@@ -28,6 +28,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
@@ -45,22 +46,21 @@ import tools.jackson.databind.MapperFeature;
 public class ApiConfiguration {
 
   /**
-   * Keys from {@code clearway.keys.merchant|operator|approver} or the environment variables
-   * CLEARWAY_MERCHANT_KEYS, CLEARWAY_OPERATOR_KEYS, CLEARWAY_APPROVER_KEYS (comma-separated); a
-   * role without keys gets one generated key, shown once at start by the command line.
+   * Keys from {@code clearway.keys.merchant|operator|approver|metrics} or the environment variables
+   * CLEARWAY_MERCHANT_KEYS, CLEARWAY_OPERATOR_KEYS, CLEARWAY_APPROVER_KEYS, CLEARWAY_METRICS_KEYS
+   * (comma-separated, {@code name=key} as {@link KeyEntries} reads it); a refused entry stops the
+   * start. A merchant, operator or approver role without keys gets one generated for this run,
+   * shown only on a terminal by the command line.
    */
   @Bean
   ApiKeys apiKeys(Environment env) {
     Map<Role, String> configured = new EnumMap<>(Role.class);
-    configured.put(Role.MERCHANT, keys(env, "merchant", "CLEARWAY_MERCHANT_KEYS"));
-    configured.put(Role.OPERATOR, keys(env, "operator", "CLEARWAY_OPERATOR_KEYS"));
-    configured.put(Role.APPROVER, keys(env, "approver", "CLEARWAY_APPROVER_KEYS"));
+    for (Role role : Role.values()) {
+      String fromProperty = env.getProperty("clearway.keys." + role.label());
+      configured.put(
+          role, fromProperty != null ? fromProperty : env.getProperty(role.variable(), ""));
+    }
     return new ApiKeys(configured);
-  }
-
-  private static String keys(Environment env, String role, String variable) {
-    String fromProperty = env.getProperty("clearway.keys." + role);
-    return fromProperty != null ? fromProperty : env.getProperty(variable, "");
   }
 
   /**
@@ -76,11 +76,12 @@ public class ApiConfiguration {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
   }
 
+  /** First of all filters: nothing reads a body before its size is checked. */
   @Bean
   FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter() {
     FilterRegistrationBean<BodyLimitFilter> bean =
         new FilterRegistrationBean<>(new BodyLimitFilter());
-    bean.setOrder(1);
+    bean.setOrder(Ordered.HIGHEST_PRECEDENCE);
     return bean;
   }
 
@@ -97,10 +98,17 @@ public class ApiConfiguration {
     return new MicrometerEngineEvents(registry);
   }
 
+  /**
+   * Read from the database every {@code clearway.metrics.refresh} (default 5 s), never per scrape.
+   */
   @Bean(destroyMethod = "close")
   FlowStateGauges flowStateGauges(
-      DataSource dataSource, MeterRegistry registry, ObjectProvider<Clock> clock) {
-    return new FlowStateGauges(dataSource, registry, clock.getIfAvailable(Clock::systemUTC), 5_000);
+      DataSource dataSource,
+      MeterRegistry registry,
+      ObjectProvider<Clock> clock,
+      @Value("${clearway.metrics.refresh:5s}") Duration refresh) {
+    return new FlowStateGauges(
+        dataSource, registry, clock.getIfAvailable(Clock::systemUTC), refresh.toMillis());
   }
 
   /**

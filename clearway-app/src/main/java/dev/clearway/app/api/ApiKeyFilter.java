@@ -10,12 +10,15 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * {@code Authorization: Bearer <key>} on everything but the open paths: health and Prometheus (as
- * Spring Boot users expect), the OpenAPI document, and callbacks (verified by signature). The
- * payment API takes merchant keys only.
+ * {@code Authorization: Bearer <key>} on everything but the open paths: health (as Spring Boot
+ * users expect), the OpenAPI document, the console's page, and callbacks (verified by signature).
+ * The payment API takes merchant keys only; {@code /actuator/prometheus} takes an operator or a
+ * metrics key.
  */
 public final class ApiKeyFilter extends OncePerRequestFilter {
   public static final String PRINCIPAL = "clearway.principal";
+
+  static final String PROMETHEUS = "/actuator/prometheus";
 
   private final ApiKeys keys;
 
@@ -49,21 +52,39 @@ public final class ApiKeyFilter extends OncePerRequestFilter {
           response, HttpStatus.UNAUTHORIZED, "unauthorized", "a valid API key is required");
       return;
     }
-    if (path.startsWith("/v1/") && principal.get().role() != Role.MERCHANT) {
-      JsonErrors.write(
-          response, HttpStatus.FORBIDDEN, "forbidden", "this key may not call the payment API");
-      return;
-    }
-    if (path.startsWith("/ops/") && principal.get().role() == Role.MERCHANT) {
-      JsonErrors.write(
-          response,
-          HttpStatus.FORBIDDEN,
-          "forbidden",
-          "operations need an operator or approver key");
+    Optional<String> refusal = refusal(principal.get().role(), path);
+    if (refusal.isPresent()) {
+      JsonErrors.write(response, HttpStatus.FORBIDDEN, "forbidden", refusal.get());
       return;
     }
     request.setAttribute(PRINCIPAL, principal.get());
     chain.doFilter(request, response);
+  }
+
+  /**
+   * Why a role may not call a path, if it may not: the payment API takes merchant keys, operations
+   * take operator and approver keys, the Prometheus scrape takes operator and metrics keys, and a
+   * metrics key opens nothing else.
+   */
+  static Optional<String> refusal(Role role, String path) {
+    if (path.startsWith("/v1/")) {
+      return role == Role.MERCHANT
+          ? Optional.empty()
+          : Optional.of("this key may not call the payment API");
+    }
+    if (path.startsWith("/ops/")) {
+      return role == Role.OPERATOR || role == Role.APPROVER
+          ? Optional.empty()
+          : Optional.of("operations need an operator or approver key");
+    }
+    if (path.equals(PROMETHEUS)) {
+      return role == Role.OPERATOR || role == Role.METRICS
+          ? Optional.empty()
+          : Optional.of("metrics need an operator or metrics key");
+    }
+    return role == Role.METRICS
+        ? Optional.of("a metrics key opens only " + PROMETHEUS)
+        : Optional.empty();
   }
 
   /** No encoded characters, matrix parameters, backslashes, empty or dot segments. */
@@ -81,7 +102,6 @@ public final class ApiKeyFilter extends OncePerRequestFilter {
   static boolean isOpen(String path) {
     return path.equals("/actuator/health")
         || path.startsWith("/actuator/health/")
-        || path.equals("/actuator/prometheus")
         || path.startsWith("/v3/api-docs")
         || path.startsWith("/swagger-ui")
         || path.startsWith("/v1/callbacks/")

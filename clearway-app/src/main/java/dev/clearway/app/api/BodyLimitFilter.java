@@ -7,13 +7,22 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses request bodies over 64 KiB with 413 {@code body_too_large}: at once when the declared
- * length is over, or as soon as a chunked body passes the limit while it is read.
+ * Refuses request bodies over 64 KiB with 413 {@code body_too_large}, for every method and content
+ * type, before anything else reads them: this filter runs first. A declared length over the limit
+ * is refused at once; a body of unknown length (chunked) is read here, at most one byte past the
+ * limit, and either refused or handed on from that buffer, so no later filter, form parser or
+ * converter ever sees more than 64 KiB of it.
  */
 public final class BodyLimitFilter extends OncePerRequestFilter {
   static final int LIMIT = 64 * 1024;
@@ -22,15 +31,41 @@ public final class BodyLimitFilter extends OncePerRequestFilter {
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    if (request.getContentLengthLong() > LIMIT) {
-      JsonErrors.write(
-          response,
-          HttpStatus.CONTENT_TOO_LARGE,
-          "body_too_large",
-          "the request body exceeds 64 KiB");
+    long declared = request.getContentLengthLong();
+    if (declared > LIMIT) {
+      tooLarge(response);
       return;
     }
-    chain.doFilter(new Limited(request), response);
+    if (declared >= 0) {
+      chain.doFilter(new Limited(request), response);
+      return;
+    }
+    byte[] body = readAtMost(request.getInputStream(), LIMIT + 1);
+    if (body.length > LIMIT) {
+      tooLarge(response);
+      return;
+    }
+    chain.doFilter(new Buffered(request, body), response);
+  }
+
+  /**
+   * Answers at once, before the container drains or drops the rest of the body, and closes the
+   * connection: the rest is never read.
+   */
+  private static void tooLarge(HttpServletResponse response) throws IOException {
+    response.setHeader("Connection", "close");
+    JsonErrors.write(
+        response,
+        HttpStatus.CONTENT_TOO_LARGE,
+        "body_too_large",
+        "the request body exceeds 64 KiB");
+    response.flushBuffer();
+  }
+
+  /** Reads until the end of the body or {@code max} bytes, whichever comes first. */
+  private static byte[] readAtMost(InputStream in, int max) throws IOException {
+    // Grows with what arrives: a request without a body allocates next to nothing.
+    return in.readNBytes(max);
   }
 
   /** True when a body-read failure was this filter's limit. */
@@ -51,6 +86,7 @@ public final class BodyLimitFilter extends OncePerRequestFilter {
     }
   }
 
+  /** A body of declared length: reading past the limit fails (the container enforces it too). */
   private static final class Limited extends HttpServletRequestWrapper {
     Limited(HttpServletRequest request) {
       super(request);
@@ -95,6 +131,69 @@ public final class BodyLimitFilter extends OncePerRequestFilter {
           in.setReadListener(listener);
         }
       };
+    }
+  }
+
+  /** A body of unknown length, already read here within the limit: served from that buffer. */
+  private static final class Buffered extends HttpServletRequestWrapper {
+    private final byte[] body;
+
+    Buffered(HttpServletRequest request, byte[] body) {
+      super(request);
+      this.body = body;
+    }
+
+    @Override
+    public int getContentLength() {
+      return body.length;
+    }
+
+    @Override
+    public long getContentLengthLong() {
+      return body.length;
+    }
+
+    @Override
+    public ServletInputStream getInputStream() {
+      ByteArrayInputStream in = new ByteArrayInputStream(body);
+      return new ServletInputStream() {
+        @Override
+        public int read() {
+          return in.read();
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) {
+          return in.read(buf, off, len);
+        }
+
+        @Override
+        public boolean isFinished() {
+          return in.available() == 0;
+        }
+
+        @Override
+        public boolean isReady() {
+          return true;
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+          try {
+            listener.onDataAvailable();
+            listener.onAllDataRead();
+          } catch (IOException e) {
+            listener.onError(e);
+          }
+        }
+      };
+    }
+
+    @Override
+    public BufferedReader getReader() {
+      String encoding = getCharacterEncoding();
+      Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
+      return new BufferedReader(new InputStreamReader(new ByteArrayInputStream(body), charset));
     }
   }
 }

@@ -37,7 +37,8 @@ import java.util.Set;
  * account with its adapter. One account per failure domain. An account is Stripe-style (channel
  * {@code stripe}, method {@code card}) unless its spec carries a {@link WechatCustomer}: then it is
  * WeChat Pay v3-style (channel {@code wechat}, method {@code wallet}), with its own RSA merchant
- * and platform keys and APIv3 key generated for this run.
+ * and platform keys and APIv3 key generated for this run. A Stripe-style account's API secret and
+ * webhook signing secret are generated for this run too: no secret is a constant of the code.
  *
  * <p>WeChat notifications are addressed to a placeholder notify_url that nothing listens on: the
  * caller points every simulator at its receiver with {@link SimPsp#webhookTarget}, which overrides
@@ -45,9 +46,8 @@ import java.util.Set;
  */
 public final class SimChannels implements AutoCloseable {
 
-  private static final String SECRET = "sk_test_clearway_sim";
-  private static final String WEBHOOK_SECRET = "whsec_clearway_sim";
   private static final String WECHAT_APPID = "wx_clearway_sim";
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final Map<Long, SimPsp> sims = new LinkedHashMap<>();
   private final Map<Long, PspAdapter> adapters = new LinkedHashMap<>();
@@ -114,9 +114,11 @@ public final class SimChannels implements AutoCloseable {
 
   private void addStripe(
       JdbcChannelStore store, AccountSpec spec, Duration lostResponseHold, Duration timeout) {
+    String secret = "sk_test_" + randomHex(24);
+    String webhookSecret = "whsec_" + randomHex(24);
     StripeSimServer sim =
         StripeSimServer.start(
-            StripeSimOptions.defaults(SECRET, WEBHOOK_SECRET)
+            StripeSimOptions.defaults(secret, webhookSecret)
                 .withAccount("acct_sim_" + spec.id())
                 .withFaults(spec.faults())
                 .withTiming(
@@ -132,7 +134,7 @@ public final class SimChannels implements AutoCloseable {
     adapters.put(
         spec.id(),
         new StripeAdapter(
-            StripeConfig.of(sim.baseUrl(), SECRET, WEBHOOK_SECRET)
+            StripeConfig.of(sim.baseUrl(), secret, webhookSecret)
                 .withTimeouts(Duration.ofSeconds(2), timeout)));
   }
 
@@ -142,7 +144,7 @@ public final class SimChannels implements AutoCloseable {
     KeyPair merchant = rsa();
     KeyPair platform = rsa();
     byte[] apiV3Key = new byte[32];
-    new SecureRandom().nextBytes(apiV3Key);
+    RANDOM.nextBytes(apiV3Key);
     WechatSimKeys keys =
         new WechatSimKeys(
             mchid, merchant.getPublic(), platform.getPrivate(), "PLATFORM-" + mchid, apiV3Key);
@@ -191,6 +193,12 @@ public final class SimChannels implements AutoCloseable {
   /** A 10-digit merchant number per channel account id, as WeChat Pay issues them. */
   static String mchid(long accountId) {
     return String.format(java.util.Locale.ROOT, "19%08d", accountId % 100_000_000L);
+  }
+
+  private static String randomHex(int bytes) {
+    byte[] raw = new byte[bytes];
+    RANDOM.nextBytes(raw);
+    return java.util.HexFormat.of().formatHex(raw);
   }
 
   private static KeyPair rsa() {

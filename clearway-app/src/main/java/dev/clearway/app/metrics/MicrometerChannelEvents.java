@@ -20,7 +20,7 @@ import java.time.Duration;
  *   <li>{@code clearway.channel.multiple.success}: charges found on attempts recorded as failed;
  *   <li>{@code clearway.lease.lost{table}}: writes refused because the worker had lost its lease;
  *   <li>{@code clearway.channel.recovery.oldest.age} (seconds) and {@code
- *       clearway.channel.recovery.open} from the database.
+ *       clearway.channel.recovery.open} from the database, read at most once per refresh period.
  * </ul>
  */
 public final class MicrometerChannelEvents implements ChannelEvents {
@@ -28,18 +28,33 @@ public final class MicrometerChannelEvents implements ChannelEvents {
   private final MeterRegistry registry;
 
   public MicrometerChannelEvents(MeterRegistry registry, ChannelStore store, Clock clock) {
+    this(registry, store, clock, CachedReading.DEFAULT_PERIOD);
+  }
+
+  /**
+   * @param refresh how long one reading of the recovery-task gauges serves scrapes: the store is
+   *     queried at most once per period per gauge, however often Prometheus scrapes
+   */
+  public MicrometerChannelEvents(
+      MeterRegistry registry, ChannelStore store, Clock clock, Duration refresh) {
     this.registry = registry;
-    Gauge.builder(
+    CachedReading oldest =
+        new CachedReading(
             "clearway.channel.recovery.oldest.age",
-            store,
-            s ->
-                s.oldestOpenTask()
+            () ->
+                store
+                    .oldestOpenTask()
                     .map(t -> (double) Duration.between(t, clock.instant()).toSeconds())
-                    .orElse(0.0))
+                    .orElse(0.0),
+            refresh,
+            clock);
+    Gauge.builder("clearway.channel.recovery.oldest.age", oldest, CachedReading::get)
         .baseUnit("seconds")
         .register(registry);
-    Gauge.builder("clearway.channel.recovery.open", store, s -> (double) s.openTasks())
-        .register(registry);
+    CachedReading open =
+        new CachedReading(
+            "clearway.channel.recovery.open", () -> (double) store.openTasks(), refresh, clock);
+    Gauge.builder("clearway.channel.recovery.open", open, CachedReading::get).register(registry);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.clearway.app.outbox;
 
+import dev.clearway.app.metrics.CachedReading;
 import dev.clearway.core.outbox.OutboxRelay;
 import dev.clearway.core.outbox.OutboxStore;
 import dev.clearway.core.port.FlowStore;
@@ -15,6 +16,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -23,11 +25,25 @@ import org.springframework.context.annotation.Configuration;
 public class OutboxConfiguration {
   private static final Logger log = LoggerFactory.getLogger(OutboxConfiguration.class);
 
-  /** Takes the flow store so that Clearway's migrations (V8 included) have run first. */
+  /**
+   * Takes the flow store so that Clearway's migrations (V8 included) have run first. The pending
+   * gauge counts in the database at most once per {@code clearway.metrics.refresh} (default 5 s).
+   */
   @Bean
-  OutboxStore outboxStore(DataSource dataSource, FlowStore flows, MeterRegistry meters) {
+  OutboxStore outboxStore(
+      DataSource dataSource,
+      FlowStore flows,
+      MeterRegistry meters,
+      ObjectProvider<Clock> clock,
+      @Value("${clearway.metrics.refresh:5s}") Duration refresh) {
     JdbcOutboxStore store = new JdbcOutboxStore(dataSource);
-    Gauge.builder("clearway.outbox.pending", store, JdbcOutboxStore::pending)
+    CachedReading pending =
+        new CachedReading(
+            "clearway.outbox.pending",
+            store::pending,
+            refresh,
+            clock.getIfAvailable(Clock::systemUTC));
+    Gauge.builder("clearway.outbox.pending", pending, CachedReading::get)
         .description("Domain events not yet published")
         .register(meters);
     return store;

@@ -9,6 +9,7 @@ import dev.clearway.core.channel.policy.PolicyRecord;
 import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.PolicyRejected;
 import dev.clearway.core.channel.policy.RolloutState;
+import dev.clearway.core.review.PersonNames;
 import dev.clearway.store.channel.JdbcPolicyVersions;
 import dev.clearway.store.channel.JdbcRecordedAttempts;
 import io.swagger.v3.oas.annotations.Operation;
@@ -40,8 +41,10 @@ import org.springframework.web.bind.annotation.RestController;
  * validate it against the channels' capabilities, dry-run it over the recorded attempts of the last
  * {@value #HISTORY_DAYS} days, roll it out to a share of hash buckets, promote it, pause or roll
  * back. Operators do everything but promote and rollback, which need an approver; the approver who
- * promotes a version must not be the person who submitted it. Every state change is audited by the
- * registry with the caller's person name. Policy bodies are never logged.
+ * promotes a version must not be the person who submitted it (people, not keys, compared by their
+ * normalised name: one person holding both an operator and an approver key is still one person).
+ * Every state change is audited by the registry with the caller's person name. Policy bodies are
+ * never logged.
  */
 @RestController
 @RequestMapping(path = "/ops/policies", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -155,7 +158,7 @@ public class PolicyController {
     PolicyRecord rec =
         r.record(version)
             .orElseThrow(() -> new PolicyRejected("not_found", "no such policy version"));
-    if (approver.id().equals(rec.createdBy())) {
+    if (PersonNames.same(approver.id(), rec.createdBy())) {
       throw new ApiException(
           HttpStatus.FORBIDDEN,
           "same_person",

@@ -1,7 +1,7 @@
 package dev.clearway.app.server;
 
 import dev.clearway.app.api.ApiKeys;
-import dev.clearway.app.api.Role;
+import dev.clearway.app.api.InvalidKeyConfiguration;
 import dev.clearway.app.wallet.HttpWalletConfig;
 import dev.clearway.app.wallet.HttpWalletGateway;
 import dev.clearway.core.port.BusinessGateway;
@@ -20,7 +20,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -151,31 +150,23 @@ public final class Serve {
     properties.put("clearway.callbacks.sim-secret", secret);
     properties.put("spring.main.banner-mode", "off");
     properties.putAll(options.properties());
-    ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(ClearwayServer.class)
-            .web(WebApplicationType.SERVLET)
-            .properties(properties)
-            .initializers(
-                ctx -> {
-                  ctx.getBeanFactory().registerSingleton("dataSource", db.dataSource());
-                  ctx.getBeanFactory().registerSingleton("clock", clock);
-                  ctx.getBeanFactory().registerSingleton("walletGateway", gateway);
-                  ctx.getBeanFactory()
-                      .registerSingleton("businessGateway", (BusinessGateway) business);
-                  if (channels != null) {
-                    ctx.getBeanFactory()
-                        .registerSingleton("channelWebhookIntake", channels.layer().intake());
-                    ctx.getBeanFactory().registerSingleton("policyRegistry", channels.registry());
-                  }
-                })
-            .run();
+    ConfigurableApplicationContext context;
+    try {
+      context = context(properties, db, clock, gateway, business, channels);
+    } catch (RuntimeException e) {
+      closeQuietly(channels);
+      closeQuietly(simServer);
+      closeQuietly(db);
+      throw refusedKeysOr(e);
+    }
     if (channels != null) {
       channels.bind(
           context.getBean(dev.clearway.app.EngineAssembly.class),
           context.getBean(io.micrometer.core.instrument.MeterRegistry.class));
     }
     Running running = new Running(context, db, simServer, wallet, business, channels);
-    printGeneratedKeys(context.getBean(ApiKeys.class), out);
+    GeneratedKeysNotice.print(
+        context.getBean(ApiKeys.class), out, GeneratedKeysNotice.isTerminal(out));
     out.printf(
         "Clearway is serving on http://localhost:%d (API docs: /v3/api-docs; wallet: %s)%n",
         running.port(), channels != null ? "channel layer, 2 simulated PSP accounts" : walletUrl);
@@ -193,19 +184,60 @@ public final class Serve {
     return "whsec_" + HexFormat.of().formatHex(raw);
   }
 
+  private static ConfigurableApplicationContext context(
+      Map<String, Object> properties,
+      Database db,
+      Clock clock,
+      WalletGateway gateway,
+      SimBusiness business,
+      ServeChannels channels) {
+    return new SpringApplicationBuilder(ClearwayServer.class)
+        .web(WebApplicationType.SERVLET)
+        .properties(properties)
+        .initializers(
+            ctx -> {
+              ctx.getBeanFactory().registerSingleton("dataSource", db.dataSource());
+              ctx.getBeanFactory().registerSingleton("clock", clock);
+              ctx.getBeanFactory().registerSingleton("walletGateway", gateway);
+              ctx.getBeanFactory().registerSingleton("businessGateway", (BusinessGateway) business);
+              if (channels != null) {
+                ctx.getBeanFactory()
+                    .registerSingleton("channelWebhookIntake", channels.layer().intake());
+                ctx.getBeanFactory().registerSingleton("policyRegistry", channels.registry());
+              }
+            })
+        .run();
+  }
+
+  /**
+   * A refused key configuration, however deep Spring wrapped it (its message is the answer), else
+   * the failure itself.
+   */
+  private static RuntimeException refusedKeysOr(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof InvalidKeyConfiguration refused) {
+        return refused;
+      }
+    }
+    return e;
+  }
+
+  private static void closeQuietly(AutoCloseable resource) {
+    if (resource == null) {
+      return;
+    }
+    try {
+      resource.close();
+    } catch (Exception e) {
+      // Already failing to start: the start's own error is the one to report.
+    }
+  }
+
   private static int freePort() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("find a free port", e);
-    }
-  }
-
-  private static void printGeneratedKeys(ApiKeys keys, PrintStream out) {
-    for (Map.Entry<Role, List<String>> e : keys.generatedKeys().entrySet()) {
-      for (String key : e.getValue()) {
-        out.printf("generated %s key (shown once): %s%n", e.getKey().name().toLowerCase(), key);
-      }
     }
   }
 

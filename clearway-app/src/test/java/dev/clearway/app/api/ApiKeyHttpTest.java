@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Merchant keys open the payment API; no key or a wrong key is 401, another role's key is 403;
- * health and Prometheus are open. No answer ever contains a key.
+ * health is open, Prometheus needs a key. No answer ever contains a key.
  */
 class ApiKeyHttpTest {
   private static RunningApi api;
@@ -145,16 +145,17 @@ class ApiKeyHttpTest {
   }
 
   @Test
-  void healthAndPrometheusAreOpenWithoutAKey() {
+  void healthIsOpenWithoutAKeyAndPrometheusIsNot() {
     Answer health = seen(api.call("GET", "/actuator/health").send());
     assertThat(health.status()).as("%s", health).isEqualTo(200);
     assertThat(health.text("status")).isEqualTo("UP");
 
-    Answer prometheus = seen(api.call("GET", "/actuator/prometheus").send());
+    assertError(seen(api.call("GET", "/actuator/prometheus").send()), 401, "unauthorized");
+    Answer prometheus = seen(api.call("GET", "/actuator/prometheus").bearer(OPERATOR_KEY).send());
     assertThat(prometheus.status()).as("%s", prometheus).isEqualTo(200);
     assertThat(prometheus.body()).contains("# TYPE");
 
-    // A wrong key does not close them either.
+    // A wrong key does not close health.
     Answer healthWithWrongKey = seen(api.call("GET", "/actuator/health").bearer("wrong").send());
     assertThat(healthWithWrongKey.status()).isEqualTo(200);
   }

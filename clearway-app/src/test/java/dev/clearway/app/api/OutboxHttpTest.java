@@ -49,7 +49,8 @@ class OutboxHttpTest {
         .containsExactly("flow-" + flowId + "-v2", "flow-" + flowId + "-v3");
     assertThat(RunningApi.count("SELECT count(*) FROM outbox_event WHERE published_at IS NULL"))
         .isZero();
-    String metrics = api.call("GET", "/actuator/prometheus").send().raw().body();
+    String metrics =
+        api.call("GET", "/actuator/prometheus").bearer(RunningApi.OPERATOR_KEY).send().raw().body();
     assertThat(metrics)
         .contains("clearway_outbox_published_total")
         .contains("clearway_outbox_pending");

@@ -29,6 +29,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -69,6 +71,11 @@ final class RunningApi implements AutoCloseable {
 
   /** Starts the service; {@code extra} are further {@code name=value} properties. */
   static RunningApi start(String... extra) {
+    return start(UnaryOperator.identity(), extra);
+  }
+
+  /** Starts the service over {@code wrap} of the shared pool (to observe the queries it runs). */
+  static RunningApi start(UnaryOperator<DataSource> wrap, String... extra) {
     Clock clock = Clock.systemUTC();
     GatedWallet wallet = new GatedWallet(clock);
     SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
@@ -78,8 +85,8 @@ final class RunningApi implements AutoCloseable {
                 "server.port=0",
                 "spring.main.banner-mode=off",
                 "clearway.keys.merchant=" + MERCHANT_KEY,
-                "clearway.keys.operator=" + OPERATOR_KEY,
-                "clearway.keys.approver=" + APPROVER_KEY,
+                "clearway.keys.operator=olivia=" + OPERATOR_KEY,
+                "clearway.keys.approver=aaron=" + APPROVER_KEY,
                 "clearway.timing=compressed",
                 "clearway.workers=4",
                 "clearway.api.sync-budget=800ms",
@@ -94,7 +101,7 @@ final class RunningApi implements AutoCloseable {
                   // Registered singletons are not destroyed with the context: the pool is the
                   // test JVM's, shared with every other test class.
                   ctx.getBeanFactory()
-                      .registerSingleton("dataSource", TestDatabase.get().dataSource());
+                      .registerSingleton("dataSource", wrap.apply(TestDatabase.get().dataSource()));
                   ctx.getBeanFactory().registerSingleton("clock", clock);
                   ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
                   ctx.getBeanFactory()

@@ -2,6 +2,7 @@ package dev.clearway.app.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.app.api.OutputCapture;
 import dev.clearway.app.server.Serve;
 import dev.clearway.channels.policy.DefaultRecoveryPolicy;
 import java.io.OutputStream;
@@ -53,14 +54,17 @@ class PolicyHttpTest {
                 Map.of(
                     "clearway.keys.merchant",
                     MERCHANT,
+                    // Olga holds an operator and an approver key, her name spelled differently
+                    // in each: she is one person, who may not promote her own version.
                     "clearway.keys.operator",
-                    "olga=" + OPERATOR_OLGA,
+                    "Olga=" + OPERATOR_OLGA,
                     "clearway.keys.approver",
-                    "olga=" + APPROVER_OLGA + ",alice=" + APPROVER_ALICE,
+                    " olga =" + APPROVER_OLGA + ",alice=" + APPROVER_ALICE,
                     "clearway.timing",
                     "compressed"));
-    try (Serve.Running running =
-        Serve.start(options, new PrintStream(OutputStream.nullOutputStream()))) {
+    try (OutputCapture output = new OutputCapture();
+        Serve.Running running =
+            Serve.start(options, new PrintStream(OutputStream.nullOutputStream()))) {
       base = "http://127.0.0.1:" + running.port();
 
       // No key, a merchant key: refused before anything is read.
@@ -205,6 +209,12 @@ class PolicyHttpTest {
       HttpResponse<String> pause = post("/pause", OPERATOR_OLGA, "{\"reason\":\"wait\"}");
       assertThat(pause.statusCode()).isEqualTo(409);
       assertThat(code(pause)).isEqualTo("no_rollout");
+
+      // The audit trail and the log name people, never their keys.
+      for (String key : List.of(OPERATOR_OLGA, APPROVER_OLGA, APPROVER_ALICE, MERCHANT)) {
+        assertThat(detail.body()).doesNotContain(key);
+        assertThat(output.text()).doesNotContain(key);
+      }
     }
   }
 

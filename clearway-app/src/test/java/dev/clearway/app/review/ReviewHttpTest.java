@@ -2,6 +2,7 @@ package dev.clearway.app.review;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.app.api.OutputCapture;
 import dev.clearway.app.server.ClearwayServer;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
@@ -42,10 +43,10 @@ import org.springframework.context.ConfigurableApplicationContext;
  * second, different person approves it), commands through the state machine, and the audit.
  */
 class ReviewHttpTest {
-  private static final String OPERATOR_ALICE = "op-alice-key";
-  private static final String APPROVER_ALICE = "ap-alice-key";
-  private static final String APPROVER_BOB = "ap-bob-key";
-  private static final String MERCHANT = "merchant-key";
+  private static final String OPERATOR_ALICE = "op-alice-key-5d1f9b";
+  private static final String APPROVER_ALICE = "ap-alice-key-8c2e4a";
+  private static final String APPROVER_BOB = "ap-bob-key-3f7a1e0c";
+  private static final String MERCHANT = "merchant-key-6b9d2c";
 
   private static ConfigurableApplicationContext context;
   private static HttpClient http;
@@ -68,9 +69,10 @@ class ReviewHttpTest {
                     "clearway.keys.merchant",
                     MERCHANT,
                     "clearway.keys.operator",
-                    "alice=" + OPERATOR_ALICE,
+                    // Alice holds both roles, her name spelled two ways: still one person.
+                    "Alice=" + OPERATOR_ALICE,
                     "clearway.keys.approver",
-                    "alice=" + APPROVER_ALICE + ",bob=" + APPROVER_BOB,
+                    " alice =" + APPROVER_ALICE + ",bob=" + APPROVER_BOB,
                     "spring.main.banner-mode",
                     "off"))
             .initializers(
@@ -196,6 +198,31 @@ class ReviewHttpTest {
 
   @Test
   void aCommandTakesEffectOnlyAfterADifferentPersonApprovesIt() throws Exception {
+    try (OutputCapture output = new OutputCapture()) {
+      makerChecker();
+      // The audit trail and the log name people, never their keys.
+      String stored =
+          text(
+              "SELECT string_agg(actor_id || ' ' || action || ' ' || coalesce(detail, ''), '; ')"
+                  + " || ' | ' || (SELECT string_agg(operator_id || ' ' || approver_id, '; ')"
+                  + " FROM manual_command) FROM manual_audit");
+      assertThat(stored).contains("alice PROPOSE", "bob APPROVE", "| alice bob");
+      for (String key : new String[] {OPERATOR_ALICE, APPROVER_ALICE, APPROVER_BOB, MERCHANT}) {
+        assertThat(stored).doesNotContain(key);
+        assertThat(output.text()).doesNotContain(key);
+      }
+    }
+  }
+
+  private static String text(String sql) throws Exception {
+    try (Connection c = TestDatabase.get().dataSource().getConnection();
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  private void makerChecker() throws Exception {
     PayFlow flow = frozenPayedFlow("m1");
 
     HttpResponse<String> proposed =
@@ -211,11 +238,14 @@ class ReviewHttpTest {
     assertThat(unchanged.status()).isEqualTo(FlowStatus.PAYED);
     assertThat(unchanged.reviewState()).isEqualTo(ReviewState.FROZEN);
 
-    // The proposer herself, with her approver key: refused.
+    // The proposer herself, with her approver key: refused, to approve and to reject.
     HttpResponse<String> self =
         call("POST", "/ops/review/commands/" + id + "/approve", APPROVER_ALICE, null);
     assertThat(self.statusCode()).isEqualTo(409);
     assertThat(self.body()).contains("same_person");
+    String reject = "/ops/review/commands/" + id + "/reject";
+    assertThat(call("POST", reject, APPROVER_ALICE, "{\"reason\":\"x\"}").body())
+        .contains("same_person");
     // An operator key cannot approve at all.
     assertThat(
             call("POST", "/ops/review/commands/" + id + "/approve", OPERATOR_ALICE, null)

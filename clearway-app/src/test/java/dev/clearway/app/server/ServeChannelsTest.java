@@ -2,6 +2,7 @@ package dev.clearway.app.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.core.signature.WebhookSignature;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -25,6 +26,7 @@ class ServeChannelsTest {
 
   private static final String KEY = "mk_test_channels_5e7a9c1b3d";
   private static final String KEY_OF_B = "mk_test_channels_shop_b_8c2e4a";
+  private static final String OPERATOR_KEY = "ok_test_channels_1_7c3a";
 
   @Test
   void aPaymentGoesThroughAChannelAccountAndItsWebhookIsVerified() throws Exception {
@@ -33,10 +35,14 @@ class ServeChannelsTest {
             .withChannels()
             .withProperties(
                 Map.of(
-                    "clearway.keys.merchant", KEY + ",shop-b=" + KEY_OF_B,
-                    "clearway.keys.operator", "ok_test_channels_1",
-                    "clearway.keys.approver", "ak_test_channels_1",
-                    "clearway.timing", "compressed"));
+                    "clearway.keys.merchant",
+                    KEY + ",shop-b=" + KEY_OF_B,
+                    "clearway.keys.operator",
+                    "olivia=" + OPERATOR_KEY,
+                    "clearway.keys.approver",
+                    "aaron=ak_test_channels_1_2f8e",
+                    "clearway.timing",
+                    "compressed"));
     try (Serve.Running running =
         Serve.start(options, new PrintStream(OutputStream.nullOutputStream()))) {
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -86,6 +92,22 @@ class ServeChannelsTest {
       assertThat(forged.statusCode()).isEqualTo(400);
       assertThat(forged.body()).contains("bad_signature");
 
+      // The simulated accounts' secrets are generated per run: a webhook signed with the secret
+      // that used to be a constant of the code is refused as well.
+      String event = "{\"id\":\"evt_old_secret\",\"type\":\"payment_intent.succeeded\"}";
+      HttpResponse<String> oldSecret =
+          http.send(
+              HttpRequest.newBuilder(URI.create(base + "/v1/channels/1/webhooks"))
+                  .header(
+                      "Stripe-Signature",
+                      WebhookSignature.sign(event, Instant.now(), "whsec_clearway_sim"))
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(event))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(oldSecret.statusCode()).isEqualTo(400);
+      assertThat(oldSecret.body()).contains("bad_signature");
+
       // A business retry: only while paying, only with a well-formed method token.
       String flowId = text(running, "SELECT id FROM pay_flow WHERE biz_key = 'ch-1'");
       long attemptsBefore = count(running, "SELECT count(*) FROM payment_attempt");
@@ -106,7 +128,10 @@ class ServeChannelsTest {
       // The on-call signals are exported.
       HttpResponse<String> prometheus =
           http.send(
-              HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).GET().build(),
+              HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
+                  .header("Authorization", "Bearer " + OPERATOR_KEY)
+                  .GET()
+                  .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(prometheus.body())
           .contains("clearway_channel_psp_answers_total")
