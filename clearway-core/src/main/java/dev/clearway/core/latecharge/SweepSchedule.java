@@ -68,11 +68,11 @@ public record SweepSchedule(
     return new SweepSchedule(window, stages, queriesPerSecond, 100, Duration.ofMinutes(1));
   }
 
-  /** Milliseconds instead of hours: for chaos runs, demos and tests. */
+  /** Seconds instead of hours: for demos and tests. */
   public static SweepSchedule compressed() {
     return new SweepSchedule(
         Duration.ofMinutes(2),
-        List.of(Duration.ofMillis(500), Duration.ofSeconds(5), Duration.ofSeconds(30)),
+        List.of(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(60)),
         200,
         100,
         Duration.ofMillis(200));
