@@ -52,7 +52,8 @@ async function refresh() {
   try {
     const s = await api("GET", "/ops/console/summary");
     $("status").textContent = "Live; refreshed " + new Date().toLocaleTimeString();
-    $("figures").hidden = $("review").hidden = $("recent").hidden = $("abnormal").hidden = false;
+    $("figures").hidden = $("review").hidden = $("recent").hidden = $("abnormal").hidden =
+      $("late-charges").hidden = false;
     bars($("chart-refunds"), s.refundsByStatus);
     bars($("chart-status"), s.flowsByStatus);
     bars($("chart-open"), s.openByState);
@@ -65,7 +66,8 @@ async function refresh() {
     $("scanner").textContent = Math.round(s.scannerHits);
     // The channel panel reads wider tables: every fifth refresh (10 s) is enough at 3 a.m.
     const channels = state.ticks++ % 5 === 0 ? renderChannels() : Promise.resolve();
-    await Promise.all([renderQueue(), renderTransitions(), renderAbnormalRefunds(), channels]);
+    await Promise.all([renderQueue(), renderTransitions(), renderAbnormalRefunds(), renderLateCharges(),
+      channels]);
     if (state.selected) await renderDetail(state.selected);
   } catch (e) {
     $("status").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;
@@ -92,6 +94,17 @@ async function renderAbnormalRefunds() {
     <td>${esc(r.lastErrorCode)}</td><td>${r.retryCount}</td></tr>`).join("")
     || '<tr><td colspan="7" class="muted">none</td></tr>';
   document.querySelectorAll("#abnormal-refunds tr[data-flow]").forEach((tr) =>
+    tr.addEventListener("click", () => select(Number(tr.dataset.flow))));
+}
+
+async function renderLateCharges() {
+  const checks = await api("GET", "/ops/late-charges");
+  $("manual-late-charges").querySelector("tbody").innerHTML = checks.manual.map((c) => `
+    <tr class="clickable" data-flow="${c.flowId}"><td>${c.checkId}</td><td>${c.flowId}</td>
+    <td>${esc(c.tradeOrderNo)}</td><td>${esc(c.source)}</td><td>${esc(c.lastResult)}</td>
+    <td>${esc(c.lastErrorCode)}</td><td>${esc(new Date(c.createdAt).toLocaleString())}</td></tr>`)
+    .join("") || '<tr><td colspan="7" class="muted">none</td></tr>';
+  document.querySelectorAll("#manual-late-charges tr[data-flow]").forEach((tr) =>
     tr.addEventListener("click", () => select(Number(tr.dataset.flow))));
 }
 

@@ -2,13 +2,18 @@ package dev.clearway.store;
 
 import static dev.clearway.store.Sql.ts;
 
+import dev.clearway.core.latecharge.SuspicionSource;
+import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import javax.sql.DataSource;
 
-/** The durable inbox of verified callbacks, deduplicated by (channel, event id). */
+/**
+ * The durable inbox of verified callbacks, deduplicated by (channel, event id), and the late-charge
+ * suspicions they raise.
+ */
 public final class JdbcCallbackInbox {
   private final DataSource dataSource;
 
@@ -28,19 +33,45 @@ public final class JdbcCallbackInbox {
       String payloadSha256,
       Instant receivedAt) {}
 
-  /** Stores the event; false when its id was already stored (a replay). */
+  /**
+   * Stores the event; false when its id was already stored (a replay). In the same transaction, an
+   * event about a flow that ended without payment (PAY_FAIL, CLOSED) records a late-charge
+   * suspicion for it, unless the flow has one already: the event and the check commit together, so
+   * a crash after the acknowledgement cannot lose the question "was this order charged after all?".
+   * Replays record it too (the flow may have ended since the first delivery); the check is one per
+   * flow.
+   */
   public boolean store(Event e) {
     // Race: the same event delivered twice at once; the primary key lets one insert through.
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                """
-                INSERT INTO callback_inbox (channel, event_id, event_type, trade_order_no,
-                       refund_order_no, flow_id, outcome, payload_sha256, received_at,
-                       merchant_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE id = ?))
-                ON CONFLICT (channel, event_id) DO NOTHING
-                """)) {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        boolean fresh = insert(c, e);
+        if (e.flowId() != null) {
+          JdbcLateChargeStore.suspect(c, e.flowId(), SuspicionSource.CALLBACK, e.receivedAt());
+        }
+        c.commit();
+        return fresh;
+      } catch (SQLException | RuntimeException ex) {
+        c.rollback();
+        throw ex;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException ex) {
+      throw new StoreException("store callback", ex);
+    }
+  }
+
+  private static boolean insert(Connection c, Event e) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO callback_inbox (channel, event_id, event_type, trade_order_no,
+                   refund_order_no, flow_id, outcome, payload_sha256, received_at, merchant_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE id = ?))
+            ON CONFLICT (channel, event_id) DO NOTHING
+            """)) {
       ps.setString(1, e.channel());
       ps.setString(2, e.eventId());
       ps.setString(3, e.type());
@@ -53,8 +84,6 @@ public final class JdbcCallbackInbox {
       // What the callback wakes belongs to the flow's merchant (none for an unknown order).
       ps.setObject(10, e.flowId());
       return ps.executeUpdate() == 1;
-    } catch (SQLException ex) {
-      throw new StoreException("store callback", ex);
     }
   }
 }

@@ -1,11 +1,9 @@
 package dev.clearway.app.api;
 
 import dev.clearway.app.EngineAssembly;
-import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.refund.LateChargeService;
 import dev.clearway.core.signature.WebhookSignature;
 import dev.clearway.store.JdbcCallbackInbox;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,7 +15,6 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -31,7 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code POST /v1/callbacks/{channel}} (seed 000 section 6): verify the signature, store the event
  * durably (deduplicated by event id), answer 2xx only then, and wake the advancer. A callback never
- * writes flow state: the advancer re-reads the row and asks the wallet.
+ * writes flow state: the advancer re-reads the row and asks the wallet. An event about a flow that
+ * ended without payment leaves a late-charge check, stored with the event.
  */
 @RestController
 public class CallbackController {
@@ -42,7 +40,6 @@ public class CallbackController {
   private final MeterRegistry metrics;
   private final JsonMapper json;
   private final Clock clock;
-  private final ObjectProvider<LateChargeService> lateCharges;
 
   public CallbackController(
       CallbackChannels channels,
@@ -50,8 +47,7 @@ public class CallbackController {
       FlowStore flows,
       EngineAssembly engine,
       MeterRegistry metrics,
-      ObjectProvider<Clock> clock,
-      ObjectProvider<LateChargeService> lateCharges) {
+      ObjectProvider<Clock> clock) {
     this.channels = channels;
     this.inbox = inbox;
     this.flows = flows;
@@ -59,7 +55,6 @@ public class CallbackController {
     this.metrics = metrics;
     this.json = JsonMapper.builder().build();
     this.clock = clock.getIfAvailable(Clock::systemUTC);
-    this.lateCharges = lateCharges;
   }
 
   @Operation(summary = "Signed payment-channel callback; acknowledged after it is stored")
@@ -106,20 +101,11 @@ public class CallbackController {
                 clock.instant()));
     count(channel, fresh ? outcome : "DUPLICATE");
     if (fresh && flow.isPresent()) {
-      // Stored first; the wake-up is only a hint (lost, the scanner finds the flow anyway).
+      // Stored first; the wake-up is only a hint (lost, the scanner finds the flow anyway). An
+      // event about a flow that ended unpaid stored its late-charge check in the same transaction.
       engine.runtime().wake(flow.get().id(), TriggerSource.CALLBACK);
-      if (endedWithoutPayment(flow.get())) {
-        // A charge reported on an order that ended unpaid: the wallet is asked, and a charge it
-        // confirms is refunded (never revived). Off the request thread: the ack does not wait.
-        long id = flow.get().id();
-        lateCharges.ifAvailable(service -> CompletableFuture.runAsync(() -> service.check(id)));
-      }
     }
     return Map.of("received", true, "duplicate", !fresh);
-  }
-
-  private static boolean endedWithoutPayment(PayFlow flow) {
-    return flow.status() == FlowStatus.PAY_FAIL || flow.status() == FlowStatus.CLOSED;
   }
 
   private CallbackEvent parse(String channel, byte[] raw) {

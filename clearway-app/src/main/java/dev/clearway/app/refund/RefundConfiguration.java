@@ -1,14 +1,24 @@
 package dev.clearway.app.refund;
 
+import dev.clearway.app.latecharge.LateChargeEngine;
+import dev.clearway.app.latecharge.LateChargeOpsController;
+import dev.clearway.app.latecharge.MicrometerLateChargeEvents;
+import dev.clearway.app.metrics.LateChargeGauges;
 import dev.clearway.app.spring.ClearwayProperties;
 import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.latecharge.LateChargeEvents;
+import dev.clearway.core.latecharge.LateChargeStore;
+import dev.clearway.core.latecharge.SweepSchedule;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.WalletGateway;
-import dev.clearway.core.refund.LateChargeService;
 import dev.clearway.core.refund.RefundEvents;
 import dev.clearway.core.refund.RefundStore;
+import dev.clearway.store.latecharge.JdbcLateChargeOps;
+import dev.clearway.store.latecharge.JdbcLateChargeStore;
+import dev.clearway.store.latecharge.JdbcSweepStore;
 import dev.clearway.store.refund.JdbcRefundStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -22,10 +32,12 @@ import org.springframework.context.annotation.Import;
  * After-sales refunds in the service: the store, the refund engine (started with the context,
  * stopped with it) and the API. Timing follows the engine's ({@code clearway.timing}); {@code
  * clearway.refunds.workers} and {@code clearway.refunds.sync-threads} size its pools, and new
- * refunds are advanced synchronously for {@code clearway.api.sync-budget} like payments.
+ * refunds are advanced synchronously for {@code clearway.api.sync-budget} like payments. The
+ * late-charge checks and the sweep run beside it: a confirmed late charge becomes a LATE_CHARGE
+ * refund order that this refund engine carries out.
  */
 @Configuration(proxyBeanMethods = false)
-@Import(RefundController.class)
+@Import({RefundController.class, LateChargeOpsController.class})
 public class RefundConfiguration {
 
   /** Takes the flow store so that Clearway's migrations (V5 included) have run first. */
@@ -65,10 +77,62 @@ public class RefundConfiguration {
         .start();
   }
 
-  /** Refunds charges that land on orders already ended without payment (see CallbackController). */
   @Bean
-  LateChargeService lateChargeService(FlowStore flows, WalletGateway wallet, RefundEngine engine) {
-    return new LateChargeService(flows, wallet, engine.service());
+  LateChargeStore clearwayLateChargeStore(DataSource dataSource, FlowStore flows) {
+    return new JdbcLateChargeStore(dataSource);
+  }
+
+  /**
+   * Late charges: checks raised by callbacks (see CallbackController) and by the sweep, which asks
+   * the wallet about orders that ended unpaid in the last {@code clearway.late-charges.window}
+   * (default 48h) at {@code clearway.late-charges.sweep-qps} (default 10) queries per second.
+   */
+  @Bean(destroyMethod = "close")
+  LateChargeEngine clearwayLateChargeEngine(
+      DataSource dataSource,
+      LateChargeStore checks,
+      FlowStore flows,
+      WalletGateway wallet,
+      RefundEngine refunds,
+      ClearwayProperties properties,
+      ObjectProvider<Clock> clock,
+      ObjectProvider<MeterRegistry> registry,
+      @Value("${clearway.late-charges.window:48h}") Duration window,
+      @Value("${clearway.late-charges.sweep-qps:10}") int sweepQps,
+      @Value("${clearway.late-charges.workers:2}") int workers) {
+    boolean compressed = properties.compressed();
+    MeterRegistry meters = registry.getIfAvailable();
+    return new LateChargeEngine(
+            checks,
+            new JdbcSweepStore(dataSource),
+            flows,
+            wallet,
+            refunds.service(),
+            meters == null ? LateChargeEvents.NONE : new MicrometerLateChargeEvents(meters),
+            compressed ? EngineConfig.compressed() : EngineConfig.production(),
+            compressed ? SweepSchedule.compressed() : SweepSchedule.production(window, sweepQps),
+            clock.getIfAvailable(Clock::systemUTC),
+            properties.instanceIdOrRandom() + "-late-charge",
+            workers,
+            LateChargeEngine.FailureCounter.of(meters))
+        .start();
+  }
+
+  @Bean
+  JdbcLateChargeOps clearwayLateChargeOps(DataSource dataSource, FlowStore flows) {
+    return new JdbcLateChargeOps(dataSource);
+  }
+
+  /** Open checks per state, the manual backlog and the sweep's lag, cached for scrapes. */
+  @Bean(destroyMethod = "close")
+  LateChargeGauges clearwayLateChargeGauges(
+      JdbcLateChargeOps ops,
+      LateChargeEngine engine,
+      ObjectProvider<MeterRegistry> registry,
+      ObjectProvider<Clock> clock) {
+    MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
+    return new LateChargeGauges(
+        ops, engine.sweep().schedule(), meters, clock.getIfAvailable(Clock::systemUTC), 5_000);
   }
 
   @Bean

@@ -64,6 +64,14 @@ final class GatedWallet implements WalletGateway {
         .count();
   }
 
+  /** Refunds the wallet actually executed against this trade order number. */
+  long refunds(String tradeOrderNo) {
+    return sim.ledger().stream()
+        .filter(e -> e.kind() == LedgerEntry.Kind.REFUND)
+        .filter(e -> e.tradeOrderNo().equals(tradeOrderNo))
+        .count();
+  }
+
   /** Every charge executed so far. */
   long charges() {
     return sim.ledger().stream().filter(e -> e.kind() == LedgerEntry.Kind.CHARGE).count();

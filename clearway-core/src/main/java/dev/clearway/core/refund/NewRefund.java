@@ -26,6 +26,20 @@ public record NewRefund(
     this(flowId, amount, reason, requestedBy, idempotencyKey, RefundKind.AFTER_SALE);
   }
 
+  /**
+   * The refund of a charge that landed on an order already ended without payment. The key is fixed
+   * per flow, so any number of checks of the same flow create one refund.
+   */
+  public static NewRefund lateCharge(long flowId, long amount) {
+    return new NewRefund(
+        flowId,
+        amount,
+        "LATE_CHARGE_ON_CLOSED_ORDER",
+        "clearway",
+        "late-charge-" + flowId,
+        RefundKind.LATE_CHARGE);
+  }
+
   public NewRefund {
     if (amount <= 0) {
       throw new IllegalArgumentException("a refund amount is positive");

@@ -93,11 +93,16 @@ public final class TestDatabase {
     return store;
   }
 
-  /** Empties the flow tables and the outbox and restarts their id sequences. */
+  /**
+   * Empties the flow tables (and what refers to them), the outbox and the late-charge sweep's
+   * cursors, and restarts their id sequences.
+   */
   public void reset() {
     try (Connection c = dataSource().getConnection();
         Statement st = c.createStatement()) {
-      st.execute("TRUNCATE pay_flow_history, pay_flow, outbox_event RESTART IDENTITY CASCADE");
+      st.execute(
+          "TRUNCATE pay_flow_history, pay_flow, outbox_event, late_charge_sweep"
+              + " RESTART IDENTITY CASCADE");
     } catch (SQLException e) {
       throw new IllegalStateException("reset test database", e);
     }

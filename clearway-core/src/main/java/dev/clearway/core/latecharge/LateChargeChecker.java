@@ -1,0 +1,227 @@
+package dev.clearway.core.latecharge;
+
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.engine.Backoff;
+import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Trigger;
+import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.latecharge.LateChargeDecision.Ask;
+import dev.clearway.core.latecharge.LateChargeDecision.Move;
+import dev.clearway.core.latecharge.LateChargeDecision.Verdict;
+import dev.clearway.core.latecharge.LateChargeDecision.Wait;
+import dev.clearway.core.latecharge.LateChargeStore.RescheduleWrite;
+import dev.clearway.core.latecharge.LateChargeStore.TransitionWrite;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.refund.NewRefund;
+import dev.clearway.core.refund.RefundService;
+import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The one entry that moves a late-charge check, for the late-charge scanner and any other trigger
+ * alike. Each step starts from the row as the primary has it, asks the wallet at most once, decides
+ * with {@link LateChargeDecision} and writes with a CAS fenced by the lease it holds: a worker
+ * whose lease was taken over changes nothing and stops. The confirmed charge is written before the
+ * refund is requested, and the refund's key is fixed per flow, so a crash between the two only
+ * repeats an idempotent request.
+ */
+public final class LateChargeChecker {
+  static final String TABLE = "late_charge_check";
+
+  /** How an advance ended. */
+  public enum Outcome {
+    NOT_FOUND,
+    /** Another worker holds the check (or took it over). */
+    BUSY,
+    /** The check has ended. */
+    TERMINAL,
+    /** Rescheduled: asked again after backoff. */
+    WAITING,
+    /** Escalated: a person must look; asked again at the escalated interval. */
+    MANUAL
+  }
+
+  private final LateChargeStore store;
+  private final FlowStore flows;
+  private final WalletGateway wallet;
+  private final RefundService refunds;
+  private final LateChargeEvents events;
+  private final LeaseTokens leases;
+  private final Backoff backoff;
+  private final EngineConfig config;
+  private final Clock clock;
+
+  public LateChargeChecker(
+      LateChargeStore store,
+      FlowStore flows,
+      WalletGateway wallet,
+      RefundService refunds,
+      LateChargeEvents events,
+      LeaseTokens leases,
+      EngineConfig config,
+      Clock clock) {
+    this.store = store;
+    this.flows = flows;
+    this.wallet = wallet;
+    this.refunds = refunds;
+    this.events = events;
+    this.leases = leases;
+    this.backoff = new Backoff(config);
+    this.config = config;
+    this.clock = clock;
+  }
+
+  /** Advances a check as far as the facts allow; claims it unless the trigger holds it. */
+  public Outcome advance(long checkId, Trigger trigger) {
+    Lease lease = trigger.lease();
+    if (lease == null) {
+      lease = leases.next();
+      if (!store.claim(checkId, lease, clock.instant())) {
+        return store
+            .find(checkId)
+            .map(c -> c.isTerminal() ? Outcome.TERMINAL : Outcome.BUSY)
+            .orElse(Outcome.NOT_FOUND);
+      }
+    }
+    Optional<LateChargeCheck> read = store.find(checkId);
+    // PENDING -> CHARGE_CONFIRMED -> REFUND_REQUESTED is the longest path of one advance.
+    for (int step = 0; step < 3; step++) {
+      if (read.isEmpty()) {
+        return Outcome.NOT_FOUND;
+      }
+      LateChargeCheck check = read.get();
+      if (check.isTerminal()) {
+        return Outcome.TERMINAL;
+      }
+      if (!lease.token().equals(check.leaseOwner())) {
+        // Race: our lease expired and another worker claimed the check. Leave it to the holder.
+        return Outcome.BUSY;
+      }
+      Step next =
+          switch (check.status()) {
+            case PENDING, MANUAL -> ask(check, lease);
+            case CHARGE_CONFIRMED -> orderRefund(check, lease);
+            case NO_CHARGE, REFUND_REQUESTED, NOT_APPLICABLE -> Step.end(Outcome.TERMINAL);
+          };
+      if (next.outcome() != null) {
+        return next.outcome();
+      }
+      read = Optional.of(next.row());
+    }
+    return Outcome.WAITING;
+  }
+
+  // ---- PENDING, MANUAL ---------------------------------------------------------------------
+
+  private Step ask(LateChargeCheck check, Lease lease) {
+    Optional<PayFlow> flow = flows.find(check.flowId());
+    Verdict verdict = LateChargeDecision.onFlow(flow.map(PayFlow::status).orElse(null));
+    if (!(verdict instanceof Ask)) {
+      return apply(check, verdict, lease, "FLOW_STATUS");
+    }
+    WalletResult result = wallet.queryPayment(check.tradeOrderNo());
+    events.externalCall("LATE_CHARGE_QUERY", result.certainty().name());
+    return apply(
+        check,
+        LateChargeDecision.afterQuery(check, result, config.retryBudget()),
+        lease,
+        result.certainty().name());
+  }
+
+  // ---- CHARGE_CONFIRMED --------------------------------------------------------------------
+
+  private Step orderRefund(LateChargeCheck check, Lease lease) {
+    Optional<PayFlow> flow = flows.find(check.flowId());
+    if (flow.isEmpty()) {
+      return apply(
+          check,
+          LateChargeDecision.afterRefundRequest(new CreateOutcome.FlowNotFound()),
+          lease,
+          "REFUND_REQUEST");
+    }
+    // The fixed key: this request, a repeat after a crash and a request by the sweep are one.
+    CreateOutcome outcome =
+        refunds.request(NewRefund.lateCharge(check.flowId(), flow.get().amount()));
+    return apply(check, LateChargeDecision.afterRefundRequest(outcome), lease, "REFUND_REQUEST");
+  }
+
+  // ---- carrying out verdicts ---------------------------------------------------------------
+
+  private Step apply(LateChargeCheck check, Verdict verdict, Lease lease, String resultClass) {
+    Instant now = clock.instant();
+    if (verdict instanceof Wait w) {
+      boolean slow = check.status() == LateChargeStatus.MANUAL;
+      Instant next = backoff.next(check.id(), check.retryCount(), slow, now);
+      if (!store.reschedule(
+          new RescheduleWrite(check, lease.token(), resultClass, w.errorCode(), next, now))) {
+        return lost();
+      }
+      events.checked("RETRY");
+      return Step.end(slow ? Outcome.MANUAL : Outcome.WAITING);
+    }
+    if (verdict instanceof Move m) {
+      return move(check, m, lease, resultClass, now);
+    }
+    throw new IllegalStateException("nothing to apply for " + verdict);
+  }
+
+  private Step move(LateChargeCheck check, Move m, Lease lease, String resultClass, Instant now) {
+    LateChargeTransitions.requireLegal(check.status(), m.to());
+    // CHARGE_CONFIRMED keeps the lease (this worker requests the refund next); MANUAL releases it
+    // and is asked again at the escalated interval; a terminal state releases it for good.
+    Placement placed =
+        switch (m.to()) {
+          case CHARGE_CONFIRMED -> new Placement(now.plus(config.lease()), lease.token());
+          case MANUAL -> new Placement(backoff.next(check.id(), 0, true, now), null);
+          case NO_CHARGE, REFUND_REQUESTED, NOT_APPLICABLE -> new Placement(now, null);
+          case PENDING -> throw new IllegalStateException("nothing moves back to PENDING");
+        };
+    Optional<LateChargeCheck> written =
+        store.transition(
+            new TransitionWrite(
+                check,
+                m.to(),
+                lease.token(),
+                resultClass,
+                m.errorCode(),
+                m.refundId(),
+                placed.nextCheckTime(),
+                placed.leaseOwner(),
+                now));
+    if (written.isEmpty()) {
+      return lost();
+    }
+    events.checked(m.to().name());
+    return switch (m.to()) {
+      case CHARGE_CONFIRMED -> Step.next(written.get());
+      case MANUAL -> Step.end(Outcome.MANUAL);
+      case NO_CHARGE, REFUND_REQUESTED, NOT_APPLICABLE, PENDING -> Step.end(Outcome.TERMINAL);
+    };
+  }
+
+  /** 0 rows: the lease was taken over (or the row moved); nothing was changed. */
+  private Step lost() {
+    events.leaseLost(TABLE);
+    events.checked("LEASE_LOST");
+    return Step.end(Outcome.BUSY);
+  }
+
+  /** Where a transition leaves the row: when it is next due, and who holds it meanwhile. */
+  private record Placement(Instant nextCheckTime, String leaseOwner) {}
+
+  /** Either the row to continue from (outcome null), or the outcome that ends this advance. */
+  private record Step(LateChargeCheck row, Outcome outcome) {
+    static Step next(LateChargeCheck row) {
+      return new Step(row, null);
+    }
+
+    static Step end(Outcome outcome) {
+      return new Step(null, outcome);
+    }
+  }
+}

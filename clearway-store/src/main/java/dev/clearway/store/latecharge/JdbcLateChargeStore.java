@@ -1,0 +1,215 @@
+package dev.clearway.store.latecharge;
+
+import static dev.clearway.store.Sql.truncate;
+import static dev.clearway.store.Sql.ts;
+import static dev.clearway.store.latecharge.LateChargeRows.COLUMNS;
+
+import dev.clearway.core.latecharge.LateChargeCheck;
+import dev.clearway.core.latecharge.LateChargeStore;
+import dev.clearway.core.latecharge.LateChargeTransitions;
+import dev.clearway.core.latecharge.SuspicionSource;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.store.Sql;
+import dev.clearway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * {@link LateChargeStore} over JDBC for PostgreSQL (ON CONFLICT, SKIP LOCKED and RETURNING are
+ * PostgreSQL's). SQL stays next to its parameters; every update count is checked; every state write
+ * carries {@code lease_owner = ?} with the writer's token.
+ */
+public final class JdbcLateChargeStore implements LateChargeStore {
+  private static final int CODE_MAX = 64;
+  private static final int RESULT_MAX = 32;
+
+  /**
+   * Inserts a PENDING check due at once for a flow that ended without payment, unless the flow has
+   * one. The flow's status is read in the inserting statement, so a check exists only for a flow
+   * that was PAY_FAIL or CLOSED (both terminal) when it was written. Parameters: source, now, now,
+   * now, flow id.
+   */
+  static final String SUSPECT_SQL =
+      """
+      INSERT INTO late_charge_check (flow_id, merchant_id, trade_order_no, source, status,
+                                     next_check_time, created_at, updated_at)
+      SELECT id, merchant_id, trade_order_no, ?, 'PENDING', ?, ?, ?
+        FROM pay_flow
+       WHERE id = ? AND status IN ('PAY_FAIL', 'CLOSED') AND trade_order_no IS NOT NULL
+      ON CONFLICT (flow_id) DO NOTHING
+      """;
+
+  private final DataSource dataSource;
+  private final Sql sql;
+
+  public JdbcLateChargeStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+    this.sql = new Sql(dataSource);
+  }
+
+  /**
+   * Records the suspicion on {@code c}, inside the caller's transaction (the callback inbox commits
+   * its event and the check together). Returns true when a check was inserted.
+   */
+  public static boolean suspect(Connection c, long flowId, SuspicionSource source, Instant now)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(SUSPECT_SQL)) {
+      ps.setString(1, source.name());
+      ps.setObject(2, ts(now));
+      ps.setObject(3, ts(now));
+      ps.setObject(4, ts(now));
+      ps.setLong(5, flowId);
+      return ps.executeUpdate() == 1;
+    }
+  }
+
+  @Override
+  public Optional<Suspected> suspect(long flowId, SuspicionSource source, Instant now) {
+    boolean created;
+    try (Connection c = dataSource.getConnection()) {
+      created = suspect(c, flowId, source, now);
+    } catch (SQLException e) {
+      throw new StoreException("record late-charge suspicion", e);
+    }
+    // Race: a callback and the sweep may record the same flow at once; uk_late_charge_flow lets
+    // one insert through and the other finds that row here.
+    return findByFlow(flowId).map(check -> new Suspected(check, created));
+  }
+
+  @Override
+  public Optional<LateChargeCheck> find(long checkId) {
+    return query(
+            "SELECT " + COLUMNS + " FROM late_charge_check WHERE id = ?",
+            ps -> ps.setLong(1, checkId))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public Optional<LateChargeCheck> findByFlow(long flowId) {
+    return query(
+            "SELECT " + COLUMNS + " FROM late_charge_check WHERE flow_id = ?",
+            ps -> ps.setLong(1, flowId))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public boolean claim(long checkId, Lease lease, Instant now) {
+    return sql.update(
+            """
+            UPDATE late_charge_check SET lease_owner = ?, next_check_time = ?
+             WHERE id = ?
+               AND status IN ('PENDING', 'CHARGE_CONFIRMED', 'MANUAL')
+               AND (lease_owner IS NULL OR next_check_time <= ?)
+            """,
+            ps -> {
+              ps.setString(1, lease.token());
+              ps.setObject(2, ts(lease.until()));
+              ps.setLong(3, checkId);
+              ps.setObject(4, ts(now));
+            })
+        == 1;
+  }
+
+  @Override
+  public List<Long> claimDue(long afterId, int limit, Lease lease, Instant now) {
+    // SKIP LOCKED: two scanners never claim the same row; the lease (next_check_time in the
+    // future, lease_owner set) keeps it out of the next rounds until it expires. The filter
+    // matches idx_late_charge_scan's predicate.
+    List<Long> ids =
+        sql.query(
+            """
+            WITH due AS (
+              SELECT id FROM late_charge_check
+               WHERE status IN ('PENDING', 'CHARGE_CONFIRMED', 'MANUAL')
+                 AND next_check_time <= ?
+                 AND id > ?
+               ORDER BY id
+               LIMIT ?
+                 FOR UPDATE SKIP LOCKED
+            )
+            UPDATE late_charge_check c SET lease_owner = ?, next_check_time = ?
+              FROM due WHERE c.id = due.id
+            RETURNING c.id
+            """,
+            ps -> {
+              ps.setObject(1, ts(now));
+              ps.setLong(2, afterId);
+              ps.setInt(3, limit);
+              ps.setString(4, lease.token());
+              ps.setObject(5, ts(lease.until()));
+            },
+            rs -> rs.getLong(1));
+    List<Long> sorted = new ArrayList<>(ids);
+    Collections.sort(sorted);
+    return sorted;
+  }
+
+  @Override
+  public Optional<LateChargeCheck> transition(TransitionWrite w) {
+    LateChargeCheck from = w.from();
+    LateChargeTransitions.requireLegal(from.status(), w.to());
+    // Fenced: (status, version) and the writer's lease. A worker whose lease expired and was taken
+    // over updates 0 rows and changes nothing.
+    return query(
+            """
+            UPDATE late_charge_check
+               SET status = ?, version = version + 1, retry_count = 0, next_check_time = ?,
+                   lease_owner = ?, last_result = ?, last_error_code = ?,
+                   refund_id = COALESCE(?, refund_id), updated_at = ?
+             WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
+            RETURNING %s
+            """
+                .formatted(COLUMNS),
+            ps -> {
+              ps.setString(1, w.to().name());
+              ps.setObject(2, ts(w.nextCheckTime()));
+              ps.setString(3, w.nextLeaseOwner());
+              ps.setString(4, truncate(w.resultClass(), RESULT_MAX));
+              ps.setString(5, truncate(w.errorCode(), CODE_MAX));
+              ps.setObject(6, w.refundId());
+              ps.setObject(7, ts(w.now()));
+              ps.setLong(8, from.id());
+              ps.setString(9, from.status().name());
+              ps.setLong(10, from.version());
+              ps.setString(11, w.writerToken());
+            })
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public boolean reschedule(RescheduleWrite w) {
+    LateChargeCheck from = w.from();
+    return sql.update(
+            """
+            UPDATE late_charge_check
+               SET retry_count = retry_count + 1, next_check_time = ?, lease_owner = NULL,
+                   last_result = ?, last_error_code = ?, updated_at = ?
+             WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
+            """,
+            ps -> {
+              ps.setObject(1, ts(w.nextCheckTime()));
+              ps.setString(2, truncate(w.resultClass(), RESULT_MAX));
+              ps.setString(3, truncate(w.errorCode(), CODE_MAX));
+              ps.setObject(4, ts(w.now()));
+              ps.setLong(5, from.id());
+              ps.setString(6, from.status().name());
+              ps.setLong(7, from.version());
+              ps.setString(8, w.writerToken());
+            })
+        == 1;
+  }
+
+  private List<LateChargeCheck> query(String statement, Sql.Binder binder) {
+    return sql.query(statement, binder, LateChargeRows::map);
+  }
+}

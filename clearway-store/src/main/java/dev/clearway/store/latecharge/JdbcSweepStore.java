@@ -1,0 +1,138 @@
+package dev.clearway.store.latecharge;
+
+import static dev.clearway.store.Sql.ts;
+
+import dev.clearway.core.latecharge.SweepStore;
+import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.store.Sql;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * {@link SweepStore} over JDBC for PostgreSQL: one late_charge_sweep row per stage, and the ended
+ * flows read through idx_pay_flow_ended_unpaid in the order they ended.
+ */
+public final class JdbcSweepStore implements SweepStore {
+  private final Sql sql;
+
+  public JdbcSweepStore(DataSource dataSource) {
+    this.sql = new Sql(dataSource);
+  }
+
+  @Override
+  public Optional<Cursor> claimStage(Duration stage, Cursor initial, Lease lease, Instant now) {
+    sql.update(
+        """
+        INSERT INTO late_charge_sweep (stage_age_ms, cursor_ended_at, cursor_flow_id, updated_at)
+        VALUES (?, ?, ?, ?)
+        ON CONFLICT (stage_age_ms) DO NOTHING
+        """,
+        ps -> {
+          ps.setLong(1, stage.toMillis());
+          ps.setObject(2, ts(initial.endedAt()));
+          ps.setLong(3, initial.flowId());
+          ps.setObject(4, ts(now));
+        });
+    // Race: two sweepers claim the same stage; the row lock lets one update through while the
+    // lease is free or expired, the other sees 0 rows.
+    return sql
+        .query(
+            """
+            UPDATE late_charge_sweep SET lease_owner = ?, lease_until = ?, updated_at = ?
+             WHERE stage_age_ms = ? AND (lease_owner IS NULL OR lease_until <= ?)
+            RETURNING cursor_ended_at, cursor_flow_id
+            """,
+            ps -> {
+              ps.setString(1, lease.token());
+              ps.setObject(2, ts(lease.until()));
+              ps.setObject(3, ts(now));
+              ps.setLong(4, stage.toMillis());
+              ps.setObject(5, ts(now));
+            },
+            rs ->
+                new Cursor(
+                    LateChargeRows.instant(rs, "cursor_ended_at"), rs.getLong("cursor_flow_id")))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public List<EndedFlow> endedFlows(Cursor after, Instant upTo, int limit) {
+    return sql.query(
+        """
+        SELECT id, trade_order_no, amount, updated_at FROM pay_flow
+         WHERE status IN ('PAY_FAIL', 'CLOSED')
+           AND (updated_at, id) > (?, ?)
+           AND updated_at <= ?
+           AND trade_order_no IS NOT NULL
+         ORDER BY updated_at, id
+         LIMIT ?
+        """,
+        ps -> {
+          ps.setObject(1, ts(after.endedAt()));
+          ps.setLong(2, after.flowId());
+          ps.setObject(3, ts(upTo));
+          ps.setInt(4, limit);
+        },
+        rs ->
+            new EndedFlow(
+                rs.getLong("id"),
+                rs.getString("trade_order_no"),
+                rs.getLong("amount"),
+                LateChargeRows.instant(rs, "updated_at")));
+  }
+
+  @Override
+  public long countEnded(Cursor after, Instant upTo) {
+    return sql.query(
+            """
+            SELECT count(*) FROM pay_flow
+             WHERE status IN ('PAY_FAIL', 'CLOSED')
+               AND (updated_at, id) > (?, ?)
+               AND updated_at < ?
+            """,
+            ps -> {
+              ps.setObject(1, ts(after.endedAt()));
+              ps.setLong(2, after.flowId());
+              ps.setObject(3, ts(upTo));
+            },
+            rs -> rs.getLong(1))
+        .get(0);
+  }
+
+  @Override
+  public boolean advance(Duration stage, Cursor to, String token, Instant leaseUntil, Instant now) {
+    return sql.update(
+            """
+            UPDATE late_charge_sweep
+               SET cursor_ended_at = ?, cursor_flow_id = ?, lease_until = ?, updated_at = ?
+             WHERE stage_age_ms = ? AND lease_owner = ?
+            """,
+            ps -> {
+              ps.setObject(1, ts(to.endedAt()));
+              ps.setLong(2, to.flowId());
+              ps.setObject(3, ts(leaseUntil));
+              ps.setObject(4, ts(now));
+              ps.setLong(5, stage.toMillis());
+              ps.setString(6, token);
+            })
+        == 1;
+  }
+
+  @Override
+  public void release(Duration stage, String token) {
+    // 0 rows: the lease was taken over meanwhile; the new holder keeps it.
+    sql.update(
+        """
+        UPDATE late_charge_sweep SET lease_owner = NULL, lease_until = NULL
+         WHERE stage_age_ms = ? AND lease_owner = ?
+        """,
+        ps -> {
+          ps.setLong(1, stage.toMillis());
+          ps.setString(2, token);
+        });
+  }
+}
