@@ -27,6 +27,10 @@ final class ScriptedPsp implements PspAdapter {
   private final String channel;
   private final RecoveryCapabilities caps;
   volatile WebhookNotice nextWebhook;
+
+  /** Refund numbers whose refund call throws (a broken PSP client, a bug). */
+  final java.util.Set<String> explodingRefunds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   volatile PspOutcome closeAnswer = of(ResultCertainty.DEFINITE_FAILURE, "CLOSED", false);
 
   ScriptedPsp(String channel, RecoveryCapabilities caps) {
@@ -91,6 +95,9 @@ final class ScriptedPsp implements PspAdapter {
   @Override
   public RefundOutcome refund(RefundCall refund) {
     calls.add("refund");
+    if (explodingRefunds.contains(refund.refundNo())) {
+      throw new IllegalStateException("refund call exploded");
+    }
     return new RefundOutcome(
         RefundOutcome.RefundState.SUCCEEDED, "SUCCESS", "re_1", null, "req", null);
   }

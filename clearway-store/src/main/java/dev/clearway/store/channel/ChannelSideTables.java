@@ -183,17 +183,45 @@ final class ChannelSideTables {
         == 1;
   }
 
-  boolean firstDelivery(String channel, String eventId, Instant now) {
+  /** Inserts the claim, or takes over an unfinished one older than {@code staleBefore}. */
+  boolean claimDelivery(String channel, String eventId, Instant now, Instant staleBefore) {
     return sql.update(
             """
             INSERT INTO channel_webhook_inbox (channel, event_id, received_at) VALUES (?, ?, ?)
-            ON CONFLICT DO NOTHING
+            ON CONFLICT (channel, event_id) DO UPDATE SET received_at = EXCLUDED.received_at
+            WHERE channel_webhook_inbox.done_at IS NULL
+              AND channel_webhook_inbox.received_at < ?
             """,
             ps -> {
               ps.setString(1, channel);
               ps.setString(2, Sql.truncate(eventId, 128));
               ps.setObject(3, Sql.ts(now));
+              ps.setObject(4, Sql.ts(staleBefore));
             })
         == 1;
+  }
+
+  void finishDelivery(String channel, String eventId, Instant now) {
+    sql.update(
+        """
+        UPDATE channel_webhook_inbox SET done_at = ? WHERE channel = ? AND event_id = ?
+        """,
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setString(2, channel);
+          ps.setString(3, Sql.truncate(eventId, 128));
+        });
+  }
+
+  void releaseDelivery(String channel, String eventId) {
+    sql.update(
+        """
+        DELETE FROM channel_webhook_inbox
+        WHERE channel = ? AND event_id = ? AND done_at IS NULL
+        """,
+        ps -> {
+          ps.setString(1, channel);
+          ps.setString(2, Sql.truncate(eventId, 128));
+        });
   }
 }

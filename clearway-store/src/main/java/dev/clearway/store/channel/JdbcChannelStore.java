@@ -635,8 +635,18 @@ public final class JdbcChannelStore implements ChannelStore {
   }
 
   @Override
-  public boolean firstDelivery(String channel, String eventId, Instant now) {
-    return side.firstDelivery(channel, eventId, now);
+  public boolean claimDelivery(String channel, String eventId, Instant now, Instant staleBefore) {
+    return side.claimDelivery(channel, eventId, now, staleBefore);
+  }
+
+  @Override
+  public void finishDelivery(String channel, String eventId, Instant now) {
+    side.finishDelivery(channel, eventId, now);
+  }
+
+  @Override
+  public void releaseDelivery(String channel, String eventId) {
+    side.releaseDelivery(channel, eventId);
   }
 
   private static Optional<Attempt> attempt(Connection c, long id) throws SQLException {

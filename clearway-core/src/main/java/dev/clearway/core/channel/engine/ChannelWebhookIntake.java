@@ -8,6 +8,8 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
@@ -25,6 +27,9 @@ public final class ChannelWebhookIntake {
 
   private static final int CONFIRM_QPS = 20;
 
+  /** After this an unfinished claim belongs to a process that died; longer than any delivery. */
+  static final Duration CLAIM_STALE = Duration.ofMinutes(2);
+
   private final ChannelContext ctx;
   private final AttemptRecorder recorder;
 
@@ -33,6 +38,13 @@ public final class ChannelWebhookIntake {
     this.recorder = new AttemptRecorder(ctx);
   }
 
+  /**
+   * Verifies, deduplicates, then acts. The event is claimed in the inbox before any work (a PSP
+   * call, a recording): a delivery whose event id was already claimed answers {@code duplicate} and
+   * does nothing. A claim is finished once the work is done; a failure forgets it, so that the
+   * PSP's redelivery does the work; a claim left unfinished by a process that died is taken over by
+   * a delivery after {@link #CLAIM_STALE}.
+   */
   public Result accept(long channelAccountId, Map<String, String> headers, byte[] body) {
     PspAdapter adapter = ctx.adapters().adapter(channelAccountId);
     WebhookNotice notice;
@@ -41,14 +53,28 @@ public final class ChannelWebhookIntake {
     } catch (WebhookRejected e) {
       return new Result(false, e.code());
     }
-    String code =
-        switch (notice.kind()) {
-          case PAYMENT -> onPayment(channelAccountId, adapter, notice);
-          case REFUND, IGNORED -> "acknowledged";
-        };
-    boolean first =
-        ctx.store().firstDelivery(adapter.channel(), notice.eventId(), ctx.clock().instant());
-    return new Result(true, first ? code : "duplicate");
+    Instant now = ctx.clock().instant();
+    String channel = adapter.channel();
+    if (!ctx.store().claimDelivery(channel, notice.eventId(), now, now.minus(CLAIM_STALE))) {
+      return new Result(true, "duplicate");
+    }
+    String code;
+    try {
+      code =
+          switch (notice.kind()) {
+            case PAYMENT -> onPayment(channelAccountId, adapter, notice);
+            case REFUND, IGNORED -> "acknowledged";
+          };
+    } catch (RuntimeException e) {
+      try {
+        ctx.store().releaseDelivery(channel, notice.eventId());
+      } catch (RuntimeException alsoFailed) {
+        e.addSuppressed(alsoFailed); // the claim goes stale; a redelivery after that does the work
+      }
+      throw e;
+    }
+    ctx.store().finishDelivery(channel, notice.eventId(), ctx.clock().instant());
+    return new Result(true, code);
   }
 
   private String onPayment(long accountId, PspAdapter adapter, WebhookNotice notice) {

@@ -161,6 +161,16 @@ public interface ChannelStore {
    */
   boolean rescheduleTask(RecoveryTask claimed, Instant dueAt, String strategy, String lastError);
 
-  /** True the first time this channel's event id is seen. */
-  boolean firstDelivery(String channel, String eventId, Instant now);
+  /**
+   * Claims a webhook event before any work: true the first time this channel's event id is seen, or
+   * when an earlier claim was never finished and was made before {@code staleBefore} (its process
+   * died); false for a duplicate.
+   */
+  boolean claimDelivery(String channel, String eventId, Instant now, Instant staleBefore);
+
+  /** The claimed event's work is done: every later delivery is a duplicate. */
+  void finishDelivery(String channel, String eventId, Instant now);
+
+  /** The claimed event's work failed: forget the claim, so that a redelivery does the work. */
+  void releaseDelivery(String channel, String eventId);
 }
