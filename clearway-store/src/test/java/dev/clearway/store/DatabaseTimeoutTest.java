@@ -76,13 +76,26 @@ class DatabaseTimeoutTest {
   }
 
   @Test
+  void aTimeoutGivenInTheUrlTakesPrecedence() throws Exception {
+    String url = TestDatabase.get().database().jdbcUrl();
+    String withOwn =
+        url + (url.contains("?") ? "&" : "?") + "options=-c%20statement_timeout%3D1234";
+    try (Database own = Database.connect(withOwn, 1, SHORT);
+        Connection c = own.dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SHOW statement_timeout")) {
+      rs.next();
+      assertThat(rs.getString(1)).isEqualTo("1234ms");
+    }
+  }
+
+  @Test
   void everyPooledConnectionCarriesBothTimeouts() throws Exception {
     try (Connection c = shortPool.dataSource().getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SHOW statement_timeout")) {
       rs.next();
       assertThat(rs.getString(1)).isEqualTo("400ms");
-      assertThat(c.unwrap(org.postgresql.PGConnection.class)).isNotNull();
       assertThat(c.getNetworkTimeout()).isEqualTo(5_000);
     }
     try (Connection c = TestDatabase.get().dataSource().getConnection();
