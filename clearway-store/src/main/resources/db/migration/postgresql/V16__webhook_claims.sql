@@ -5,3 +5,10 @@ ALTER TABLE channel_webhook_inbox ADD COLUMN done_at TIMESTAMPTZ;
 
 -- Rows written before claims existed were written after their work: they are done.
 UPDATE channel_webhook_inbox SET done_at = received_at WHERE done_at IS NULL;
+
+-- Event ids are unique per PSP account, not per channel (two accounts of one channel may both send
+-- evt_1): the account is part of the key. Rows written before keep account 0, so an old event
+-- delivered again is processed again, as it was before claims existed (the work is idempotent).
+ALTER TABLE channel_webhook_inbox ADD COLUMN channel_account_id BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE channel_webhook_inbox DROP CONSTRAINT channel_webhook_inbox_pkey;
+ALTER TABLE channel_webhook_inbox ADD PRIMARY KEY (channel_account_id, event_id);

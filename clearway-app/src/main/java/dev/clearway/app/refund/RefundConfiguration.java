@@ -2,7 +2,6 @@ package dev.clearway.app.refund;
 
 import dev.clearway.app.spring.ClearwayProperties;
 import dev.clearway.core.engine.EngineConfig;
-import dev.clearway.core.engine.QueueLimits;
 import dev.clearway.core.engine.Supervision;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.OverloadEvents;
@@ -69,10 +68,7 @@ public class RefundConfiguration {
             clock.getIfAvailable(Clock::systemUTC),
             properties.instanceIdOrRandom() + "-refund",
             new RefundEngine.Pools(
-                workers,
-                syncThreads,
-                syncQueue,
-                new QueueLimits(4 * workers, properties.queueLimits().wakeups())),
+                workers, syncThreads, syncQueue, properties.queueLimits(workers)),
             new Supervision(failures, overload))
         .start();
   }

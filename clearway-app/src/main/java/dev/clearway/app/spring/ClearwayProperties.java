@@ -35,10 +35,15 @@ public record ClearwayProperties(
     return workers == null ? 8 : workers;
   }
 
+  /** The flow engine's queues. */
   public QueueLimits queueLimits() {
-    int workersNow = workersOrDefault();
+    return queueLimits(workersOrDefault());
+  }
+
+  /** Queues for an engine of {@code workerCount} workers (the refund engine has its own count). */
+  public QueueLimits queueLimits(int workerCount) {
     return new QueueLimits(
-        workerQueue == null ? workersNow * 4 : workerQueue,
+        workerQueue == null ? workerCount * 4 : workerQueue,
         wakeupCapacity == null ? QueueLimits.DEFAULT_WAKEUPS : wakeupCapacity);
   }
 

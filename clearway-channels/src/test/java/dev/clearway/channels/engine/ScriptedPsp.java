@@ -28,6 +28,9 @@ final class ScriptedPsp implements PspAdapter {
   private final RecoveryCapabilities caps;
   volatile WebhookNotice nextWebhook;
 
+  /** Every retrieve throws while set (a broken PSP client, a bug). */
+  volatile boolean retrieveThrows;
+
   /** Refund numbers whose refund call throws (a broken PSP client, a bug). */
   final java.util.Set<String> explodingRefunds = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -83,6 +86,9 @@ final class ScriptedPsp implements PspAdapter {
   @Override
   public synchronized PspOutcome retrieve(AttemptRef attempt) {
     calls.add("retrieve");
+    if (retrieveThrows) {
+      throw new IllegalStateException("retrieve exploded");
+    }
     return retrieveAnswers.isEmpty() ? PspOutcome.unknown("timeout") : retrieveAnswers.poll();
   }
 

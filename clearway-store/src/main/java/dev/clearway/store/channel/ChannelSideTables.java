@@ -3,6 +3,7 @@ package dev.clearway.store.channel;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.port.ChannelStore.ChannelRefund;
 import dev.clearway.core.channel.port.ChannelStore.Compensation;
+import dev.clearway.core.channel.port.ChannelStore.Delivery;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.store.Sql;
 import java.sql.Connection;
@@ -184,44 +185,48 @@ final class ChannelSideTables {
   }
 
   /** Inserts the claim, or takes over an unfinished one older than {@code staleBefore}. */
-  boolean claimDelivery(String channel, String eventId, Instant now, Instant staleBefore) {
+  boolean claimDelivery(Delivery d, Instant now, Instant staleBefore) {
     return sql.update(
             """
-            INSERT INTO channel_webhook_inbox (channel, event_id, received_at) VALUES (?, ?, ?)
-            ON CONFLICT (channel, event_id) DO UPDATE SET received_at = EXCLUDED.received_at
+            INSERT INTO channel_webhook_inbox (channel_account_id, channel, event_id, received_at)
+            VALUES (?, ?, ?, ?)
+            ON CONFLICT (channel_account_id, event_id) DO UPDATE
+              SET received_at = EXCLUDED.received_at
             WHERE channel_webhook_inbox.done_at IS NULL
               AND channel_webhook_inbox.received_at < ?
             """,
             ps -> {
-              ps.setString(1, channel);
-              ps.setString(2, Sql.truncate(eventId, 128));
-              ps.setObject(3, Sql.ts(now));
-              ps.setObject(4, Sql.ts(staleBefore));
+              ps.setLong(1, d.channelAccountId());
+              ps.setString(2, d.channel());
+              ps.setString(3, Sql.truncate(d.eventId(), 128));
+              ps.setObject(4, Sql.ts(now));
+              ps.setObject(5, Sql.ts(staleBefore));
             })
         == 1;
   }
 
-  void finishDelivery(String channel, String eventId, Instant now) {
+  void finishDelivery(Delivery d, Instant now) {
     sql.update(
         """
-        UPDATE channel_webhook_inbox SET done_at = ? WHERE channel = ? AND event_id = ?
+        UPDATE channel_webhook_inbox SET done_at = ?
+        WHERE channel_account_id = ? AND event_id = ?
         """,
         ps -> {
           ps.setObject(1, Sql.ts(now));
-          ps.setString(2, channel);
-          ps.setString(3, Sql.truncate(eventId, 128));
+          ps.setLong(2, d.channelAccountId());
+          ps.setString(3, Sql.truncate(d.eventId(), 128));
         });
   }
 
-  void releaseDelivery(String channel, String eventId) {
+  void releaseDelivery(Delivery d) {
     sql.update(
         """
         DELETE FROM channel_webhook_inbox
-        WHERE channel = ? AND event_id = ? AND done_at IS NULL
+        WHERE channel_account_id = ? AND event_id = ? AND done_at IS NULL
         """,
         ps -> {
-          ps.setString(1, channel);
-          ps.setString(2, Sql.truncate(eventId, 128));
+          ps.setLong(1, d.channelAccountId());
+          ps.setString(2, Sql.truncate(d.eventId(), 128));
         });
   }
 }

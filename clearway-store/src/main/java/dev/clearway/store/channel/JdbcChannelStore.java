@@ -635,18 +635,18 @@ public final class JdbcChannelStore implements ChannelStore {
   }
 
   @Override
-  public boolean claimDelivery(String channel, String eventId, Instant now, Instant staleBefore) {
-    return side.claimDelivery(channel, eventId, now, staleBefore);
+  public boolean claimDelivery(Delivery delivery, Instant now, Instant staleBefore) {
+    return side.claimDelivery(delivery, now, staleBefore);
   }
 
   @Override
-  public void finishDelivery(String channel, String eventId, Instant now) {
-    side.finishDelivery(channel, eventId, now);
+  public void finishDelivery(Delivery delivery, Instant now) {
+    side.finishDelivery(delivery, now);
   }
 
   @Override
-  public void releaseDelivery(String channel, String eventId) {
-    side.releaseDelivery(channel, eventId);
+  public void releaseDelivery(Delivery delivery) {
+    side.releaseDelivery(delivery);
   }
 
   private static Optional<Attempt> attempt(Connection c, long id) throws SQLException {

@@ -162,15 +162,21 @@ public interface ChannelStore {
   boolean rescheduleTask(RecoveryTask claimed, Instant dueAt, String strategy, String lastError);
 
   /**
-   * Claims a webhook event before any work: true the first time this channel's event id is seen, or
+   * Claims a webhook event before any work: true the first time the account's event id is seen, or
    * when an earlier claim was never finished and was made before {@code staleBefore} (its process
    * died); false for a duplicate.
    */
-  boolean claimDelivery(String channel, String eventId, Instant now, Instant staleBefore);
+  boolean claimDelivery(Delivery delivery, Instant now, Instant staleBefore);
 
   /** The claimed event's work is done: every later delivery is a duplicate. */
-  void finishDelivery(String channel, String eventId, Instant now);
+  void finishDelivery(Delivery delivery, Instant now);
 
   /** The claimed event's work failed: forget the claim, so that a redelivery does the work. */
-  void releaseDelivery(String channel, String eventId);
+  void releaseDelivery(Delivery delivery);
+
+  /**
+   * One webhook event of one channel account. Event ids are unique per PSP account only (two
+   * accounts of one channel may both send {@code evt_1}), so the account is part of the key.
+   */
+  record Delivery(long channelAccountId, String channel, String eventId) {}
 }
