@@ -12,3 +12,7 @@ UPDATE channel_webhook_inbox SET done_at = received_at WHERE done_at IS NULL;
 ALTER TABLE channel_webhook_inbox ADD COLUMN channel_account_id BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE channel_webhook_inbox DROP CONSTRAINT channel_webhook_inbox_pkey;
 ALTER TABLE channel_webhook_inbox ADD PRIMARY KEY (channel_account_id, event_id);
+
+-- An evidence row's operation is the recovery strategy's name, and MERCHANT_REFERENCE_SEARCH has 25
+-- characters: as wide as recovery_task.strategy, so that no recording of a search fails.
+ALTER TABLE provider_evidence ALTER COLUMN operation TYPE VARCHAR(32);
