@@ -7,7 +7,9 @@ import dev.clearway.core.engine.EngineRuntime;
 import dev.clearway.core.engine.InProcessWakeups;
 import dev.clearway.core.engine.LeaseTokens;
 import dev.clearway.core.engine.PaymentService;
+import dev.clearway.core.engine.QueueLimits;
 import dev.clearway.core.engine.Scanner;
+import dev.clearway.core.engine.Supervision;
 import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.FlowStore;
@@ -41,6 +43,36 @@ public final class EngineAssembly implements AutoCloseable {
       String instanceId,
       int workers,
       UnaryOperator<WakeupScheduler> wakeupDecorator) {
+    this(
+        store,
+        wallet,
+        business,
+        events,
+        config,
+        clock,
+        instanceId,
+        workers,
+        wakeupDecorator,
+        QueueLimits.defaults(workers),
+        Supervision.defaults());
+  }
+
+  /**
+   * @param limits capacities of the worker queue and of the wake-up queue
+   * @param supervision where worker deaths, failed rounds and refused work are reported
+   */
+  public EngineAssembly(
+      FlowStore store,
+      WalletGateway wallet,
+      BusinessGateway business,
+      EngineEvents events,
+      EngineConfig config,
+      Clock clock,
+      String instanceId,
+      int workers,
+      UnaryOperator<WakeupScheduler> wakeupDecorator,
+      QueueLimits limits,
+      Supervision supervision) {
     LeaseTokens leases = new LeaseTokens(instanceId, clock, config);
     AtomicReference<EngineRuntime> runtimeRef = new AtomicReference<>();
     this.wakeups =
@@ -51,12 +83,23 @@ public final class EngineAssembly implements AutoCloseable {
               if (r != null) {
                 r.wake(flowId, TriggerSource.WAKEUP);
               }
-            });
+            },
+            new InProcessWakeups.Settings("flow-wakeups", limits.wakeups(), supervision));
     this.advancer =
         new Advancer(
             store, wallet, business, wakeupDecorator.apply(wakeups), events, leases, config, clock);
     Scanner scanner = new Scanner(store, leases, config, events, clock);
-    this.runtime = new EngineRuntime(advancer, scanner, config, workers);
+    this.runtime =
+        new EngineRuntime(
+            new EngineRuntime.Settings(
+                "clearway",
+                "flow",
+                config.scanInterval(),
+                workers,
+                limits.workerQueue(),
+                supervision),
+            advancer::advance,
+            scanner::runRound);
     runtimeRef.set(runtime);
     this.payments = new PaymentService(store, advancer, leases, clock);
   }
@@ -76,6 +119,11 @@ public final class EngineAssembly implements AutoCloseable {
 
   public PaymentService payments() {
     return payments;
+  }
+
+  /** The in-process wake-up queue of this engine. */
+  public InProcessWakeups wakeups() {
+    return wakeups;
   }
 
   @Override

@@ -5,13 +5,45 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
  * A migrated PostgreSQL database behind a connection pool: either embedded (zonky, a real
  * PostgreSQL server started from the jar) or an existing server given by JDBC URL.
+ *
+ * <p>Every pooled connection carries a statement timeout and a socket timeout ({@link Timeouts}),
+ * so that a statement stuck on a lock, or a connection whose server or network went silent, fails
+ * instead of pinning a worker for ever. Migrations run over their own connection without them: a
+ * migration on a large table may legitimately run longer.
  */
 public final class Database implements AutoCloseable {
+
+  /**
+   * Limits on every pooled connection, far above any legitimate statement of the engine (single-row
+   * writes and paged reads take milliseconds): a statement running longer than {@code statement} is
+   * cancelled by the server (SQLSTATE 57014), and a read from the server that stays silent longer
+   * than {@code socket} fails on the client (a dead server, a dropped network). A value given in
+   * the JDBC URL ({@code socketTimeout=}, {@code options=-c statement_timeout=}) takes precedence.
+   */
+  public record Timeouts(Duration statement, Duration socket) {
+    public Timeouts {
+      if (statement.isNegative() || statement.isZero() || socket.isNegative() || socket.isZero()) {
+        throw new IllegalArgumentException("timeouts must be positive");
+      }
+    }
+
+    /** The socket timeout in whole seconds, as PgJDBC takes it (at least 1: 0 means none). */
+    long socketSeconds() {
+      return Math.max(1, (socket.toMillis() + 999) / 1000);
+    }
+
+    /** 30 s per statement, 60 s of silence on the socket. */
+    public static Timeouts defaults() {
+      return new Timeouts(Duration.ofSeconds(30), Duration.ofSeconds(60));
+    }
+  }
+
   private final EmbeddedPostgres embedded;
   private final HikariDataSource pool;
   private final SqlDialect dialect = new PostgresDialect();
@@ -23,6 +55,11 @@ public final class Database implements AutoCloseable {
 
   /** Starts an embedded PostgreSQL server and migrates it. */
   public static Database embedded(int poolSize) {
+    return embedded(poolSize, Timeouts.defaults());
+  }
+
+  /** Starts an embedded PostgreSQL server and migrates it; the pool uses {@code timeouts}. */
+  public static Database embedded(int poolSize, Timeouts timeouts) {
     try {
       EmbeddedPostgres pg =
           EmbeddedPostgres.builder()
@@ -30,7 +67,7 @@ public final class Database implements AutoCloseable {
               .setServerConfig("shared_buffers", "256MB")
               .start();
       String url = pg.getJdbcUrl("postgres", "postgres");
-      return open(pg, url, "postgres", "", poolSize);
+      return open(pg, url, "postgres", "", poolSize, timeouts);
     } catch (IOException e) {
       throw new UncheckedIOException("start embedded PostgreSQL", e);
     }
@@ -38,11 +75,22 @@ public final class Database implements AutoCloseable {
 
   /** Connects to an existing server and migrates it. User and password may be in the URL. */
   public static Database connect(String jdbcUrl, int poolSize) {
-    return open(null, jdbcUrl, null, null, poolSize);
+    return connect(jdbcUrl, poolSize, Timeouts.defaults());
+  }
+
+  /** Connects to an existing server and migrates it; the pool uses {@code timeouts}. */
+  public static Database connect(String jdbcUrl, int poolSize, Timeouts timeouts) {
+    return open(null, jdbcUrl, null, null, poolSize, timeouts);
   }
 
   private static Database open(
-      EmbeddedPostgres pg, String url, String user, String password, int poolSize) {
+      EmbeddedPostgres pg,
+      String url,
+      String user,
+      String password,
+      int poolSize,
+      Timeouts timeouts) {
+    Schema.migrate(url, user, password, new PostgresDialect());
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     if (user != null) {
@@ -52,14 +100,16 @@ public final class Database implements AutoCloseable {
     config.setMaximumPoolSize(poolSize);
     config.setMinimumIdle(Math.min(poolSize, 4));
     config.setPoolName("clearway");
-    HikariDataSource ds = new HikariDataSource(config);
-    Database db = new Database(pg, ds);
-    db.migrate();
-    return db;
+    // PgJDBC connection properties; parameters in the URL override them.
+    config.addDataSourceProperty("socketTimeout", Long.toString(timeouts.socketSeconds()));
+    config.addDataSourceProperty(
+        "options", "-c statement_timeout=" + timeouts.statement().toMillis());
+    return new Database(pg, new HikariDataSource(config));
   }
 
-  private void migrate() {
-    Schema.migrate(pool, dialect);
+  /** The pool's JDBC URL (user and password excluded when they were given apart). */
+  public String jdbcUrl() {
+    return pool.getJdbcUrl();
   }
 
   /**

@@ -4,11 +4,13 @@ import dev.clearway.app.EngineAssembly;
 import dev.clearway.app.metrics.FlowStateGauges;
 import dev.clearway.app.metrics.MicrometerEngineEvents;
 import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.engine.BoundedPool;
 import dev.clearway.core.engine.CancelService;
 import dev.clearway.core.engine.InProcessEntryLock;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.EntryLock;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.OverloadEvents;
 import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,7 +21,6 @@ import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -145,16 +146,19 @@ public class ApiConfiguration {
     return new InProcessEntryLock();
   }
 
-  /** Runs synchronous advances so that a request can stop waiting while the advance goes on. */
+  /**
+   * Runs synchronous advances so that a request can stop waiting while the advance goes on: {@code
+   * clearway.api.sync-threads} threads and at most {@code clearway.api.sync-queue} waiting
+   * advances. Beyond that the request is answered 503 {@code overloaded} (its payment exists and
+   * the scanner advances it), counted in {@code clearway.overload.rejected{pool="payment-sync"}}.
+   */
   @Bean(destroyMethod = "shutdown")
-  ExecutorService syncAdvanceExecutor(@Value("${clearway.api.sync-threads:32}") int threads) {
-    return Executors.newFixedThreadPool(
-        threads,
-        r -> {
-          Thread t = new Thread(r, "clearway-sync");
-          t.setDaemon(true);
-          return t;
-        });
+  ExecutorService syncAdvanceExecutor(
+      @Value("${clearway.api.sync-threads:32}") int threads,
+      @Value("${clearway.api.sync-queue:64}") int queue,
+      OverloadEvents overload) {
+    return BoundedPool.create(
+        "clearway-sync", threads, queue, () -> overload.rejected("payment-sync"));
   }
 
   @Bean
@@ -166,7 +170,8 @@ public class ApiConfiguration {
       ExecutorService syncAdvanceExecutor,
       ObjectProvider<Clock> clock,
       @Value("${clearway.api.max-amount:100000000}") long maxAmount,
-      @Value("${clearway.api.sync-budget:1s}") Duration syncBudget) {
+      @Value("${clearway.api.sync-budget:1s}") Duration syncBudget,
+      @Value("${clearway.api.overload-retry-after:2s}") Duration retryAfter) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     CancelService cancels =
         new CancelService(flows, id -> engine.runtime().wake(id, TriggerSource.API), c);
@@ -179,6 +184,7 @@ public class ApiConfiguration {
         flows,
         syncAdvanceExecutor,
         syncBudget,
+        retryAfter,
         c);
   }
 }

@@ -2,6 +2,7 @@ package dev.clearway.app.api;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -19,6 +20,12 @@ public class ApiExceptionHandler {
 
   @ExceptionHandler(ApiException.class)
   ResponseEntity<ApiError> refused(ApiException e) {
+    if (e.retryAfter().isPresent()) {
+      long seconds = Math.max(1, (e.retryAfter().get().toMillis() + 999) / 1000);
+      return ResponseEntity.status(e.status())
+          .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+          .body(new ApiError(e.code(), e.getMessage()));
+    }
     return error(e.status(), e.code(), e.getMessage());
   }
 

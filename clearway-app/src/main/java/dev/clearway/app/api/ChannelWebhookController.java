@@ -18,8 +18,9 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code POST /v1/channels/{channelAccountId}/webhooks}: a PSP's webhook (Stripe-style signed
  * {@code t=,v1=}; WeChat Pay v3-style RSA-signed and AES-GCM encrypted). The account's adapter
  * verifies and decodes it; the channel layer records it through the attempt's CAS path. 200 once
- * processed (the PSP stops redelivering), 400 with a stable code when refused, 404 when the channel
- * layer is not enabled. No API key: authenticated by the signature.
+ * processed or for a duplicate (the PSP stops redelivering), 400 with a stable code when refused,
+ * 503 when the news could not be confirmed yet (the PSP delivers again), 404 when the channel layer
+ * is not enabled. No API key: authenticated by the signature.
  */
 @RestController
 public class ChannelWebhookController {
@@ -53,6 +54,12 @@ public class ChannelWebhookController {
       return ResponseEntity.status(404).body(Map.of("code", "unknown_channel_account"));
     }
     metrics.counter("clearway.channel.webhooks", "code", result.code()).increment();
-    return ResponseEntity.status(result.accepted() ? 200 : 400).body(Map.of("code", result.code()));
+    int status =
+        switch (result.disposition()) {
+          case PROCESSED -> 200;
+          case REFUSED -> 400;
+          case REDELIVER -> 503;
+        };
+    return ResponseEntity.status(status).body(Map.of("code", result.code()));
   }
 }

@@ -2,6 +2,7 @@ package dev.clearway.app.api;
 
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.engine.CancelService;
+import dev.clearway.core.engine.Overloaded;
 import dev.clearway.core.engine.PaymentService;
 import dev.clearway.core.engine.PaymentService.Started;
 import dev.clearway.core.port.EntryLock;
@@ -35,6 +36,7 @@ public final class PaymentApi {
   private final FlowStore flows;
   private final Executor executor;
   private final Duration syncBudget;
+  private final Duration retryAfter;
   private final Clock clock;
 
   public PaymentApi(
@@ -46,6 +48,7 @@ public final class PaymentApi {
       FlowStore flows,
       Executor executor,
       Duration syncBudget,
+      Duration retryAfter,
       Clock clock) {
     this.validator = validator;
     this.cancels = cancels;
@@ -55,6 +58,7 @@ public final class PaymentApi {
     this.flows = flows;
     this.executor = executor;
     this.syncBudget = syncBudget;
+    this.retryAfter = retryAfter;
     this.clock = clock;
   }
 
@@ -93,6 +97,14 @@ public final class PaymentApi {
       } finally {
         held.ifPresent(EntryLock.Held::close);
       }
+    } catch (Overloaded full) {
+      // The attempt exists and the scanner advances it: bind the key to it, so that the client's
+      // retry is answered with this flow instead of starting anything.
+      keys.complete(merchant, idempotencyKey, full.id(), clock.instant());
+      throw ApiException.overloaded(
+          "the payment was accepted but no worker is free to start it now; it goes on in the"
+              + " background: retry with the same Idempotency-Key to read it",
+          retryAfter);
     } catch (RuntimeException e) {
       // Nothing is bound to the key yet; free it so the client's retry runs at once. If the
       // attempt was created before the failure, the retry finds it as the goal's live attempt.

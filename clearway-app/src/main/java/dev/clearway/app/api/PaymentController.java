@@ -29,7 +29,9 @@ public class PaymentController {
       description =
           "Advances the payment synchronously up to a short deadline and returns the flow; a"
               + " status of PROCESSING means poll GET /v1/payment-flows/{flowId} after"
-              + " pollAfterMs.")
+              + " pollAfterMs. 503 overloaded (with Retry-After) when no worker is free: the"
+              + " payment was created all the same and goes on in the background; a retry with"
+              + " the same Idempotency-Key returns it.")
   @PostMapping(path = "/payments", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<FlowView> create(
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,

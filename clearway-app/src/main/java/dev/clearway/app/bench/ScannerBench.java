@@ -82,11 +82,21 @@ final class ScannerBench {
             + " WHERE status = 'PAYING'");
   }
 
+  /**
+   * Loading a million rows is not a statement of the engine: it runs without the pool's statement
+   * and socket timeouts (restored before the connection goes back to the pool).
+   */
   private void exec(String... statements) {
     try (Connection c = db.dataSource().getConnection();
         Statement st = c.createStatement()) {
-      for (String sql : statements) {
-        st.execute(sql);
+      c.setNetworkTimeout(Runnable::run, 0);
+      st.execute("SET statement_timeout = 0");
+      try {
+        for (String sql : statements) {
+          st.execute(sql);
+        }
+      } finally {
+        st.execute("RESET statement_timeout");
       }
     } catch (SQLException e) {
       throw new IllegalStateException("scanner bench setup", e);

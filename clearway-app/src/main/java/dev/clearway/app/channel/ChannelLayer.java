@@ -6,6 +6,7 @@ import dev.clearway.core.channel.engine.ChannelWebhookIntake;
 import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RecoveryWorker;
+import dev.clearway.core.port.WorkerFailures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,17 +26,33 @@ public final class ChannelLayer implements AutoCloseable {
   private final RecoveryWorker recovery;
   private final CompensationWorker compensation;
   private final ExecutorService pool;
+  private final WorkerFailures failures;
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> loops = new ArrayList<>();
 
   public ChannelLayer(ChannelContext ctx, PaymentMethods methods, String owner, int threads) {
+    this(ctx, methods, owner, threads, WorkerFailures.systemLogger());
+  }
+
+  /**
+   * @param failures told of every failed round ({@code channel-recovery}, {@code
+   *     channel-compensation}), recovery task ({@code channel-recovery-task}) and compensation
+   *     ({@code channel-compensation-item})
+   */
+  public ChannelLayer(
+      ChannelContext ctx,
+      PaymentMethods methods,
+      String owner,
+      int threads,
+      WorkerFailures failures) {
     this.gateway = new ChannelGateway(ctx, methods);
     this.intake = new ChannelWebhookIntake(ctx);
     this.recovery =
         new RecoveryWorker(
-            ctx, new RecoveryWorker.Settings(owner, 4 * threads, Duration.ofSeconds(45)));
-    this.compensation = new CompensationWorker(ctx);
+            ctx, new RecoveryWorker.Settings(owner, 4 * threads, Duration.ofSeconds(45)), failures);
+    this.compensation = new CompensationWorker(ctx, failures);
     this.pool = Executors.newFixedThreadPool(threads);
+    this.failures = failures;
   }
 
   public ChannelGateway gateway() {
@@ -47,8 +64,8 @@ public final class ChannelLayer implements AutoCloseable {
   }
 
   public ChannelLayer start() {
-    loops.add(loop("clearway-channel-recovery", () -> recovery.runOnce(pool)));
-    loops.add(loop("clearway-channel-compensation", () -> compensation.runOnce(20)));
+    loops.add(loop("channel-recovery", () -> recovery.runOnce(pool)));
+    loops.add(loop("channel-compensation", () -> compensation.runOnce(20)));
     return this;
   }
 
@@ -60,8 +77,10 @@ public final class ChannelLayer implements AutoCloseable {
                 int n;
                 try {
                   n = round.getAsInt();
-                } catch (RuntimeException e) {
-                  n = 0; // a database hiccup: the leases expire and the next round retries
+                } catch (Throwable e) {
+                  // A database hiccup: the leases expire and the next round retries.
+                  failures.failed(name, e);
+                  n = 0;
                 }
                 if (n == 0) {
                   try {
@@ -72,7 +91,7 @@ public final class ChannelLayer implements AutoCloseable {
                 }
               }
             },
-            name);
+            "clearway-" + name);
     t.setDaemon(true);
     t.start();
     return t;

@@ -1,5 +1,6 @@
 package dev.clearway.app.channel;
 
+import dev.clearway.core.port.WorkerFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,6 +12,7 @@ import java.util.function.IntSupplier;
  */
 final class ChaosLoops {
 
+  private final WorkerFailures failures = WorkerFailures.systemLogger();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
 
@@ -32,6 +34,7 @@ final class ChaosLoops {
                 try {
                   n = round.getAsInt();
                 } catch (RuntimeException e) {
+                  failures.failed("chaos-" + name, e);
                   n = 0;
                 }
                 if (n == 0) {

@@ -48,7 +48,10 @@ public final class WebhookReceiver implements AutoCloseable {
         "http://127.0.0.1:" + server.getAddress().getPort() + "/webhooks/" + channelAccountId);
   }
 
-  /** Deliveries per channel account: accepted (200), refused (400), failed (500). */
+  /**
+   * Deliveries per channel account: accepted (200), refused (400), failed (500, or 503 when the
+   * news could not be confirmed yet; the PSP delivers again).
+   */
   public Map<Long, Tally> tallies() {
     Map<Long, Tally> out = new java.util.TreeMap<>();
     tallies.forEach((id, t) -> out.put(id, new Tally(t[0].get(), t[1].get(), t[2].get())));
@@ -75,8 +78,21 @@ public final class WebhookReceiver implements AutoCloseable {
         }
       }
       ChannelWebhookIntake.Result result = intake.accept(accountId, headers, body);
-      tally(tallies, accountId, result.accepted() ? 0 : 1);
-      reply(exchange, result.accepted() ? 200 : 400, result.code());
+      switch (result.disposition()) {
+        case PROCESSED -> {
+          tally(tallies, accountId, 0);
+          reply(exchange, 200, result.code());
+        }
+        case REFUSED -> {
+          tally(tallies, accountId, 1);
+          reply(exchange, 400, result.code());
+        }
+        case REDELIVER -> {
+          // Not conclusive yet: 503 so the PSP delivers again.
+          tally(tallies, accountId, 2);
+          reply(exchange, 503, result.code());
+        }
+      }
     } catch (RuntimeException e) {
       // Not stored: answer 500 so the PSP delivers again.
       tally(tallies, accountId, 2);

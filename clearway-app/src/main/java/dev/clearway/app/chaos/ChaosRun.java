@@ -9,6 +9,10 @@ import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.PaymentService.Started;
+import dev.clearway.core.engine.QueueLimits;
+import dev.clearway.core.engine.Supervision;
+import dev.clearway.core.port.OverloadEvents;
+import dev.clearway.core.port.WorkerFailures;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.FaultyWakeups;
 import dev.clearway.sim.SimBusiness;
@@ -61,6 +65,16 @@ public final class ChaosRun {
       SimBusiness business = new SimBusiness(plan, clock);
       ChaosEvents events = new ChaosEvents();
       AtomicLong crashes = new AtomicLong();
+      // Injected crashes are counted below; any other failure of a loop is reported.
+      WorkerFailures logged = WorkerFailures.systemLogger();
+      Supervision supervision =
+          new Supervision(
+              (loop, cause) -> {
+                if (!(cause instanceof SimulatedCrash)) {
+                  logged.failed(loop, cause);
+                }
+              },
+              OverloadEvents.NONE);
       // Two engine instances on one database stand for two processes: separate workers, scanners
       // and wake-up queues, sharing only the rows.
       List<FaultyWakeups> faultyWakeups = new ArrayList<>();
@@ -80,7 +94,9 @@ public final class ChaosRun {
                   FaultyWakeups faulty = new FaultyWakeups(inner, plan);
                   faultyWakeups.add(faulty);
                   return faulty;
-                });
+                },
+                QueueLimits.defaults(Math.max(2, options.concurrency() / 2)),
+                supervision);
         engine.runtime().onWorkerDeath((id, t) -> crashes.incrementAndGet());
         engines.add(engine.start());
       }

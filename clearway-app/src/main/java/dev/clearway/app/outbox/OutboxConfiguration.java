@@ -4,6 +4,7 @@ import dev.clearway.app.metrics.CachedReading;
 import dev.clearway.core.outbox.OutboxRelay;
 import dev.clearway.core.outbox.OutboxStore;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.WorkerFailures;
 import dev.clearway.store.JdbcOutboxStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,8 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
@@ -23,8 +22,6 @@ import org.springframework.context.annotation.Configuration;
 /** The outbox relay: every 200 ms, deliver pending domain events to the in-process bus. */
 @Configuration(proxyBeanMethods = false)
 public class OutboxConfiguration {
-  private static final Logger log = LoggerFactory.getLogger(OutboxConfiguration.class);
-
   /**
    * Takes the flow store so that Clearway's migrations (V8 included) have run first. The pending
    * gauge counts in the database at most once per {@code clearway.metrics.refresh} (default 5 s).
@@ -54,12 +51,25 @@ public class OutboxConfiguration {
     return new InProcessEventBus(meters);
   }
 
+  /**
+   * A relay pass that fails (the database is away) and an event the bus refuses are reported to
+   * {@link WorkerFailures} (logged with the cause, counted in {@code
+   * clearway.worker.failures{loop="outbox-relay"|"outbox-publish"}}); the next pass retries.
+   */
   @Bean(destroyMethod = "shutdownNow")
   ScheduledExecutorService outboxRelay(
-      OutboxStore store, InProcessEventBus bus, ObjectProvider<Clock> clock) {
+      OutboxStore store,
+      InProcessEventBus bus,
+      ObjectProvider<Clock> clock,
+      WorkerFailures failures) {
     OutboxRelay relay =
         new OutboxRelay(
-            store, bus, clock.getIfAvailable(Clock::systemUTC), Duration.ofSeconds(30), 200);
+            store,
+            bus,
+            clock.getIfAvailable(Clock::systemUTC),
+            Duration.ofSeconds(30),
+            200,
+            failures);
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -71,8 +81,9 @@ public class OutboxConfiguration {
         () -> {
           try {
             relay.runOnce();
-          } catch (RuntimeException e) {
-            log.warn("outbox relay pass failed: {}", e.getClass().getSimpleName());
+          } catch (Throwable t) {
+            // Caught whole: a task that throws would end the schedule without a word.
+            failures.failed("outbox-relay", t);
           }
         },
         200,

@@ -3,6 +3,7 @@ package dev.clearway.app.refund;
 import dev.clearway.app.api.ApiException;
 import dev.clearway.app.api.PaymentApi;
 import dev.clearway.app.api.PaymentRequestValidator;
+import dev.clearway.core.engine.Overloaded;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.refund.NewRefund;
 import dev.clearway.core.refund.RefundOrder;
@@ -27,18 +28,21 @@ public final class RefundApi {
   private final FlowStore flows;
   private final Executor executor;
   private final Duration syncBudget;
+  private final Duration retryAfter;
 
   public RefundApi(
       RefundService service,
       RefundStore refunds,
       FlowStore flows,
       Executor executor,
-      Duration syncBudget) {
+      Duration syncBudget,
+      Duration retryAfter) {
     this.service = service;
     this.refunds = refunds;
     this.flows = flows;
     this.executor = executor;
     this.syncBudget = syncBudget;
+    this.retryAfter = retryAfter;
   }
 
   /** The answer to a create: the refund, and whether this request created or replayed it. */
@@ -64,7 +68,16 @@ public final class RefundApi {
           "reason is required: at most " + MAX_REASON + " characters, no control characters");
     }
     NewRefund request = new NewRefund(flowId, body.amount(), reason, merchant, idempotencyKey);
-    CreateOutcome outcome = service.request(request, syncBudget, executor);
+    CreateOutcome outcome;
+    try {
+      outcome = service.request(request, syncBudget, executor);
+    } catch (Overloaded full) {
+      // The refund exists (its key is in its row): a retry with the same key replays it.
+      throw ApiException.overloaded(
+          "the refund was accepted but no worker is free to send it now; it goes on in the"
+              + " background: retry with the same Idempotency-Key to read it",
+          retryAfter);
+    }
     if (outcome instanceof CreateOutcome.Created c) {
       return new Answer(RefundView.of(c.refund()), true, false);
     }

@@ -6,11 +6,14 @@ import dev.clearway.app.latecharge.MicrometerLateChargeEvents;
 import dev.clearway.app.metrics.LateChargeGauges;
 import dev.clearway.app.spring.ClearwayProperties;
 import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.Supervision;
 import dev.clearway.core.latecharge.LateChargeEvents;
 import dev.clearway.core.latecharge.LateChargeStore;
 import dev.clearway.core.latecharge.SweepSchedule;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.OverloadEvents;
 import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.port.WorkerFailures;
 import dev.clearway.core.refund.RefundEvents;
 import dev.clearway.core.refund.RefundStore;
 import dev.clearway.store.latecharge.JdbcLateChargeOps;
@@ -31,9 +34,10 @@ import org.springframework.context.annotation.Import;
 /**
  * After-sales refunds in the service: the store, the refund engine (started with the context,
  * stopped with it) and the API. Timing follows the engine's ({@code clearway.timing}); {@code
- * clearway.refunds.workers} and {@code clearway.refunds.sync-threads} size its pools, and new
- * refunds are advanced synchronously for {@code clearway.api.sync-budget} like payments. The
- * late-charge checks and the sweep run beside it: a confirmed late charge becomes a LATE_CHARGE
+ * clearway.refunds.workers}, {@code clearway.refunds.sync-threads} and {@code
+ * clearway.refunds.sync-queue} size its pools, and new refunds are advanced synchronously for
+ * {@code clearway.api.sync-budget} like payments (503 {@code overloaded} when no thread is free).
+ * The late-charge checks and the sweep run beside it: a confirmed late charge becomes a LATE_CHARGE
  * refund order that this refund engine carries out.
  */
 @Configuration(proxyBeanMethods = false)
@@ -60,8 +64,11 @@ public class RefundConfiguration {
       RefundEvents events,
       ClearwayProperties properties,
       ObjectProvider<Clock> clock,
+      WorkerFailures failures,
+      OverloadEvents overload,
       @Value("${clearway.refunds.workers:4}") int workers,
-      @Value("${clearway.refunds.sync-threads:8}") int syncThreads) {
+      @Value("${clearway.refunds.sync-threads:8}") int syncThreads,
+      @Value("${clearway.refunds.sync-queue:16}") int syncQueue) {
     EngineConfig config =
         properties.compressed() ? EngineConfig.compressed() : EngineConfig.production();
     return new RefundEngine(
@@ -72,8 +79,9 @@ public class RefundConfiguration {
             config,
             clock.getIfAvailable(Clock::systemUTC),
             properties.instanceIdOrRandom() + "-refund",
-            workers,
-            syncThreads)
+            new RefundEngine.Pools(
+                workers, syncThreads, syncQueue, properties.queueLimits(workers)),
+            new Supervision(failures, overload))
         .start();
   }
 
@@ -140,7 +148,9 @@ public class RefundConfiguration {
       RefundEngine engine,
       RefundStore refunds,
       FlowStore flows,
-      @Value("${clearway.api.sync-budget:1s}") Duration syncBudget) {
-    return new RefundApi(engine.service(), refunds, flows, engine.syncAdvances(), syncBudget);
+      @Value("${clearway.api.sync-budget:1s}") Duration syncBudget,
+      @Value("${clearway.api.overload-retry-after:2s}") Duration retryAfter) {
+    return new RefundApi(
+        engine.service(), refunds, flows, engine.syncAdvances(), syncBudget, retryAfter);
   }
 }

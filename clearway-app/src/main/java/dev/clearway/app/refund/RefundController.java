@@ -33,7 +33,9 @@ public class RefundController {
           "Only for a flow in BIZ_SUCCESS (else 409 refund_not_allowed); amount at most what was"
               + " paid minus what is refunded or in flight (else 422 refund_exceeds_payment)."
               + " Sends the refund synchronously up to a short deadline; a status of PENDING or"
-              + " PROCESSING means poll GET /v1/refunds/{refundId} after pollAfterMs.")
+              + " PROCESSING means poll GET /v1/refunds/{refundId} after pollAfterMs. 503"
+              + " overloaded (with Retry-After) when no worker is free: the refund was created all"
+              + " the same and is sent in the background; a retry with the same key returns it.")
   @PostMapping(
       path = "/payment-flows/{flowId}/refunds",
       consumes = MediaType.APPLICATION_JSON_VALUE)

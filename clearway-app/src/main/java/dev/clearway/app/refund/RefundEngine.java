@@ -1,11 +1,14 @@
 package dev.clearway.app.refund;
 
 import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.engine.BoundedPool;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.EngineRuntime;
 import dev.clearway.core.engine.InProcessWakeups;
 import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.QueueLimits;
 import dev.clearway.core.engine.Scanner;
+import dev.clearway.core.engine.Supervision;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.refund.RefundAdvancer;
@@ -14,11 +17,8 @@ import dev.clearway.core.refund.RefundService;
 import dev.clearway.core.refund.RefundStore;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Wires the after-sales refund engine from its ports with plain constructors: advancer, scanner,
@@ -26,8 +26,6 @@ import org.slf4j.LoggerFactory;
  * service and the small pool its synchronous advances run on.
  */
 public final class RefundEngine implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(RefundEngine.class);
-
   private final InProcessWakeups wakeups;
   private final RefundAdvancer advancer;
   private final Scanner scanner;
@@ -45,6 +43,39 @@ public final class RefundEngine implements AutoCloseable {
       String instanceId,
       int workers,
       int syncThreads) {
+    this(
+        store,
+        flows,
+        wallet,
+        events,
+        config,
+        clock,
+        instanceId,
+        new Pools(workers, syncThreads, syncThreads * 2, QueueLimits.defaults(workers)),
+        Supervision.defaults());
+  }
+
+  /**
+   * Sizes of the refund engine's pools and queues.
+   *
+   * @param workers background workers (scanner hand-offs, wake-ups)
+   * @param syncThreads threads that advance new refunds while the request waits
+   * @param syncQueue new refunds that may wait for one of them; beyond it the request is answered
+   *     503 {@code overloaded} and the refund scanner sends the refund
+   * @param queues the workers' queue and the wake-up queue
+   */
+  public record Pools(int workers, int syncThreads, int syncQueue, QueueLimits queues) {}
+
+  public RefundEngine(
+      RefundStore store,
+      FlowStore flows,
+      WalletGateway wallet,
+      RefundEvents events,
+      EngineConfig config,
+      Clock clock,
+      String instanceId,
+      Pools pools,
+      Supervision supervision) {
     LeaseTokens leases = new LeaseTokens(instanceId, clock, config);
     AtomicReference<EngineRuntime> runtimeRef = new AtomicReference<>();
     this.wakeups =
@@ -55,35 +86,32 @@ public final class RefundEngine implements AutoCloseable {
               if (r != null) {
                 r.wake(refundId, TriggerSource.WAKEUP);
               }
-            });
+            },
+            new InProcessWakeups.Settings("refund-wakeups", pools.queues().wakeups(), supervision));
     this.advancer =
         new RefundAdvancer(store, flows, wallet, wakeups, events, leases, config, clock);
     this.scanner = new Scanner(store::claimDue, leases, config, events::scannerRound, clock);
+    // A refund whose worker died stays leased to it until the lease expires; the scanner takes it
+    // over. The runtime reports the death with its cause to the supervision.
     this.runtime =
         new EngineRuntime(
-            "clearway-refund",
+            new EngineRuntime.Settings(
+                "clearway-refund",
+                "refund",
+                config.scanInterval(),
+                pools.workers(),
+                pools.queues().workerQueue(),
+                supervision),
             advancer::advance,
-            scanner::runRound,
-            config.scanInterval(),
-            workers);
+            scanner::runRound);
     runtimeRef.set(runtime);
-    // The refund stays leased to the dead worker until the lease expires; the scanner takes it
-    // over. Only the id and the exception's class are logged, never amounts or numbers.
-    runtime.onWorkerDeath(
-        (refundId, t) ->
-            log.warn(
-                "refund advance {} died ({}); the refund scanner takes it over",
-                refundId,
-                t.getClass().getName()));
     this.service = new RefundService(store, advancer, leases, events, clock);
     this.syncAdvances =
-        Executors.newFixedThreadPool(
-            syncThreads,
-            r -> {
-              Thread t = new Thread(r, "clearway-refund-sync");
-              t.setDaemon(true);
-              return t;
-            });
+        BoundedPool.create(
+            "clearway-refund-sync",
+            pools.syncThreads(),
+            pools.syncQueue(),
+            () -> supervision.overload().rejected("refund-sync"));
   }
 
   public RefundEngine start() {

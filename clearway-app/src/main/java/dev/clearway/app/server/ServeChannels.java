@@ -3,6 +3,7 @@ package dev.clearway.app.server;
 import dev.clearway.app.EngineAssembly;
 import dev.clearway.app.channel.ChannelLayer;
 import dev.clearway.app.channel.SimChannels;
+import dev.clearway.app.metrics.MicrometerWorkerFailures;
 import dev.clearway.channels.health.CircuitBreakerHealth;
 import dev.clearway.channels.policy.ChannelCapabilities;
 import dev.clearway.channels.policy.DefaultRecoveryPolicy;
@@ -20,6 +21,7 @@ import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.store.Database;
 import dev.clearway.store.channel.JdbcChannelStore;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,6 +44,8 @@ final class ServeChannels implements AutoCloseable {
   private final CircuitBreakerHealth health = CircuitBreakerHealth.defaults();
   private final dev.clearway.app.metrics.LateBoundChannelEvents events =
       new dev.clearway.app.metrics.LateBoundChannelEvents();
+  // The layer starts before the Spring context: its failures count here until bind().
+  private final CompositeMeterRegistry failureMeters = new CompositeMeterRegistry();
 
   ServeChannels(Database db, int port, Clock clock) {
     this.store = new JdbcChannelStore(db.dataSource());
@@ -81,7 +85,13 @@ final class ServeChannels implements AutoCloseable {
             this::wakeFlow,
             Duration.ofSeconds(5));
     this.layer =
-        new ChannelLayer(ctx, PaymentMethods.fixed("card", "pm_card_visa"), "serve", 8).start();
+        new ChannelLayer(
+                ctx,
+                PaymentMethods.fixed("card", "pm_card_visa"),
+                "serve",
+                8,
+                new MicrometerWorkerFailures(failureMeters))
+            .start();
   }
 
   private void wakeFlow(String tradeOrderNo) {
@@ -107,6 +117,7 @@ final class ServeChannels implements AutoCloseable {
   /** Once the Spring context runs: wake its engine, count into its meter registry. */
   void bind(EngineAssembly assembly, io.micrometer.core.instrument.MeterRegistry meters) {
     engine.set(assembly);
+    failureMeters.add(meters);
     events.bind(new dev.clearway.app.metrics.MicrometerChannelEvents(meters, store, clock()));
     for (var account : sims.accounts()) {
       io.micrometer.core.instrument.Gauge.builder(

@@ -20,6 +20,7 @@ import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.domain.OrderNumbers;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.WorkerFailures;
 import dev.clearway.store.channel.JdbcChannelStore;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -81,7 +82,8 @@ public class ClearwayChannelConfiguration {
       ObjectProvider<PaymentMethods> methods,
       ObjectProvider<MeterRegistry> meters,
       ObjectProvider<Clock> clock,
-      ObjectProvider<EngineAssembly> engine) {
+      ObjectProvider<EngineAssembly> engine,
+      ObjectProvider<WorkerFailures> failures) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     MeterRegistry registry = meters.getIfAvailable();
     ChannelEvents events =
@@ -107,7 +109,11 @@ public class ClearwayChannelConfiguration {
                         }),
             Duration.ofSeconds(10));
     return new ChannelLayer(
-            ctx, methods.getIfAvailable(() -> PaymentMethods.fixed("card", "card")), "spring", 8)
+            ctx,
+            methods.getIfAvailable(() -> PaymentMethods.fixed("card", "card")),
+            "spring",
+            8,
+            failures.getIfAvailable(WorkerFailures::systemLogger))
         .start();
   }
 

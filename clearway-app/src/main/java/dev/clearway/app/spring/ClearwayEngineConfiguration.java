@@ -1,16 +1,23 @@
 package dev.clearway.app.spring;
 
 import dev.clearway.app.EngineAssembly;
+import dev.clearway.app.metrics.MicrometerOverloadEvents;
+import dev.clearway.app.metrics.MicrometerWorkerFailures;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.PaymentService;
+import dev.clearway.core.engine.Supervision;
 import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.OverloadEvents;
 import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.port.WorkerFailures;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Schema;
 import dev.clearway.store.SqlDialect;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -42,6 +49,21 @@ public class ClearwayEngineConfiguration {
     return new JdbcFlowStore(dataSource, dialect);
   }
 
+  /**
+   * Failures of every background loop (workers, scanners, wake-ups, outbox relay, channel workers):
+   * logged with their cause and counted in {@code clearway.worker.failures{loop}}.
+   */
+  @Bean
+  WorkerFailures clearwayWorkerFailures(ObjectProvider<MeterRegistry> meters) {
+    return new MicrometerWorkerFailures(meters.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
+  /** Work refused by a full queue, counted in {@code clearway.overload.rejected{pool}}. */
+  @Bean
+  OverloadEvents clearwayOverloadEvents(ObjectProvider<MeterRegistry> meters) {
+    return new MicrometerOverloadEvents(meters.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
   @Bean(destroyMethod = "close")
   EngineAssembly clearwayEngine(
       FlowStore store,
@@ -49,7 +71,9 @@ public class ClearwayEngineConfiguration {
       BusinessGateway business,
       ObjectProvider<EngineEvents> events,
       ObjectProvider<Clock> clock,
-      ClearwayProperties properties) {
+      ClearwayProperties properties,
+      WorkerFailures failures,
+      OverloadEvents overload) {
     return new EngineAssembly(
             store,
             wallet,
@@ -59,7 +83,9 @@ public class ClearwayEngineConfiguration {
             clock.getIfAvailable(Clock::systemUTC),
             properties.instanceIdOrRandom(),
             properties.workersOrDefault(),
-            UnaryOperator.identity())
+            UnaryOperator.identity(),
+            properties.queueLimits(),
+            new Supervision(failures, overload))
         .start();
   }
 

@@ -1,5 +1,6 @@
 package dev.clearway.app.spring;
 
+import dev.clearway.core.engine.QueueLimits;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -10,10 +11,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param timing {@code production} (seconds to minutes) or {@code compressed} (milliseconds; tests
  *     and demos)
  * @param migrate whether to apply Clearway's migrations at start (own history table)
+ * @param workerQueue advances that may wait for a worker (default 4 per worker); beyond it a
+ *     wake-up is dropped and counted and the scanner hands over in its own thread
+ * @param wakeupCapacity delayed wake-ups held in memory, one per flow (default 50,000); beyond it a
+ *     wake-up is dropped and counted, and the scanner finds the flow
  */
 @ConfigurationProperties(prefix = "clearway")
 public record ClearwayProperties(
-    String instanceId, Integer workers, String timing, Boolean migrate) {
+    String instanceId,
+    Integer workers,
+    String timing,
+    Boolean migrate,
+    Integer workerQueue,
+    Integer wakeupCapacity) {
 
   public String instanceIdOrRandom() {
     return instanceId != null && !instanceId.isBlank()
@@ -23,6 +33,18 @@ public record ClearwayProperties(
 
   public int workersOrDefault() {
     return workers == null ? 8 : workers;
+  }
+
+  /** The flow engine's queues. */
+  public QueueLimits queueLimits() {
+    return queueLimits(workersOrDefault());
+  }
+
+  /** Queues for an engine of {@code workerCount} workers (the refund engine has its own count). */
+  public QueueLimits queueLimits(int workerCount) {
+    return new QueueLimits(
+        workerQueue == null ? workerCount * 4 : workerQueue,
+        wakeupCapacity == null ? QueueLimits.DEFAULT_WAKEUPS : wakeupCapacity);
   }
 
   public boolean compressed() {

@@ -23,6 +23,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -57,14 +59,14 @@ final class RefundHttpService implements AutoCloseable {
             .build();
   }
 
-  static RefundHttpService start() {
+  /** Starts the service; {@code extra} are further {@code name=value} properties. */
+  static RefundHttpService start(String... extra) {
     Clock clock = Clock.systemUTC();
     RefundTrackingWallet wallet = new RefundTrackingWallet(clock);
     SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
-    ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(ClearwayServer.class)
-            .web(WebApplicationType.SERVLET)
-            .properties(
+    List<String> properties =
+        new ArrayList<>(
+            List.of(
                 "server.port=0",
                 "spring.main.banner-mode=off",
                 "clearway.keys.merchant=" + MERCHANT_KEY,
@@ -74,7 +76,12 @@ final class RefundHttpService implements AutoCloseable {
                 "clearway.workers=4",
                 "clearway.refunds.workers=4",
                 "clearway.api.sync-budget=800ms",
-                "clearway.api.max-amount=1000000")
+                "clearway.api.max-amount=1000000"));
+    properties.addAll(List.of(extra));
+    ConfigurableApplicationContext context =
+        new SpringApplicationBuilder(ClearwayServer.class)
+            .web(WebApplicationType.SERVLET)
+            .properties(properties.toArray(String[]::new))
             .initializers(
                 ctx -> {
                   // Registered singletons are not destroyed with the context: the pool is the
@@ -93,6 +100,10 @@ final class RefundHttpService implements AutoCloseable {
   @Override
   public void close() {
     context.close();
+  }
+
+  <T> T bean(Class<T> type) {
+    return context.getBean(type);
   }
 
   // ---- database ---------------------------------------------------------------------------

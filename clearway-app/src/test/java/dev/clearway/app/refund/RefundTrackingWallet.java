@@ -8,6 +8,8 @@ import dev.clearway.sim.SimWallet;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,9 +23,26 @@ final class RefundTrackingWallet implements WalletGateway {
   private final SimWallet sim;
   private final List<RefundRequest> refundRequests = new ArrayList<>();
   private final AtomicInteger responsesToLose = new AtomicInteger();
+  private volatile CountDownLatch hold;
+  private final CountDownLatch held = new CountDownLatch(1);
 
   RefundTrackingWallet(Clock clock) {
     this.sim = new SimWallet(FaultPlan.none(), clock);
+  }
+
+  /**
+   * Holds every refund call inside the wallet until the returned latch is counted down; {@link
+   * #awaitHeld()} waits until one is held.
+   */
+  CountDownLatch holdRefunds() {
+    hold = new CountDownLatch(1);
+    return hold;
+  }
+
+  void awaitHeld() throws InterruptedException {
+    if (!held.await(10, TimeUnit.SECONDS)) {
+      throw new AssertionError("no refund call reached the wallet");
+    }
   }
 
   /** The next {@code n} refund calls execute at the wallet and answer UNKNOWN (TIMEOUT). */
@@ -70,6 +89,18 @@ final class RefundTrackingWallet implements WalletGateway {
   public WalletResult refund(RefundRequest request) {
     synchronized (this) {
       refundRequests.add(request);
+    }
+    CountDownLatch gate = hold;
+    if (gate != null) {
+      held.countDown();
+      try {
+        if (!gate.await(15, TimeUnit.SECONDS)) {
+          return WalletResult.unknown("TEST_GATE_NEVER_RELEASED");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return WalletResult.unknown("INTERRUPTED");
+      }
     }
     WalletResult truth = sim.refund(request);
     if (responsesToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {

@@ -62,7 +62,12 @@ final class ChannelTestRig {
   }
 
   ChannelContext context(PolicyRule rule) {
-    Map<Long, ScriptedPsp> adapters = Map.of(1L, a, 2L, a2, 3L, b);
+    return context(rule, a);
+  }
+
+  /** The same with {@code first} as account 1's PSP (one with other capabilities). */
+  ChannelContext context(PolicyRule rule, ScriptedPsp first) {
+    Map<Long, ScriptedPsp> adapters = Map.of(1L, first, 2L, a2, 3L, b);
     ChannelEvents events =
         new ChannelEvents() {
           @Override

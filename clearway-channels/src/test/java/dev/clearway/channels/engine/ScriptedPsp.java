@@ -31,6 +31,12 @@ final class ScriptedPsp implements PspAdapter {
   /** Runs once inside the next create or retrieve, after its answer is decided (a slow call). */
   volatile Runnable duringNextCall;
 
+  /** Every retrieve throws while set (a broken PSP client, a bug). */
+  volatile boolean retrieveThrows;
+
+  /** Refund numbers whose refund call throws (a broken PSP client, a bug). */
+  final java.util.Set<String> explodingRefunds = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   volatile PspOutcome closeAnswer = of(ResultCertainty.DEFINITE_FAILURE, "CLOSED", false);
 
   ScriptedPsp(String channel, RecoveryCapabilities caps) {
@@ -83,6 +89,9 @@ final class ScriptedPsp implements PspAdapter {
   @Override
   public synchronized PspOutcome retrieve(AttemptRef attempt) {
     calls.add("retrieve");
+    if (retrieveThrows) {
+      throw new IllegalStateException("retrieve exploded");
+    }
     return during(
         retrieveAnswers.isEmpty() ? PspOutcome.unknown("timeout") : retrieveAnswers.poll());
   }
@@ -105,6 +114,9 @@ final class ScriptedPsp implements PspAdapter {
   @Override
   public RefundOutcome refund(RefundCall refund) {
     calls.add("refund");
+    if (explodingRefunds.contains(refund.refundNo())) {
+      throw new IllegalStateException("refund call exploded");
+    }
     return new RefundOutcome(
         RefundOutcome.RefundState.SUCCEEDED, "SUCCESS", "re_1", null, "req", null);
   }

@@ -2,17 +2,18 @@ package dev.clearway.core.engine;
 
 import dev.clearway.core.domain.TriggerSource;
 import java.time.Duration;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 /**
  * The background half of an engine: a bounded pool of workers that runs advances handed over by the
- * scanner and by wake-ups, and one thread that runs scanner rounds. When the pool is full the
- * handing thread runs the advance itself, so a backlog slows the scanner instead of piling up
- * claims whose leases expire in a queue. Flows and after-sales refunds each run one.
+ * scanner and by wake-ups, and one thread that runs scanner rounds. When the pool and its queue are
+ * full, the scanner runs the advance in its own thread (a backlog slows the scanner instead of
+ * piling up claims whose leases expire in a queue), and a wake-up is dropped and counted (the row
+ * stays due, so the scanner finds it). A worker that dies and a scanner round that fails are
+ * reported with their cause; the loop goes on. Flows and after-sales refunds each run one.
  */
 public final class EngineRuntime implements AutoCloseable {
   /** Advances one leased row (a flow, a refund). */
@@ -27,16 +28,42 @@ public final class EngineRuntime implements AutoCloseable {
     int run(Scanner.Dispatcher dispatch);
   }
 
+  /**
+   * How one runtime is set up.
+   *
+   * @param name prefix of the thread names ({@code name-worker-N}, {@code name-scanner})
+   * @param kind what it advances ({@code flow}, {@code refund}): reports name the loops {@code
+   *     kind-worker} and {@code kind-scanner} and the pool {@code kind-workers}
+   * @param workers worker threads
+   * @param queue advances that may wait for a worker
+   */
+  public record Settings(
+      String name,
+      String kind,
+      Duration scanInterval,
+      int workers,
+      int queue,
+      Supervision supervision) {}
+
   private final Work work;
   private final Rounds rounds;
-  private final Duration scanInterval;
+  private final Settings settings;
   private final ThreadPoolExecutor workers;
   private final Thread scannerThread;
   private volatile boolean running = true;
   private volatile BiConsumer<Long, Throwable> onWorkerDeath = (id, t) -> {};
 
   public EngineRuntime(Advancer advancer, Scanner scanner, EngineConfig config, int workerCount) {
-    this("clearway", advancer::advance, scanner::runRound, config.scanInterval(), workerCount);
+    this(
+        new Settings(
+            "clearway",
+            "flow",
+            config.scanInterval(),
+            workerCount,
+            workerCount * 4,
+            Supervision.defaults()),
+        advancer::advance,
+        scanner::runRound);
   }
 
   /**
@@ -44,28 +71,28 @@ public final class EngineRuntime implements AutoCloseable {
    */
   public EngineRuntime(
       String name, Work work, Rounds rounds, Duration scanInterval, int workerCount) {
+    this(
+        new Settings(
+            name, name, scanInterval, workerCount, workerCount * 4, Supervision.defaults()),
+        work,
+        rounds);
+  }
+
+  public EngineRuntime(Settings settings, Work work, Rounds rounds) {
     this.work = work;
     this.rounds = rounds;
-    this.scanInterval = scanInterval;
-    AtomicInteger n = new AtomicInteger();
+    this.settings = settings;
     this.workers =
-        new ThreadPoolExecutor(
-            workerCount,
-            workerCount,
-            30,
-            TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(workerCount * 4),
-            r -> {
-              Thread t = new Thread(r, name + "-worker-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            },
-            new ThreadPoolExecutor.CallerRunsPolicy());
-    this.scannerThread = new Thread(this::scanLoop, name + "-scanner");
+        BoundedPool.create(
+            settings.name() + "-worker", settings.workers(), settings.queue(), () -> {});
+    this.scannerThread = new Thread(this::scanLoop, settings.name() + "-scanner");
     this.scannerThread.setDaemon(true);
   }
 
-  /** Called when an advance dies with an exception or error (a crashed worker). */
+  /**
+   * Also called when an advance dies with an exception or error (a crashed worker), after the
+   * failure was reported to the supervision; {@code id} is -1 for a failed scanner round.
+   */
   public void onWorkerDeath(BiConsumer<Long, Throwable> listener) {
     this.onWorkerDeath = listener;
   }
@@ -74,39 +101,71 @@ public final class EngineRuntime implements AutoCloseable {
     scannerThread.start();
   }
 
-  /** Entry for wake-ups and callbacks: the advance claims the flow itself. */
+  /**
+   * Entry for wake-ups and callbacks: the advance claims the flow itself. With every worker busy
+   * and the queue full the wake-up is dropped and counted; the flow stays due for the scanner.
+   */
   public void wake(long flowId, TriggerSource source) {
-    submit(flowId, Trigger.unclaimed(source));
-  }
-
-  private void submit(long flowId, Trigger trigger) {
     if (!running) {
       return;
     }
-    workers.execute(
-        () -> {
-          try {
-            work.advance(flowId, trigger);
-          } catch (Throwable t) {
-            // The worker "dies" holding its lease; the lease expires and the scanner takes over.
-            onWorkerDeath.accept(flowId, t);
-          }
-        });
+    try {
+      workers.execute(task(flowId, Trigger.unclaimed(source)));
+    } catch (RejectedExecutionException full) {
+      if (running) {
+        settings.supervision().overload().rejected(settings.kind() + "-workers");
+      }
+    }
+  }
+
+  /** The scanner's hand-off: runs in the scanner's thread when the pool is full. */
+  private void dispatch(long id, Trigger trigger) {
+    if (!running) {
+      return;
+    }
+    Runnable task = task(id, trigger);
+    try {
+      workers.execute(task);
+    } catch (RejectedExecutionException full) {
+      if (running) {
+        task.run();
+      }
+    }
+  }
+
+  private Runnable task(long id, Trigger trigger) {
+    return () -> {
+      try {
+        work.advance(id, trigger);
+      } catch (Throwable t) {
+        // The worker "dies" holding its lease; the lease expires and the scanner takes over.
+        died(settings.kind() + "-worker", id, t);
+      }
+    };
   }
 
   private void scanLoop() {
     while (running) {
       try {
-        rounds.run(this::submit);
-      } catch (RuntimeException e) {
-        onWorkerDeath.accept(-1L, e);
+        rounds.run(this::dispatch);
+      } catch (Throwable t) {
+        // The claimed rows keep their leases until expiry; the next round takes them over.
+        died(settings.kind() + "-scanner", -1L, t);
       }
       try {
-        Thread.sleep(scanInterval.toMillis());
+        Thread.sleep(settings.scanInterval().toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       }
+    }
+  }
+
+  private void died(String loop, long id, Throwable t) {
+    try {
+      settings.supervision().failures().failed(loop, t);
+    } finally {
+      onWorkerDeath.accept(id, t);
     }
   }
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -58,6 +59,10 @@ public final class PaymentService {
    * Starts a payment and advances it on {@code executor} for at most {@code budget}. When the
    * budget runs out the advance goes on in the background and the answer is the row as it is now (a
    * timeout inside the service is PROCESSING, never a failure).
+   *
+   * @throws Overloaded when {@code executor} refuses the advance (every thread busy, its queue
+   *     full): the attempt exists all the same, held by nobody or by its creation lease, which
+   *     expires so that the scanner advances it; nothing waits for it here
    */
   public Started start(NewPayment payment, Duration budget, Executor executor) {
     Lease lease = leases.next();
@@ -67,7 +72,12 @@ public final class PaymentService {
         created.created()
             ? () -> advancer.advanceCreated(created.flow(), Trigger.held(TriggerSource.SYNC, lease))
             : () -> advancer.advance(flowId, Trigger.unclaimed(TriggerSource.SYNC));
-    CompletableFuture<AdvanceResult> running = CompletableFuture.supplyAsync(advance, executor);
+    CompletableFuture<AdvanceResult> running;
+    try {
+      running = CompletableFuture.supplyAsync(advance, executor);
+    } catch (RejectedExecutionException full) {
+      throw new Overloaded(flowId);
+    }
     try {
       return new Started(running.get(budget.toMillis(), TimeUnit.MILLISECONDS), created.created());
     } catch (TimeoutException | ExecutionException e) {

@@ -1,5 +1,6 @@
 package dev.clearway.core.outbox;
 
+import dev.clearway.core.port.WorkerFailures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,14 +16,29 @@ public final class OutboxRelay {
   private final Clock clock;
   private final Duration lease;
   private final int batch;
+  private final WorkerFailures failures;
 
   public OutboxRelay(
       OutboxStore store, EventPublisher publisher, Clock clock, Duration lease, int batch) {
+    this(store, publisher, clock, lease, batch, WorkerFailures.systemLogger());
+  }
+
+  /**
+   * @param failures told of every event whose publishing failed (loop {@code outbox-publish})
+   */
+  public OutboxRelay(
+      OutboxStore store,
+      EventPublisher publisher,
+      Clock clock,
+      Duration lease,
+      int batch,
+      WorkerFailures failures) {
     this.store = store;
     this.publisher = publisher;
     this.clock = clock;
     this.lease = lease;
     this.batch = batch;
+    this.failures = failures;
   }
 
   /** One pass; returns how many events were published. */
@@ -33,7 +49,9 @@ public final class OutboxRelay {
       try {
         publisher.publish(event);
       } catch (Exception e) {
-        continue; // stays pending; its lease expires and a later pass tries again
+        // Stays pending; its lease expires and a later pass tries again.
+        failures.failed("outbox-publish", e);
+        continue;
       }
       if (store.markPublished(event.id(), clock.instant())) {
         published++;

@@ -2,6 +2,7 @@ package dev.clearway.core.refund;
 
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Overloaded;
 import dev.clearway.core.engine.Trigger;
 import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.refund.RefundStore.CreateOutcome;
@@ -43,6 +44,9 @@ public final class RefundService {
   /**
    * Creates (or replays) a refund and, if this call created it, advances it on {@code executor} for
    * at most {@code budget}. A {@link CreateOutcome.Created} carries the row as it is afterwards.
+   *
+   * @throws Overloaded when {@code executor} refuses the advance: the refund exists all the same,
+   *     PENDING under its creation lease, and the refund scanner sends it once the lease expires
    */
   public CreateOutcome request(NewRefund request, Duration budget, Executor executor) {
     Lease lease = leases.next();
@@ -52,16 +56,22 @@ public final class RefundService {
     }
     RefundOrder row = created.refund();
     events.created(row.id(), row.amount());
+    CompletableFuture<RefundAdvanceResult> running;
     try {
-      RefundAdvanceResult advanced =
+      running =
           CompletableFuture.supplyAsync(
-                  () -> advancer.advanceCreated(row, Trigger.held(TriggerSource.SYNC, lease)),
-                  executor)
-              .get(budget.toMillis(), TimeUnit.MILLISECONDS);
+              () -> advancer.advanceCreated(row, Trigger.held(TriggerSource.SYNC, lease)),
+              executor);
+    } catch (RejectedExecutionException full) {
+      // No worker took it: the creation lease expires and the refund scanner sends it.
+      throw new Overloaded(row.id());
+    }
+    try {
+      RefundAdvanceResult advanced = running.get(budget.toMillis(), TimeUnit.MILLISECONDS);
       return new CreateOutcome.Created(advanced.refund() != null ? advanced.refund() : row);
-    } catch (TimeoutException | ExecutionException | RejectedExecutionException e) {
-      // Still running, or the worker died, or no worker took it: the lease expires and the refund
-      // scanner takes the PENDING or PROCESSING row over. Answer the row as it is now.
+    } catch (TimeoutException | ExecutionException e) {
+      // Still running, or the worker died: the lease expires and the refund scanner takes the
+      // PENDING or PROCESSING row over. Answer the row as it is now.
       return new CreateOutcome.Created(store.find(row.id()).orElse(row));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -3,6 +3,7 @@ package dev.clearway.store.channel;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.port.ChannelStore.ChannelRefund;
 import dev.clearway.core.channel.port.ChannelStore.Compensation;
+import dev.clearway.core.channel.port.ChannelStore.Delivery;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.store.Sql;
 import java.sql.Connection;
@@ -195,17 +196,49 @@ final class ChannelSideTables {
         == 1;
   }
 
-  boolean firstDelivery(String channel, String eventId, Instant now) {
+  /** Inserts the claim, or takes over an unfinished one older than {@code staleBefore}. */
+  boolean claimDelivery(Delivery d, Instant now, Instant staleBefore) {
     return sql.update(
             """
-            INSERT INTO channel_webhook_inbox (channel, event_id, received_at) VALUES (?, ?, ?)
-            ON CONFLICT DO NOTHING
+            INSERT INTO channel_webhook_inbox (channel_account_id, channel, event_id, received_at)
+            VALUES (?, ?, ?, ?)
+            ON CONFLICT (channel_account_id, event_id) DO UPDATE
+              SET received_at = EXCLUDED.received_at
+            WHERE channel_webhook_inbox.done_at IS NULL
+              AND channel_webhook_inbox.received_at < ?
             """,
             ps -> {
-              ps.setString(1, channel);
-              ps.setString(2, Sql.truncate(eventId, 128));
-              ps.setObject(3, Sql.ts(now));
+              ps.setLong(1, d.channelAccountId());
+              ps.setString(2, d.channel());
+              ps.setString(3, Sql.truncate(d.eventId(), 128));
+              ps.setObject(4, Sql.ts(now));
+              ps.setObject(5, Sql.ts(staleBefore));
             })
         == 1;
+  }
+
+  void finishDelivery(Delivery d, Instant now) {
+    sql.update(
+        """
+        UPDATE channel_webhook_inbox SET done_at = ?
+        WHERE channel_account_id = ? AND event_id = ?
+        """,
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setLong(2, d.channelAccountId());
+          ps.setString(3, Sql.truncate(d.eventId(), 128));
+        });
+  }
+
+  void releaseDelivery(Delivery d) {
+    sql.update(
+        """
+        DELETE FROM channel_webhook_inbox
+        WHERE channel_account_id = ? AND event_id = ? AND done_at IS NULL
+        """,
+        ps -> {
+          ps.setLong(1, d.channelAccountId());
+          ps.setString(2, Sql.truncate(d.eventId(), 128));
+        });
   }
 }

@@ -529,8 +529,18 @@ public final class JdbcChannelStore implements ChannelStore {
   }
 
   @Override
-  public boolean firstDelivery(String channel, String eventId, Instant now) {
-    return side.firstDelivery(channel, eventId, now);
+  public boolean claimDelivery(Delivery delivery, Instant now, Instant staleBefore) {
+    return side.claimDelivery(delivery, now, staleBefore);
+  }
+
+  @Override
+  public void finishDelivery(Delivery delivery, Instant now) {
+    side.finishDelivery(delivery, now);
+  }
+
+  @Override
+  public void releaseDelivery(Delivery delivery) {
+    side.releaseDelivery(delivery);
   }
 
   private static Optional<Attempt> attempt(Connection c, long id) throws SQLException {

@@ -12,7 +12,10 @@ import dev.clearway.core.channel.spi.PspOutcome;
  * execute. It ends the attempt only when it answers the attempt's first create (nothing else was
  * ever sent). Answering a replay or a query it proves nothing about the original request, which may
  * still be in flight: the attempt stays UNKNOWN, marked {@link #NOT_FOUND_AT_PSP} when a query
- * found nothing, so the flow above can close the order before relying on it.
+ * found nothing, so the flow above can close the order before relying on it. The same holds for a
+ * replay refused before it executed (a definite, failover-eligible failure such as "channel
+ * unavailable" during an outage): the original order may exist and be payable at the PSP, so the
+ * attempt keeps its status (PENDING stays PENDING, anything else is UNKNOWN).
  */
 public final class AttemptDecision {
 
@@ -40,7 +43,8 @@ public final class AttemptDecision {
       Attempt current, PspOutcome outcome, EvidenceSource source, boolean firstCreate) {
     return switch (outcome.certainty()) {
       case CONFIRMED_SUCCESS -> AttemptStatus.SUCCEEDED;
-      case DEFINITE_FAILURE -> AttemptStatus.FAILED;
+      case DEFINITE_FAILURE ->
+          refusedReplay(outcome, source, firstCreate) ? unchanged(current) : AttemptStatus.FAILED;
       case NO_SIDE_EFFECT ->
           firstCreate && source == EvidenceSource.RESPONSE
               ? AttemptStatus.FAILED
@@ -50,6 +54,18 @@ public final class AttemptDecision {
       case UNKNOWN ->
           current.status() == AttemptStatus.PENDING ? AttemptStatus.PENDING : AttemptStatus.UNKNOWN;
     };
+  }
+
+  /** A replay (a create that was not the first) refused before it executed. */
+  private static boolean refusedReplay(
+      PspOutcome outcome, EvidenceSource source, boolean firstCreate) {
+    return !firstCreate && source == EvidenceSource.RESPONSE && outcome.failoverEligible();
+  }
+
+  private static AttemptStatus unchanged(Attempt current) {
+    return current.status() == AttemptStatus.PENDING
+        ? AttemptStatus.PENDING
+        : AttemptStatus.UNKNOWN;
   }
 
   /**

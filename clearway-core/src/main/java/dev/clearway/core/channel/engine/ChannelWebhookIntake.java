@@ -3,11 +3,14 @@ package dev.clearway.core.channel.engine;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.EvidenceSource;
+import dev.clearway.core.channel.port.ChannelStore.Delivery;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,10 +23,33 @@ import java.util.Optional;
  */
 public final class ChannelWebhookIntake {
 
+  /** What the endpoint does with a delivery. */
+  public enum Disposition {
+    /** Done, or a duplicate of a delivery that was: answer 2xx, the PSP stops delivering. */
+    PROCESSED,
+    /** Signature, timestamp or body refused: answer 4xx. */
+    REFUSED,
+    /**
+     * Not conclusive yet (the confirming call got no answer): answer 5xx so the PSP delivers again;
+     * nothing was marked done.
+     */
+    REDELIVER
+  }
+
   /** What the endpoint answers; {@code code} is stable. */
-  public record Result(boolean accepted, String code) {}
+  public record Result(Disposition disposition, String code) {
+    public boolean accepted() {
+      return disposition == Disposition.PROCESSED;
+    }
+  }
 
   private static final int CONFIRM_QPS = 20;
+
+  /** The code of a delivery whose confirming retrieve got no conclusive answer. */
+  static final String INCONCLUSIVE = "unconfirmed";
+
+  /** After this an unfinished claim belongs to a process that died; longer than any delivery. */
+  static final Duration CLAIM_STALE = Duration.ofMinutes(2);
 
   private final ChannelContext ctx;
   private final AttemptRecorder recorder;
@@ -33,22 +59,48 @@ public final class ChannelWebhookIntake {
     this.recorder = new AttemptRecorder(ctx);
   }
 
+  /**
+   * Verifies, deduplicates, then acts. The event is claimed in the inbox before any work (a PSP
+   * call, a recording): a delivery whose event id was already claimed answers {@code duplicate} and
+   * does nothing. A claim is finished once the work is done; a failure forgets it, so that the
+   * PSP's redelivery does the work; a claim left unfinished by a process that died is taken over by
+   * a delivery after {@link #CLAIM_STALE}. News of a charge that a retrieve could neither confirm
+   * nor deny is released too, and answered {@link Disposition#REDELIVER}.
+   */
   public Result accept(long channelAccountId, Map<String, String> headers, byte[] body) {
     PspAdapter adapter = ctx.adapters().adapter(channelAccountId);
     WebhookNotice notice;
     try {
       notice = adapter.parseWebhook(headers, body);
     } catch (WebhookRejected e) {
-      return new Result(false, e.code());
+      return new Result(Disposition.REFUSED, e.code());
     }
-    String code =
-        switch (notice.kind()) {
-          case PAYMENT -> onPayment(channelAccountId, adapter, notice);
-          case REFUND, IGNORED -> "acknowledged";
-        };
-    boolean first =
-        ctx.store().firstDelivery(adapter.channel(), notice.eventId(), ctx.clock().instant());
-    return new Result(true, first ? code : "duplicate");
+    Instant now = ctx.clock().instant();
+    Delivery delivery = new Delivery(channelAccountId, adapter.channel(), notice.eventId());
+    if (!ctx.store().claimDelivery(delivery, now, now.minus(CLAIM_STALE))) {
+      return new Result(Disposition.PROCESSED, "duplicate");
+    }
+    String code;
+    try {
+      code =
+          switch (notice.kind()) {
+            case PAYMENT -> onPayment(channelAccountId, adapter, notice);
+            case REFUND, IGNORED -> "acknowledged";
+          };
+    } catch (RuntimeException e) {
+      try {
+        ctx.store().releaseDelivery(delivery);
+      } catch (RuntimeException alsoFailed) {
+        e.addSuppressed(alsoFailed); // the claim goes stale; a redelivery after that does the work
+      }
+      throw e;
+    }
+    if (INCONCLUSIVE.equals(code)) {
+      ctx.store().releaseDelivery(delivery);
+      return new Result(Disposition.REDELIVER, code);
+    }
+    ctx.store().finishDelivery(delivery, ctx.clock().instant());
+    return new Result(Disposition.PROCESSED, code);
   }
 
   private String onPayment(long accountId, PspAdapter adapter, WebhookNotice notice) {
@@ -73,13 +125,22 @@ public final class ChannelWebhookIntake {
       ctx.limiter().acquire(accountId, CONFIRM_QPS);
       outcome = adapter.retrieve(attempt.ref());
       record(attempt, outcome, EvidenceSource.QUERY, "RETRIEVE_AFTER_WEBHOOK");
-      return "confirmed";
+      // Without an answer the news is neither confirmed nor denied: the PSP delivers it again, so
+      // that a charge on an attempt about to be recorded FAILED is still found.
+      return conclusive(outcome.certainty()) ? "confirmed" : INCONCLUSIVE;
     }
     if (outcome == null) {
       return "acknowledged";
     }
     record(attempt, outcome, EvidenceSource.CALLBACK, "WEBHOOK");
     return "recorded";
+  }
+
+  private static boolean conclusive(ResultCertainty certainty) {
+    return switch (certainty) {
+      case CONFIRMED_SUCCESS, DEFINITE_FAILURE, NO_SIDE_EFFECT -> true;
+      case PENDING, UNKNOWN -> false;
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.clearway.core.channel.spi.AttemptRef;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
+import dev.clearway.core.port.WorkerFailures;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -18,27 +19,44 @@ import java.time.Instant;
  * <p>Compensations are claimed with a lease (the claim bumps their version): a worker writes only
  * with the version its claim returned, so one whose claim was taken over writes nothing, and a
  * refund the pacing cannot start before the lease ends is handed back instead of waited for.
+ *
+ * <p>Each compensation is isolated: one whose PSP call or recording throws is reported, put back
+ * with a growing delay, and the round goes on with the next.
  */
 public final class CompensationWorker {
 
   private static final int REFUND_QPS = 20;
   private static final Duration RETRY = Duration.ofSeconds(5);
   private static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+  private static final Duration MAX_FAILURE_DELAY = Duration.ofMinutes(10);
 
   /** The leased table, as counted in {@code leaseLost}. */
   private static final String TABLE = "attempt_compensation";
 
   private final ChannelContext ctx;
   private final Duration lease;
+  private final WorkerFailures failures;
 
   public CompensationWorker(ChannelContext ctx) {
-    this(ctx, DEFAULT_LEASE);
+    this(ctx, DEFAULT_LEASE, WorkerFailures.systemLogger());
   }
 
   /** A worker whose claims hold each compensation for {@code lease}. */
   public CompensationWorker(ChannelContext ctx, Duration lease) {
+    this(ctx, lease, WorkerFailures.systemLogger());
+  }
+
+  /**
+   * @param failures told of every compensation that threw (loop {@code channel-compensation-item})
+   */
+  public CompensationWorker(ChannelContext ctx, WorkerFailures failures) {
+    this(ctx, DEFAULT_LEASE, failures);
+  }
+
+  public CompensationWorker(ChannelContext ctx, Duration lease, WorkerFailures failures) {
     this.ctx = ctx;
     this.lease = lease;
+    this.failures = failures;
   }
 
   /** The refund number of an attempt's compensation: fixed for the attempt. */
@@ -52,8 +70,13 @@ public final class CompensationWorker {
     Instant now = ctx.clock().instant();
     Instant leaseUntil = now.plus(lease);
     for (Compensation k : ctx.store().claimCompensations(limit, lease, now)) {
-      if (settle(k, leaseUntil)) {
-        settled++;
+      try {
+        if (settle(k, leaseUntil)) {
+          settled++;
+        }
+      } catch (RuntimeException e) {
+        failures.failed("channel-compensation-item", e);
+        putBack(k, e);
       }
     }
     return settled;
@@ -96,5 +119,29 @@ public final class CompensationWorker {
     }
     ctx.events().leaseLost(TABLE);
     return false;
+  }
+
+  /**
+   * A compensation that threw stays PENDING, due again after {@link #failureDelay}. The same fixed
+   * refund number is sent then, so a refund that went through before the failure is not repeated.
+   * If even this write fails (the database is away, or the lease was lost), the row is due again
+   * when its claim expires and the next round retries.
+   */
+  private void putBack(Compensation k, RuntimeException cause) {
+    try {
+      write(
+          k,
+          "PENDING",
+          "FAILED_" + cause.getClass().getSimpleName(),
+          ctx.clock().instant().plus(failureDelay(k.tries())));
+    } catch (RuntimeException e) {
+      failures.failed("channel-compensation-item", e);
+    }
+  }
+
+  /** 5 s doubled per earlier try, at most 10 minutes. */
+  public static Duration failureDelay(int tries) {
+    Duration delay = RETRY.multipliedBy(1L << Math.min(Math.max(tries, 0), 7));
+    return delay.compareTo(MAX_FAILURE_DELAY) > 0 ? MAX_FAILURE_DELAY : delay;
   }
 }

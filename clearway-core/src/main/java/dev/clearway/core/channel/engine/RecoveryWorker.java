@@ -14,6 +14,7 @@ import dev.clearway.core.channel.port.ChannelStore.TaskChange;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.engine.TokenMint;
+import dev.clearway.core.port.WorkerFailures;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,13 +51,22 @@ public final class RecoveryWorker {
   private final Settings settings;
   private final TokenMint tokens;
   private final Map<Long, Semaphore> concurrency = new ConcurrentHashMap<>();
+  private final WorkerFailures failures;
 
   public RecoveryWorker(ChannelContext ctx, Settings settings) {
+    this(ctx, settings, WorkerFailures.systemLogger());
+  }
+
+  /**
+   * @param failures told of every task that threw (loop {@code channel-recovery-task})
+   */
+  public RecoveryWorker(ChannelContext ctx, Settings settings, WorkerFailures failures) {
     this.ctx = ctx;
     this.recorder = new AttemptRecorder(ctx);
     this.executor = new CreateExecutor(ctx, recorder);
     this.settings = settings;
     this.tokens = new TokenMint(settings.owner());
+    this.failures = failures;
   }
 
   /** One claim round, each task run on {@code pool}; returns how many tasks were claimed. */
@@ -77,6 +87,7 @@ public final class RecoveryWorker {
         return claimed.size();
       } catch (java.util.concurrent.ExecutionException e) {
         // One task's failure (a database hiccup) leaves its lease to expire; the others go on.
+        failures.failed("channel-recovery-task", e.getCause());
       }
     }
     return claimed.size();

@@ -213,6 +213,22 @@ public interface ChannelStore {
    */
   boolean rescheduleTask(RecoveryTask claimed, Instant dueAt, String strategy, String lastError);
 
-  /** True the first time this channel's event id is seen. */
-  boolean firstDelivery(String channel, String eventId, Instant now);
+  /**
+   * Claims a webhook event before any work: true the first time the account's event id is seen, or
+   * when an earlier claim was never finished and was made before {@code staleBefore} (its process
+   * died); false for a duplicate.
+   */
+  boolean claimDelivery(Delivery delivery, Instant now, Instant staleBefore);
+
+  /** The claimed event's work is done: every later delivery is a duplicate. */
+  void finishDelivery(Delivery delivery, Instant now);
+
+  /** The claimed event's work failed: forget the claim, so that a redelivery does the work. */
+  void releaseDelivery(Delivery delivery);
+
+  /**
+   * One webhook event of one channel account. Event ids are unique per PSP account only (two
+   * accounts of one channel may both send {@code evt_1}), so the account is part of the key.
+   */
+  record Delivery(long channelAccountId, String channel, String eventId) {}
 }

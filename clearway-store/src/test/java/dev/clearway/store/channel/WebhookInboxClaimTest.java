@@ -1,0 +1,63 @@
+package dev.clearway.store.channel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.core.channel.port.ChannelStore.Delivery;
+import dev.clearway.store.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The webhook inbox claims an event before any work: one claim per event id, a done event stays
+ * done, a failed claim is forgotten, and an unfinished claim older than the stale bound is taken
+ * over; event ids are per channel account.
+ */
+class WebhookInboxClaimTest {
+  private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+
+  private static final Delivery EVT_1 = new Delivery(11, "stripe", "evt_1");
+  private static final Delivery EVT_1_ELSEWHERE = new Delivery(12, "stripe", "evt_1");
+  private static final Delivery EVT_2 = new Delivery(11, "stripe", "evt_2");
+
+  private final JdbcChannelStore store = new JdbcChannelStore(TestDatabase.get().dataSource());
+
+  @BeforeEach
+  void clean() throws Exception {
+    try (Connection c = TestDatabase.get().dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("TRUNCATE channel_webhook_inbox");
+    }
+  }
+
+  @Test
+  void aClaimedEventIsClaimedOnceUntilItGoesStaleAndADoneOneNeverAgain() {
+    assertThat(store.claimDelivery(EVT_1, T0, T0.minusSeconds(120))).isTrue();
+    assertThat(store.claimDelivery(EVT_1, T0.plusSeconds(1), T0.minusSeconds(119)))
+        .as("in progress elsewhere")
+        .isFalse();
+    assertThat(store.claimDelivery(EVT_1_ELSEWHERE, T0, T0.minusSeconds(120)))
+        .as("event ids are per account: another account's evt_1 is another event")
+        .isTrue();
+
+    Instant late = T0.plusSeconds(300);
+    assertThat(store.claimDelivery(EVT_1, late, late.minusSeconds(120)))
+        .as("the claiming process died: taken over")
+        .isTrue();
+    store.finishDelivery(EVT_1, late);
+
+    Instant later = late.plusSeconds(3_600);
+    assertThat(store.claimDelivery(EVT_1, later, later.minusSeconds(120))).isFalse();
+    store.releaseDelivery(EVT_1); // a done event is never forgotten
+    assertThat(store.claimDelivery(EVT_1, later, later.minusSeconds(120))).isFalse();
+  }
+
+  @Test
+  void aReleasedClaimIsClaimedAgainAtOnce() {
+    assertThat(store.claimDelivery(EVT_2, T0, T0.minusSeconds(120))).isTrue();
+    store.releaseDelivery(EVT_2);
+    assertThat(store.claimDelivery(EVT_2, T0.plusSeconds(1), T0.minusSeconds(119))).isTrue();
+  }
+}
