@@ -179,12 +179,29 @@ class AttemptDecisionTest {
   @Test
   void anAttemptFailsOnlyOnADefiniteFailureOrAFirstCreateRefusedWithoutEffect() {
     for (Evidence e : everyEvidence()) {
+      boolean answersFirstCreate = e.first() && e.source() == EvidenceSource.RESPONSE;
+      // The evidence here is failover-eligible: refused before it executed. As the answer to a
+      // replay it proves nothing about the original create, so only the rest ends the attempt.
+      boolean refusedReplay = !e.first() && e.source() == EvidenceSource.RESPONSE;
       boolean provenFailed =
-          e.certainty() == ResultCertainty.DEFINITE_FAILURE
-              || (e.certainty() == ResultCertainty.NO_SIDE_EFFECT
-                  && e.first()
-                  && e.source() == EvidenceSource.RESPONSE);
+          (e.certainty() == ResultCertainty.DEFINITE_FAILURE && !refusedReplay)
+              || (e.certainty() == ResultCertainty.NO_SIDE_EFFECT && answersFirstCreate);
       assertThat(e.next() == AttemptStatus.FAILED).as("%s", e).isEqualTo(provenFailed);
+    }
+  }
+
+  @Test
+  void aReplayRefusedBeforeItExecutedKeepsTheAttemptsStatus() {
+    for (Evidence e : everyEvidence()) {
+      if (e.certainty() != ResultCertainty.DEFINITE_FAILURE
+          || e.first()
+          || e.source() != EvidenceSource.RESPONSE) {
+        continue;
+      }
+      assertThat(e.next())
+          .as("%s", e)
+          .isEqualTo(
+              e.current() == AttemptStatus.PENDING ? AttemptStatus.PENDING : AttemptStatus.UNKNOWN);
     }
   }
 
