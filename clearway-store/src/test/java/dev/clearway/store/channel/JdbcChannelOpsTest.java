@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clearway.store.Sql;
 import dev.clearway.store.channel.JdbcChannelOps.AccountFigures;
-import dev.clearway.store.channel.JdbcChannelOps.AttemptTimeline;
-import dev.clearway.store.channel.JdbcChannelOps.OrderTimeline;
-import dev.clearway.store.channel.JdbcChannelOps.TaskRow;
 import dev.clearway.store.channel.JdbcChannelOps.Totals;
+import dev.clearway.store.channel.JdbcChannelQueues.TaskKey;
+import dev.clearway.store.channel.JdbcChannelQueues.TaskRow;
+import dev.clearway.store.channel.JdbcOrderTimeline.AttemptTimeline;
+import dev.clearway.store.channel.JdbcOrderTimeline.EvidenceRow;
+import dev.clearway.store.channel.JdbcOrderTimeline.OrderTimeline;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,12 +24,17 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The console's channel figures read from the channel tables of the real PostgreSQL. */
+/**
+ * The console's channel figures and lists read from the channel tables of the real PostgreSQL: the
+ * lists page with a key, each row names its payment's merchant.
+ */
 class JdbcChannelOpsTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
   private final JdbcChannelOps ops = new JdbcChannelOps(dataSource);
+  private final JdbcChannelQueues queues = new JdbcChannelQueues(dataSource);
+  private final JdbcOrderTimeline timeline = new JdbcOrderTimeline(dataSource);
 
   @BeforeEach
   void clean() throws SQLException {
@@ -35,6 +42,7 @@ class JdbcChannelOpsTest {
         "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
             + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
             + " payment_order, channel_account CASCADE");
+    TestDatabase.get().reset();
   }
 
   @Test
@@ -44,9 +52,9 @@ class JdbcChannelOpsTest {
     assertThat(ops.compensationsByStatus())
         .containsExactly(
             Map.entry("PENDING", 0L), Map.entry("REFUNDED", 0L), Map.entry("MANUAL", 0L));
-    assertThat(ops.manualCompensations(50)).isEmpty();
-    assertThat(ops.oldestTasks(50, NOW)).isEmpty();
-    assertThat(ops.order("T_none")).isEmpty();
+    assertThat(queues.manualCompensations(Long.MAX_VALUE, 50)).isEmpty();
+    assertThat(queues.tasks(null, 50, NOW)).isEmpty();
+    assertThat(timeline.order("T_none", Integer.MAX_VALUE, 10, 10)).isEmpty();
   }
 
   @Test
@@ -113,7 +121,7 @@ class JdbcChannelOpsTest {
   }
 
   @Test
-  void oldestOpenOrManualTasksFirstWithTheirOrderAndAccount() throws SQLException {
+  void openOrManualTasksDueLongestAgoFirstWithTheirOrderAccountAndMerchant() throws SQLException {
     accounts();
     for (int i = 0; i < 4; i++) {
       order("T_" + i);
@@ -123,12 +131,15 @@ class JdbcChannelOpsTest {
     task(301, 1, "MANUAL", NOW.minusSeconds(400));
     task(302, 1, "RESOLVED", NOW.minusSeconds(900));
     task(303, 1, "LEASED", NOW.minusSeconds(200));
+    flow("shop-a", "T_1");
 
-    List<TaskRow> tasks = ops.oldestTasks(50, NOW);
+    List<TaskRow> tasks = queues.tasks(null, 50, NOW);
 
     assertThat(tasks).extracting(TaskRow::attemptId).containsExactly(301L, 303L, 300L);
     TaskRow manual = tasks.get(0);
     assertThat(manual.tradeOrderNo()).isEqualTo("T_1");
+    assertThat(manual.merchantId()).isEqualTo("shop-a");
+    assertThat(tasks.get(1).merchantId()).isNull();
     assertThat(manual.channel()).isEqualTo("stripe");
     assertThat(manual.accountRef()).isEqualTo("acct_a");
     assertThat(manual.status()).isEqualTo("MANUAL");
@@ -138,14 +149,41 @@ class JdbcChannelOpsTest {
     assertThat(manual.policyVersion()).isEqualTo("v7");
     assertThat(manual.dueAt()).isEqualTo(NOW.minusSeconds(400).plusSeconds(30));
     assertThat(manual.ageSeconds()).isEqualTo(400);
-    assertThat(ops.oldestTasks(1, NOW)).extracting(TaskRow::attemptId).containsExactly(301L);
-    assertThatThrownBy(() -> ops.oldestTasks(0, NOW)).isInstanceOf(IllegalArgumentException.class);
+    // Page by page after the (due time, id) of the last task read.
+    List<TaskRow> first = queues.tasks(null, 1, NOW);
+    assertThat(first).extracting(TaskRow::attemptId).containsExactly(301L);
+    TaskKey after = new TaskKey(first.get(0).dueAt(), first.get(0).taskId());
+    assertThat(queues.tasks(after, 5, NOW))
+        .extracting(TaskRow::attemptId)
+        .containsExactly(303L, 300L);
+    assertThatThrownBy(() -> queues.tasks(null, 0, NOW))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void tasksDueAtTheSameInstantPageByIdWithoutLosingOne() throws SQLException {
+    accounts();
+    for (int i = 0; i < 5; i++) {
+      order("T_" + i);
+      attempt(600 + i, "T_" + i, 1, 1, "INITIAL", null, "UNKNOWN", NOW.minusSeconds(1000));
+      task(600 + i, 1, "READY", NOW.minusSeconds(100));
+    }
+    List<Long> seen = new java.util.ArrayList<>();
+    TaskKey after = null;
+    for (List<TaskRow> page = queues.tasks(null, 2, NOW);
+        !page.isEmpty();
+        page = queues.tasks(after, 2, NOW)) {
+      page.forEach(t -> seen.add(t.attemptId()));
+      TaskRow last = page.get(page.size() - 1);
+      after = new TaskKey(last.dueAt(), last.taskId());
+    }
+    assertThat(seen).containsExactly(600L, 601L, 602L, 603L, 604L);
   }
 
   @Test
   void compensationsByStatusAndTheManualOnes() throws SQLException {
     accounts();
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
       order("T_" + i);
       attempt(400 + i, "T_" + i, 1, 1, "INITIAL", null, "FAILED", NOW.minusSeconds(1000));
     }
@@ -157,11 +195,17 @@ class JdbcChannelOpsTest {
     assertThat(ops.compensationsByStatus())
         .containsExactly(
             Map.entry("PENDING", 1L), Map.entry("REFUNDED", 2L), Map.entry("MANUAL", 1L));
-    assertThat(ops.manualCompensations(50))
+    compensation(404, "T_4", "MANUAL");
+    flow("shop-b", "T_1");
+    assertThat(queues.manualCompensations(Long.MAX_VALUE, 50))
+        .extracting(JdbcChannelQueues.ManualCompensation::attemptId)
+        .containsExactly(404L, 401L);
+    assertThat(queues.manualCompensations(404, 50))
         .singleElement()
         .satisfies(
             c -> {
               assertThat(c.attemptId()).isEqualTo(401);
+              assertThat(c.merchantId()).isEqualTo("shop-b");
               assertThat(c.tradeOrderNo()).isEqualTo("T_1");
               assertThat(c.refundNo()).isEqualTo("CR401");
               assertThat(c.amount()).isEqualTo(1500);
@@ -171,25 +215,28 @@ class JdbcChannelOpsTest {
   }
 
   @Test
-  void anOrdersAttemptsWithTheirEvidenceInOrder() throws SQLException {
+  void anOrdersAttemptsNewestFirstWithTheirNewestEvidence() throws SQLException {
     accounts();
     order("T_9");
+    flow("shop-c", "T_9");
     attempt(501, "T_9", 1, 1, "INITIAL", null, "FAILED", NOW.minusSeconds(60));
     attempt(502, "T_9", 2, 2, "FAILOVER", 501L, "UNKNOWN", NOW.minusSeconds(30));
     evidence(501, "RESPONSE", "CREATE", "DEFINITE_FAILURE", NOW.minusSeconds(59));
     evidence(502, "RESPONSE", "CREATE", "UNKNOWN", NOW.minusSeconds(29));
     evidence(502, "QUERY", "RETRIEVE", "PENDING", NOW.minusSeconds(10));
+    evidence(502, "QUERY", "RETRIEVE_AGAIN", "PENDING", NOW.minusSeconds(5));
     task(502, 2, "LEASED", NOW.minusSeconds(29));
     compensation(501, "T_9", "PENDING");
 
-    OrderTimeline order = ops.order("T_9").orElseThrow();
+    OrderTimeline order = timeline.order("T_9", Integer.MAX_VALUE, 10, 10).orElseThrow();
 
     assertThat(order.tradeOrderNo()).isEqualTo("T_9");
+    assertThat(order.merchantId()).isEqualTo("shop-c");
     assertThat(order.amount()).isEqualTo(1500);
     assertThat(order.currency()).isEqualTo("EUR");
     assertThat(order.status()).isEqualTo("OPEN");
-    assertThat(order.attempts()).extracting(AttemptTimeline::attemptId).containsExactly(501L, 502L);
-    AttemptTimeline first = order.attempts().get(0);
+    assertThat(order.attempts()).extracting(AttemptTimeline::attemptId).containsExactly(502L, 501L);
+    AttemptTimeline first = order.attempts().get(1);
     assertThat(first.origin()).isEqualTo("INITIAL");
     assertThat(first.previousAttemptId()).isNull();
     assertThat(first.channel()).isEqualTo("stripe");
@@ -205,23 +252,57 @@ class JdbcChannelOpsTest {
               assertThat(e.policyVersion()).isEqualTo("v7");
               assertThat(e.observedAt()).isEqualTo(NOW.minusSeconds(59));
             });
-    AttemptTimeline second = order.attempts().get(1);
+    AttemptTimeline second = order.attempts().get(0);
     assertThat(second.origin()).isEqualTo("FAILOVER");
     assertThat(second.previousAttemptId()).isEqualTo(501L);
     assertThat(second.accountRef()).isEqualTo("mch_b");
     assertThat(second.recoveryTaskStatus()).isEqualTo("LEASED");
     assertThat(second.evidence())
-        .extracting(JdbcChannelOps.EvidenceRow::source)
-        .containsExactly("RESPONSE", "QUERY");
+        .extracting(EvidenceRow::operation)
+        .containsExactly("RETRIEVE_AGAIN", "RETRIEVE", "CREATE");
 
-    assertThat(ops.order("T_other")).isEmpty();
+    // One attempt per page, two pieces of evidence per attempt; the rest page on their own.
+    OrderTimeline page = timeline.order("T_9", Integer.MAX_VALUE, 1, 2).orElseThrow();
+    assertThat(page.attempts()).singleElement().satisfies(a -> assertThat(a.seq()).isEqualTo(2));
+    List<EvidenceRow> shown = page.attempts().get(0).evidence();
+    assertThat(shown)
+        .extracting(EvidenceRow::operation)
+        .containsExactly("RETRIEVE_AGAIN", "RETRIEVE");
+    assertThat(timeline.evidence(502, shown.get(1).id(), 10))
+        .extracting(EvidenceRow::operation)
+        .containsExactly("CREATE");
+    assertThat(timeline.order("T_9", 2, 10, 10).orElseThrow().attempts())
+        .extracting(AttemptTimeline::attemptId)
+        .containsExactly(501L);
+    assertThat(timeline.attemptExists(502)).isTrue();
+    assertThat(timeline.attemptExists(999)).isFalse();
+
+    assertThat(timeline.order("T_other", Integer.MAX_VALUE, 10, 10)).isEmpty();
   }
 
   @Test
   void anOrderWithoutAttemptsHasAnEmptyTimeline() throws SQLException {
     order("T_closed");
 
-    assertThat(ops.order("T_closed")).hasValueSatisfying(o -> assertThat(o.attempts()).isEmpty());
+    assertThat(timeline.order("T_closed", Integer.MAX_VALUE, 10, 10))
+        .hasValueSatisfying(
+            o -> {
+              assertThat(o.attempts()).isEmpty();
+              assertThat(o.merchantId()).isNull();
+            });
+  }
+
+  /** A closed flow whose trade order number is {@code tradeOrderNo}, owned by {@code merchant}. */
+  private void flow(String merchant, String tradeOrderNo) throws SQLException {
+    update(
+        "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no, status, amount,"
+            + " currency, biz_deadline_time, next_retry_time, trade_order_no, refund_order_no,"
+            + " created_at, updated_at) VALUES (?, 1, 'renewal', ?, 1, 'CLOSED', 1500, 'EUR',"
+            + " now(), now(), ?, ?, now(), now())",
+        merchant,
+        "goal-" + tradeOrderNo,
+        tradeOrderNo,
+        "r_" + tradeOrderNo);
   }
 
   // ---- rows -------------------------------------------------------------------------------
