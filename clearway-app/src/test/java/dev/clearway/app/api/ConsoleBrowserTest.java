@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -256,10 +257,20 @@ class ConsoleBrowserTest {
     }
   }
 
-  /** Whether there are cells matching {@code css} and every one reads {@code text}. */
+  /**
+   * Whether there are cells matching {@code css} and every one reads {@code text}, read in one
+   * script so that no refresh of the table lands between two cells.
+   */
   private static boolean allCells(String css, String text) {
-    java.util.List<WebElement> cells = browser.findElements(By.cssSelector(css));
-    return !cells.isEmpty() && cells.stream().allMatch(td -> text.equals(td.getText()));
+    Object cells =
+        ((JavascriptExecutor) browser)
+            .executeScript(
+                "return Array.from(document.querySelectorAll(arguments[0]),"
+                    + " td => td.textContent.trim());",
+                css);
+    return cells instanceof java.util.List<?> list
+        && !list.isEmpty()
+        && list.stream().allMatch(text::equals);
   }
 
   private static int queueRows() {
