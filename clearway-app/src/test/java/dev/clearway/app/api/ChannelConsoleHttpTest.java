@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.app.api.RunningApi.Answer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -200,8 +201,58 @@ class ChannelConsoleHttpTest {
   @Test
   void tasksCompensationsAndEvidencePageThroughLongListsWithACursor() {
     insertOutage();
-    // 130 more open tasks (5 of them due at one instant), 130 more MANUAL compensations, and 130
-    // more pieces of evidence on attempt 102.
+    insertLongLists();
+
+    List<JsonNode> tasks = Paging.all(api, OPERATOR_KEY, CHANNELS + "/tasks");
+    assertThat(tasks).hasSize(132);
+    // Due longest ago first; ties by task id; no task lost or repeated across pages.
+    List<Instant> due = tasks.stream().map(t -> Instant.parse(t.get("dueAt").asString())).toList();
+    assertThat(due).isSorted();
+    assertThat(Paging.longs(tasks, "taskId")).doesNotHaveDuplicates();
+    assertThat(tasks.get(0).get("tradeOrderNo").asString()).isEqualTo("T_2");
+    assertThat(tasks.get(0).get("merchantId").asString()).isEqualTo("shop-b");
+    List<JsonNode> small = Paging.all(api, OPERATOR_KEY, CHANNELS + "/tasks?limit=7");
+    assertThat(Paging.longs(small, "taskId")).isEqualTo(Paging.longs(tasks, "taskId"));
+
+    List<JsonNode> manual =
+        Paging.all(api, OPERATOR_KEY, CHANNELS, c -> c.get("compensations").get("manual"));
+    assertThat(manual).hasSize(131);
+    assertThat(Paging.longs(manual, "attemptId"))
+        .isSortedAccordingTo((x, y) -> Long.compare(y, x))
+        .doesNotHaveDuplicates();
+
+    JsonNode order = ok(CHANNELS + "/orders/T_1");
+    JsonNode first = order.get("attempts").get("items").get(0).get("evidence");
+    assertThat(first.get("items")).hasSize(100);
+    List<JsonNode> evidence = Paging.all(api, OPERATOR_KEY, CHANNELS + "/attempts/102/evidence");
+    assertThat(evidence).hasSize(132);
+    assertThat(Paging.longs(evidence, "id")).isSortedAccordingTo((x, y) -> Long.compare(y, x));
+    assertThat(evidence.get(100).get("id").asLong())
+        .isLessThan(Long.parseLong(first.get("nextCursor").asString()));
+    List<JsonNode> attempts =
+        Paging.all(api, OPERATOR_KEY, CHANNELS + "/orders/T_1?limit=1", o -> o.get("attempts"));
+    assertThat(Paging.longs(attempts, "attemptId")).containsExactly(102L, 101L);
+  }
+
+  @Test
+  void aBadCursorOrLimitIs400AndAnUnknownAttempt404() {
+    insertOutage();
+    for (String path :
+        List.of(
+            CHANNELS,
+            CHANNELS + "/tasks",
+            CHANNELS + "/orders/T_1",
+            CHANNELS + "/attempts/102/evidence")) {
+      Paging.refusesBadCursorAndLimit(api, OPERATOR_KEY, path);
+    }
+    assertError(get(CHANNELS + "/attempts/99999/evidence", OPERATOR_KEY), 404, "attempt_not_found");
+  }
+
+  /**
+   * 130 more open tasks (5 of them due at one instant), 130 more MANUAL compensations, and 130 more
+   * pieces of evidence on attempt 102.
+   */
+  private static void insertLongLists() {
     RunningApi.execute(
         """
         INSERT INTO payment_order
@@ -233,47 +284,6 @@ class ChannelConsoleHttpTest {
         SELECT 102, 'QUERY', 'RETRIEVE', 'UNKNOWN', 'req-p' || g, now()
           FROM generate_series(1, 130) g;
         """);
-
-    List<JsonNode> tasks = Paging.all(api, OPERATOR_KEY, CHANNELS + "/tasks");
-    assertThat(tasks).hasSize(132);
-    // Due longest ago first; ties by task id; no task lost or repeated across pages.
-    List<java.time.Instant> due =
-        tasks.stream().map(t -> java.time.Instant.parse(t.get("dueAt").asString())).toList();
-    assertThat(due).isSorted();
-    assertThat(Paging.longs(tasks, "taskId")).doesNotHaveDuplicates();
-    assertThat(tasks.get(0).get("tradeOrderNo").asString()).isEqualTo("T_2");
-    assertThat(tasks.get(0).get("merchantId").asString()).isEqualTo("shop-b");
-    List<JsonNode> small = Paging.all(api, OPERATOR_KEY, CHANNELS + "/tasks?limit=7");
-    assertThat(Paging.longs(small, "taskId")).isEqualTo(Paging.longs(tasks, "taskId"));
-
-    List<JsonNode> manual =
-        Paging.all(api, OPERATOR_KEY, CHANNELS, c -> c.get("compensations").get("manual"));
-    assertThat(manual).hasSize(131);
-    assertThat(Paging.longs(manual, "attemptId"))
-        .isSortedAccordingTo((x, y) -> Long.compare(y, x))
-        .doesNotHaveDuplicates();
-
-    JsonNode order = ok(CHANNELS + "/orders/T_1");
-    JsonNode first = order.get("attempts").get("items").get(0).get("evidence");
-    assertThat(first.get("items")).hasSize(100);
-    List<JsonNode> evidence = Paging.all(api, OPERATOR_KEY, CHANNELS + "/attempts/102/evidence");
-    assertThat(evidence).hasSize(132);
-    assertThat(Paging.longs(evidence, "id")).isSortedAccordingTo((x, y) -> Long.compare(y, x));
-    assertThat(evidence.get(100).get("id").asLong())
-        .isLessThan(Long.parseLong(first.get("nextCursor").asString()));
-    List<JsonNode> attempts =
-        Paging.all(api, OPERATOR_KEY, CHANNELS + "/orders/T_1?limit=1", o -> o.get("attempts"));
-    assertThat(Paging.longs(attempts, "attemptId")).containsExactly(102L, 101L);
-
-    for (String path :
-        List.of(
-            CHANNELS,
-            CHANNELS + "/tasks",
-            CHANNELS + "/orders/T_1",
-            CHANNELS + "/attempts/102/evidence")) {
-      Paging.refusesBadCursorAndLimit(api, OPERATOR_KEY, path);
-    }
-    assertError(get(CHANNELS + "/attempts/99999/evidence", OPERATOR_KEY), 404, "attempt_not_found");
   }
 
   /**

@@ -194,92 +194,114 @@ class PolicyListsHttpTest {
     Instant start = Instant.now().minus(Duration.ofDays(3)).truncatedTo(ChronoUnit.SECONDS);
     List<RecordedAttempt> attempts = new ArrayList<>();
     try (Connection c = DATA.getConnection();
-        PreparedStatement order =
-            c.prepareStatement(
-                "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method,"
-                    + " status, created_at, updated_at) VALUES (?, 990, 'EUR', ?, 'OPEN', ?, ?)");
-        PreparedStatement attempt =
-            c.prepareStatement(
-                "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id,"
-                    + " origin, provider_idempotency_key, create_request_hash, status,"
-                    + " result_certainty, amount, currency, payment_method, created_at,"
-                    + " updated_at) VALUES (?, ?, 1, ?, 'INITIAL', ?, repeat('0', 64), ?,"
-                    + " 'CERTAIN', 990, 'EUR', 'pm_token', ?, ?)");
-        PreparedStatement history =
-            c.prepareStatement(
-                "INSERT INTO payment_attempt_history (attempt_id, version, from_status,"
-                    + " to_status, certainty, source, at) VALUES (?, ?, ?, ?, 'CERTAIN', 'QUERY',"
-                    + " ?)");
-        PreparedStatement evidence =
-            c.prepareStatement(
-                "INSERT INTO provider_evidence (attempt_id, source, operation, certainty,"
-                    + " observed_at) VALUES (?, ?, ?, 'UNKNOWN', ?)")) {
+        Rows rows = new Rows(c)) {
       for (int i = 0; i < ATTEMPTS; i++) {
-        long id = 10_000 + i;
-        int kind = random.nextInt(20);
-        long account = kind < 12 ? 1 : kind < 19 ? 2 : 3;
-        String channel = account == 1 ? "stripe" : account == 2 ? "wechat" : "paypal";
-        String method = account == 2 ? "wallet" : "card";
-        // A few attempts share their creation instant: the pages must order them by id.
-        Instant created = start.plusSeconds(random.nextInt(60 * 60 * 60) / 7 * 7);
-        int outcome = random.nextInt(10);
-        Instant resolved =
-            outcome < 6
-                ? created.plusSeconds(1 + random.nextInt(600))
-                : outcome < 8 ? created.plus(Duration.ofMinutes(70 + random.nextInt(120))) : null;
-        boolean historyless = resolved != null && random.nextInt(10) == 0;
-        String status =
-            resolved == null ? "UNKNOWN" : random.nextBoolean() ? "SUCCEEDED" : "FAILED";
-        Instant updated = historyless ? resolved : created.plusSeconds(3 * 3600);
-        order.setString(1, "T_dry_" + id);
-        order.setString(2, method);
-        order.setObject(3, Sql.ts(created));
-        order.setObject(4, Sql.ts(created));
-        order.addBatch();
-        attempt.setLong(1, id);
-        attempt.setString(2, "T_dry_" + id);
-        attempt.setLong(3, account);
-        attempt.setString(4, "k_dry_" + id);
-        attempt.setString(5, status);
-        attempt.setObject(6, Sql.ts(created));
-        attempt.setObject(7, Sql.ts(updated));
-        attempt.addBatch();
-        history.setLong(1, id);
-        history.setLong(2, 1);
-        history.setString(3, "CREATED");
-        history.setString(4, "UNKNOWN");
-        history.setObject(5, Sql.ts(created.plusSeconds(1)));
-        history.addBatch();
-        if (resolved != null && !historyless) {
-          history.setLong(1, id);
-          history.setLong(2, 2);
-          history.setString(3, "UNKNOWN");
-          history.setString(4, status);
-          history.setObject(5, Sql.ts(resolved));
-          history.addBatch();
-        }
-        int calls = 0;
-        for (int e = random.nextInt(5); e > 0; e--) {
-          int type = random.nextInt(3);
-          evidence.setLong(1, id);
-          evidence.setString(2, type == 0 ? "QUERY" : type == 1 ? "RESPONSE" : "CALLBACK");
-          evidence.setString(3, type == 1 ? "REPLAY" : "RETRIEVE");
-          evidence.setObject(4, Sql.ts(created.plusSeconds(5)));
-          evidence.addBatch();
-          calls += type < 2 ? 1 : 0;
-        }
-        attempts.add(
-            new RecordedAttempt(id, channel, method, Operation.CREATE, created, resolved, calls));
+        attempts.add(rows.add(10_000 + i, start, random));
       }
-      order.executeBatch();
-      attempt.executeBatch();
-      history.executeBatch();
-      evidence.executeBatch();
+      rows.flush();
     }
     attempts.sort(
         Comparator.comparing(RecordedAttempt::createdAt)
             .thenComparingLong(RecordedAttempt::attemptId));
     return attempts;
+  }
+
+  /** Batched inserts of payment orders, attempts, their history and their evidence. */
+  private static final class Rows implements AutoCloseable {
+    private final PreparedStatement order;
+    private final PreparedStatement attempt;
+    private final PreparedStatement history;
+    private final PreparedStatement evidence;
+
+    Rows(Connection c) throws SQLException {
+      order =
+          c.prepareStatement(
+              "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method,"
+                  + " status, created_at, updated_at) VALUES (?, 990, 'EUR', ?, 'OPEN', ?, ?)");
+      attempt =
+          c.prepareStatement(
+              "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id, origin,"
+                  + " provider_idempotency_key, create_request_hash, status, result_certainty,"
+                  + " amount, currency, payment_method, created_at, updated_at) VALUES (?, ?, 1,"
+                  + " ?, 'INITIAL', ?, repeat('0', 64), ?, 'CERTAIN', 990, 'EUR', 'pm_token', ?,"
+                  + " ?)");
+      history =
+          c.prepareStatement(
+              "INSERT INTO payment_attempt_history (attempt_id, version, from_status, to_status,"
+                  + " certainty, source, at) VALUES (?, ?, ?, ?, 'CERTAIN', 'QUERY', ?)");
+      evidence =
+          c.prepareStatement(
+              "INSERT INTO provider_evidence (attempt_id, source, operation, certainty,"
+                  + " observed_at) VALUES (?, ?, ?, 'UNKNOWN', ?)");
+    }
+
+    /** One attempt, drawn from {@code random}, and what the dry run should read of it. */
+    RecordedAttempt add(long id, Instant start, Random random) throws SQLException {
+      int kind = random.nextInt(20);
+      long account = kind < 12 ? 1 : kind < 19 ? 2 : 3;
+      String channel = account == 1 ? "stripe" : account == 2 ? "wechat" : "paypal";
+      String method = account == 2 ? "wallet" : "card";
+      // A few attempts share their creation instant: the pages must order them by id.
+      Instant created = start.plusSeconds(random.nextInt(60 * 60 * 60) / 7 * 7);
+      int outcome = random.nextInt(10);
+      Instant resolved =
+          outcome < 6
+              ? created.plusSeconds(1 + random.nextInt(600))
+              : outcome < 8 ? created.plus(Duration.ofMinutes(70 + random.nextInt(120))) : null;
+      // A final attempt without a history row into its final status resolves at its last update.
+      boolean historyless = resolved != null && random.nextInt(10) == 0;
+      String status = resolved == null ? "UNKNOWN" : random.nextBoolean() ? "SUCCEEDED" : "FAILED";
+      row(order, "T_dry_" + id, method, Sql.ts(created), Sql.ts(created));
+      Instant updated = historyless ? resolved : created.plusSeconds(3 * 3600);
+      row(
+          attempt,
+          id,
+          "T_dry_" + id,
+          account,
+          "k_dry_" + id,
+          status,
+          Sql.ts(created),
+          Sql.ts(updated));
+      row(history, id, 1L, "CREATED", "UNKNOWN", Sql.ts(created.plusSeconds(1)));
+      if (resolved != null && !historyless) {
+        row(history, id, 2L, "UNKNOWN", status, Sql.ts(resolved));
+      }
+      int calls = 0;
+      for (int e = random.nextInt(5); e > 0; e--) {
+        int type = random.nextInt(3);
+        String source = type == 0 ? "QUERY" : type == 1 ? "RESPONSE" : "CALLBACK";
+        row(
+            evidence,
+            id,
+            source,
+            type == 1 ? "REPLAY" : "RETRIEVE",
+            Sql.ts(created.plusSeconds(5)));
+        calls += type < 2 ? 1 : 0;
+      }
+      return new RecordedAttempt(id, channel, method, Operation.CREATE, created, resolved, calls);
+    }
+
+    private static void row(PreparedStatement ps, Object... values) throws SQLException {
+      for (int i = 0; i < values.length; i++) {
+        ps.setObject(i + 1, values[i]);
+      }
+      ps.addBatch();
+    }
+
+    void flush() throws SQLException {
+      order.executeBatch();
+      attempt.executeBatch();
+      history.executeBatch();
+      evidence.executeBatch();
+    }
+
+    @Override
+    public void close() throws SQLException {
+      order.close();
+      attempt.close();
+      history.close();
+      evidence.close();
+    }
   }
 
   /** The store's recorded history, counting the reads and the pages it is asked for. */
