@@ -1,26 +1,42 @@
 package dev.clearway.store;
 
 import dev.clearway.store.review.HistoryEntry;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
-/** Read-only queries of the ops console. */
+/**
+ * Read-only queries of the ops console. The lists are pages, newest first by id: at most {@code
+ * limit} rows with an id below {@code beforeId} (the id of the last row of the previous page, or
+ * {@link Long#MAX_VALUE} for the first), each read through an index that serves its filter and its
+ * order.
+ */
 public final class JdbcOpsQueries {
-  private final DataSource dataSource;
+  private final Sql sql;
 
   public JdbcOpsQueries(DataSource dataSource) {
-    this.dataSource = dataSource;
+    this.sql = new Sql(dataSource);
   }
 
-  /** A transition with the flow it belongs to. */
-  public record Transition(long flowId, String bizKey, HistoryEntry entry) {}
+  /** A transition with the flow (and the flow's merchant) it belongs to. */
+  public record Transition(long flowId, String merchantId, String bizKey, HistoryEntry entry) {}
+
+  /** An after-sales or late-charge refund a person must look at (ABNORMAL). */
+  public record AbnormalRefund(
+      long refundId,
+      long flowId,
+      String merchantId,
+      String refundNo,
+      String kind,
+      long amount,
+      String currency,
+      String lastErrorCode,
+      int retryCount,
+      Instant updatedAt) {}
 
   /**
    * Flows by status. A full count: fine for the console's few refreshes a minute on tables of
@@ -28,109 +44,99 @@ public final class JdbcOpsQueries {
    */
   public Map<String, Long> countByStatus() {
     Map<String, Long> counts = new TreeMap<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement("SELECT status, count(*) FROM pay_flow GROUP BY status");
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        counts.put(rs.getString(1), rs.getLong(2));
-      }
-    } catch (SQLException e) {
-      throw new StoreException("count flows by status", e);
-    }
+    sql.query(
+        "SELECT status, count(*) FROM pay_flow GROUP BY status",
+        ps -> {},
+        rs -> counts.put(rs.getString(1), rs.getLong(2)));
     return counts;
   }
-
-  /** An after-sales or late-charge refund a person must look at (ABNORMAL). */
-  public record AbnormalRefund(
-      long refundId,
-      long flowId,
-      String refundNo,
-      String kind,
-      long amount,
-      String currency,
-      String lastErrorCode,
-      int retryCount,
-      java.time.Instant updatedAt) {}
 
   /** Refund orders by status. */
   public Map<String, Long> refundsByStatus() {
     Map<String, Long> counts = new TreeMap<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement("SELECT status, count(*) FROM refund_order GROUP BY status");
-        ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        counts.put(rs.getString(1), rs.getLong(2));
-      }
-    } catch (SQLException e) {
-      throw new StoreException("count refunds by status", e);
-    }
+    sql.query(
+        "SELECT status, count(*) FROM refund_order GROUP BY status",
+        ps -> {},
+        rs -> counts.put(rs.getString(1), rs.getLong(2)));
     return counts;
   }
 
-  /** Refunds whose retry budget is spent (ABNORMAL), oldest first. */
-  public List<AbnormalRefund> abnormalRefunds(int limit) {
-    List<AbnormalRefund> list = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT id, flow_id, refund_no, kind, amount, currency, last_error_code,"
-                    + " retry_count, updated_at FROM refund_order WHERE status = 'ABNORMAL'"
-                    + " ORDER BY id LIMIT ?")) {
-      ps.setInt(1, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          list.add(
-              new AbnormalRefund(
-                  rs.getLong(1),
-                  rs.getLong(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getLong(5),
-                  rs.getString(6),
-                  rs.getString(7),
-                  rs.getInt(8),
-                  FlowRows.instant(rs, "updated_at")));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("abnormal refunds", e);
-    }
-    return list;
+  /** Refunds of every merchant whose retry budget is spent (through idx_refund_abnormal). */
+  public List<AbnormalRefund> abnormalRefunds(long beforeId, int limit) {
+    return sql.query(
+        """
+        SELECT id, flow_id, merchant_id, refund_no, kind, amount, currency, last_error_code,
+               retry_count, updated_at
+          FROM refund_order
+         WHERE status = 'ABNORMAL' AND id < ?
+         ORDER BY id DESC
+         LIMIT ?
+        """,
+        ps -> {
+          ps.setLong(1, beforeId);
+          ps.setInt(2, limit);
+        },
+        JdbcOpsQueries::abnormal);
   }
 
-  /** The latest transitions of all flows, newest first. */
-  public List<Transition> recentTransitions(int limit) {
-    List<Transition> list = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT flow_id, biz_key, from_status, to_status, version, trigger_source,"
-                    + " request_id, result_class, error_code, elapsed_ms, created_at"
-                    + " FROM pay_flow_history ORDER BY id DESC LIMIT ?")) {
-      ps.setInt(1, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          list.add(
-              new Transition(
-                  rs.getLong(1),
-                  rs.getString(2),
-                  new HistoryEntry(
-                      rs.getString(3),
-                      rs.getString(4),
-                      rs.getLong(5),
-                      rs.getString(6),
-                      rs.getString(7),
-                      rs.getString(8),
-                      rs.getString(9),
-                      rs.getLong(10),
-                      FlowRows.instant(rs, "created_at"))));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("recent transitions", e);
-    }
-    return list;
+  /** {@link #abnormalRefunds} of one merchant (through idx_refund_abnormal_merchant). */
+  public List<AbnormalRefund> abnormalRefundsOf(String merchant, long beforeId, int limit) {
+    return sql.query(
+        """
+        SELECT id, flow_id, merchant_id, refund_no, kind, amount, currency, last_error_code,
+               retry_count, updated_at
+          FROM refund_order
+         WHERE status = 'ABNORMAL' AND merchant_id = ? AND id < ?
+         ORDER BY id DESC
+         LIMIT ?
+        """,
+        ps -> {
+          ps.setString(1, merchant);
+          ps.setLong(2, beforeId);
+          ps.setInt(3, limit);
+        },
+        JdbcOpsQueries::abnormal);
+  }
+
+  /**
+   * The transitions of all flows (through the primary key of pay_flow_history), each with its
+   * flow's merchant (one primary-key lookup per row).
+   */
+  public List<Transition> transitions(long beforeId, int limit) {
+    return sql.query(
+        """
+        SELECT h.id, h.flow_id, f.merchant_id, h.biz_key, h.from_status, h.to_status, h.version,
+               h.trigger_source, h.request_id, h.result_class, h.error_code, h.elapsed_ms,
+               h.created_at
+          FROM pay_flow_history h
+          LEFT JOIN pay_flow f ON f.id = h.flow_id
+         WHERE h.id < ?
+         ORDER BY h.id DESC
+         LIMIT ?
+        """,
+        ps -> {
+          ps.setLong(1, beforeId);
+          ps.setInt(2, limit);
+        },
+        rs ->
+            new Transition(
+                rs.getLong("flow_id"),
+                rs.getString("merchant_id"),
+                rs.getString("biz_key"),
+                JdbcReviewQueries.historyEntry(rs)));
+  }
+
+  private static AbnormalRefund abnormal(ResultSet rs) throws SQLException {
+    return new AbnormalRefund(
+        rs.getLong("id"),
+        rs.getLong("flow_id"),
+        rs.getString("merchant_id"),
+        rs.getString("refund_no"),
+        rs.getString("kind"),
+        rs.getLong("amount"),
+        rs.getString("currency"),
+        rs.getString("last_error_code"),
+        rs.getInt("retry_count"),
+        FlowRows.instant(rs, "updated_at"));
   }
 }

@@ -6,15 +6,12 @@ import static dev.clearway.store.Sql.ts;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.core.review.PersonNames;
-import dev.clearway.store.review.AuditEntry;
-import dev.clearway.store.review.HistoryEntry;
 import dev.clearway.store.review.ManualCommand;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -30,11 +27,9 @@ public final class JdbcReviewStore {
   private static final String CHECK_VIOLATION = "23514";
 
   private final DataSource dataSource;
-  private final Sql sql;
 
   public JdbcReviewStore(DataSource dataSource) {
     this.dataSource = dataSource;
-    this.sql = new Sql(dataSource);
   }
 
   /** The outcome of a propose, approve or reject. */
@@ -44,16 +39,6 @@ public final class JdbcReviewStore {
     record Refused(String code, String message) implements Result {}
 
     record NotFound() implements Result {}
-  }
-
-  /** The flows a person must look at (escalated or frozen), oldest first. */
-  public List<PayFlow> queue(int limit) {
-    return sql.query(
-        "SELECT "
-            + FLOW_COLUMNS
-            + " FROM pay_flow WHERE review_state <> 'NONE' ORDER BY id LIMIT ?",
-        ps -> ps.setInt(1, limit),
-        FlowRows::map);
   }
 
   public Result propose(
@@ -155,49 +140,6 @@ public final class JdbcReviewStore {
         "a command must be decided by another person than its proposer");
   }
 
-  public List<ManualCommand> commandsOf(long flowId) {
-    return sql.query(
-        "SELECT * FROM manual_command WHERE flow_id = ? ORDER BY id",
-        ps -> ps.setLong(1, flowId),
-        JdbcReviewStore::command);
-  }
-
-  /** A flow's transitions, oldest first: the timeline a person reads. */
-  public List<HistoryEntry> historyOf(long flowId) {
-    return sql.query(
-        "SELECT from_status, to_status, version, trigger_source, request_id, result_class,"
-            + " error_code, elapsed_ms, created_at FROM pay_flow_history"
-            + " WHERE flow_id = ? ORDER BY id",
-        ps -> ps.setLong(1, flowId),
-        rs ->
-            new HistoryEntry(
-                rs.getString(1),
-                rs.getString(2),
-                rs.getLong(3),
-                rs.getString(4),
-                rs.getString(5),
-                rs.getString(6),
-                rs.getString(7),
-                rs.getLong(8),
-                FlowRows.instant(rs, "created_at")));
-  }
-
-  public List<AuditEntry> auditOf(long flowId) {
-    return sql.query(
-        "SELECT command_id, flow_id, actor_id, role, action, detail, at FROM manual_audit"
-            + " WHERE flow_id = ? ORDER BY id",
-        ps -> ps.setLong(1, flowId),
-        rs ->
-            new AuditEntry(
-                rs.getLong(1),
-                rs.getLong(2),
-                rs.getString(3),
-                rs.getString(4),
-                rs.getString(5),
-                rs.getString(6),
-                FlowRows.instant(rs, "at")));
-  }
-
   /** The open command a person may decide, or why not. */
   private record Decidable(ManualCommand command, Result refusal) {}
 
@@ -291,7 +233,7 @@ public final class JdbcReviewStore {
     return CommandEffect.update(c, sql, params);
   }
 
-  private static ManualCommand command(ResultSet rs) throws SQLException {
+  static ManualCommand command(ResultSet rs) throws SQLException {
     return new ManualCommand(
         rs.getLong("id"),
         rs.getLong("flow_id"),

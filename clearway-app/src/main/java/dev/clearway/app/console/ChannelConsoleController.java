@@ -1,9 +1,14 @@
 package dev.clearway.app.console;
 
 import dev.clearway.app.api.ApiException;
+import dev.clearway.app.api.Page;
+import dev.clearway.app.api.PageCursor;
 import dev.clearway.channels.health.CircuitBreakerHealth;
 import dev.clearway.store.channel.JdbcChannelOps;
 import dev.clearway.store.channel.JdbcChannelOps.AccountFigures;
+import dev.clearway.store.channel.JdbcChannelQueues;
+import dev.clearway.store.channel.JdbcOrderTimeline;
+import dev.clearway.store.channel.JdbcOrderTimeline.EvidenceRow;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,23 +27,24 @@ import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The console's "Channels" panel (issue 5, seed 001 section 8): what the channel layer is doing at
- * 3 a.m. Per channel account the attempts and the share of UNKNOWN answers of the last hour, the
- * recovery backlog and its oldest age, the circuit; failovers, business retries and compensations;
- * the oldest open or MANUAL recovery tasks; one order's attempts and evidence. Read-only; operator
- * and approver keys only (ApiKeyFilter guards {@code /ops/}).
+ * The console's "Channels" panel: what the channel layer is doing at 3 a.m. Per channel account the
+ * attempts and the share of UNKNOWN answers of the last hour, the recovery backlog and its oldest
+ * age, the circuit; failovers, business retries and compensations; the open or MANUAL recovery
+ * tasks; one order's attempts and evidence. Every list is a page ({@code {items, nextCursor}}, at
+ * most 100 rows) and every row of a payment names its merchant. Read-only; operator and approver
+ * keys only (ApiKeyFilter guards {@code /ops/}).
  */
 @RestController
 @RequestMapping(path = "/ops/console/channels", produces = MediaType.APPLICATION_JSON_VALUE)
 public class ChannelConsoleController {
   private static final Pattern TRADE_ORDER_NO = Pattern.compile("[A-Za-z0-9_]{1,64}");
-  private static final int TASK_LIMIT = 50;
-  private static final int MANUAL_COMPENSATION_LIMIT = 50;
-
   private final JdbcChannelOps ops;
+  private final JdbcChannelQueues queues;
+  private final JdbcOrderTimeline orders;
   private final MeterRegistry meters;
   private final ObjectProvider<CircuitBreakerHealth> health;
   private final Clock clock;
@@ -49,6 +55,8 @@ public class ChannelConsoleController {
       ObjectProvider<CircuitBreakerHealth> health,
       ObjectProvider<Clock> clock) {
     this.ops = new JdbcChannelOps(dataSource);
+    this.queues = new JdbcChannelQueues(dataSource);
+    this.orders = new JdbcOrderTimeline(dataSource);
     this.meters = meters;
     this.health = health;
     this.clock = clock.getIfAvailable(Clock::systemUTC);
@@ -71,9 +79,12 @@ public class ChannelConsoleController {
       String circuit,
       String circuitNote) {}
 
-  /** Compensations of attempts charged although recorded as failed. */
+  /**
+   * Compensations of attempts charged although recorded as failed: counts by status and a page of
+   * the MANUAL ones (newest first).
+   */
   public record Compensations(
-      Map<String, Long> byStatus, List<JdbcChannelOps.ManualCompensation> manual) {}
+      Map<String, Long> byStatus, Page<JdbcChannelQueues.ManualCompensation> manual) {}
 
   /** The panel's figures. {@code failoverDenied} and {@code multipleSuccess} count since start. */
   public record ChannelsView(
@@ -88,44 +99,90 @@ public class ChannelConsoleController {
   @Operation(
       summary =
           "Channel accounts (attempts and UNKNOWN share of the last hour, recovery backlog,"
-              + " circuit), totals and compensations")
+              + " circuit), totals and compensations; cursor and limit page the MANUAL"
+              + " compensations")
   @GetMapping
-  public ChannelsView channels() {
+  public ChannelsView channels(
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit) {
+    int size = PageCursor.size(limit);
+    long before = PageCursor.before(cursor);
     Instant now = clock.instant();
     List<AccountView> accounts = ops.accounts(now).stream().map(this::view).toList();
+    Page<JdbcChannelQueues.ManualCompensation> manual =
+        Page.byId(
+            queues.manualCompensations(before, size + 1),
+            size,
+            JdbcChannelQueues.ManualCompensation::attemptId);
     return new ChannelsView(
         now,
         JdbcChannelOps.WINDOW.toSeconds(),
         accounts,
         ops.totals(now),
-        new Compensations(
-            ops.compensationsByStatus(), ops.manualCompensations(MANUAL_COMPENSATION_LIMIT)),
+        new Compensations(ops.compensationsByStatus(), manual),
         failoverDenied(),
         Search.in(meters).name("clearway.channel.multiple.success").counters().stream()
             .mapToDouble(Counter::count)
             .sum());
   }
 
-  @Operation(summary = "The 50 oldest open (READY, LEASED) or MANUAL recovery tasks")
+  @Operation(
+      summary =
+          "Open (READY, LEASED) and MANUAL recovery tasks, the one due longest ago first, with"
+              + " their merchant")
   @GetMapping("/tasks")
-  public List<JdbcChannelOps.TaskRow> tasks() {
-    return ops.oldestTasks(TASK_LIMIT, clock.instant());
+  public Page<JdbcChannelQueues.TaskRow> tasks(
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit) {
+    int size = PageCursor.size(limit);
+    PageCursor.TimeId after = PageCursor.timeId(cursor);
+    List<JdbcChannelQueues.TaskRow> rows =
+        queues.tasks(
+            after == null ? null : new JdbcChannelQueues.TaskKey(after.at(), after.id()),
+            size + 1,
+            clock.instant());
+    return Page.of(rows, size, t -> PageCursor.after(t.dueAt(), Long.toString(t.taskId()), true));
   }
 
-  @Operation(summary = "A payment order's attempts across PSPs with their provider evidence")
+  @Operation(
+      summary =
+          "A payment order's attempts across PSPs, newest first, each with its newest provider"
+              + " evidence")
   @GetMapping("/orders/{tradeOrderNo}")
-  public JdbcChannelOps.OrderTimeline order(@PathVariable("tradeOrderNo") String tradeOrderNo) {
+  public OrderView order(
+      @PathVariable("tradeOrderNo") String tradeOrderNo,
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit) {
     if (!TRADE_ORDER_NO.matcher(tradeOrderNo).matches()) {
       throw new ApiException(
           HttpStatus.UNPROCESSABLE_CONTENT,
           "invalid_trade_order_no",
           "a trade order number is 1 to 64 letters, digits or underscores");
     }
-    return ops.order(tradeOrderNo)
+    int size = PageCursor.size(limit);
+    int beforeSeq = (int) Math.min(Integer.MAX_VALUE, PageCursor.before(cursor));
+    int evidenceSize = PageCursor.MAX_SIZE;
+    return orders
+        .order(tradeOrderNo, beforeSeq, size + 1, evidenceSize + 1)
+        .map(o -> OrderView.of(o, size, evidenceSize))
         .orElseThrow(
             () ->
                 new ApiException(
                     HttpStatus.NOT_FOUND, "order_not_found", "no payment order with that number"));
+  }
+
+  @Operation(summary = "An attempt's provider evidence, newest first")
+  @GetMapping("/attempts/{attemptId}/evidence")
+  public Page<EvidenceRow> evidence(
+      @PathVariable("attemptId") long attemptId,
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit) {
+    int size = PageCursor.size(limit);
+    long before = PageCursor.before(cursor);
+    if (!orders.attemptExists(attemptId)) {
+      throw new ApiException(HttpStatus.NOT_FOUND, "attempt_not_found", "no such payment attempt");
+    }
+    return Page.byId(orders.evidence(attemptId, before, size + 1), size, EvidenceRow::id);
   }
 
   private AccountView view(AccountFigures a) {

@@ -1,5 +1,8 @@
 package dev.clearway.app.console;
 
+import dev.clearway.app.api.MerchantFilter;
+import dev.clearway.app.api.Page;
+import dev.clearway.app.api.PageCursor;
 import dev.clearway.store.JdbcOpsQueries;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -17,8 +20,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The data behind the ops console ({@code /console}): figures from the meters and the database, and
- * recent transitions. Operator and approver keys only (ApiKeyFilter guards {@code /ops/}).
+ * The data behind the ops console ({@code /console}): figures from the meters and the database, the
+ * ABNORMAL refunds and the transitions of every merchant, each list a page ({@code {items,
+ * nextCursor}}, newest first, at most 100 rows). Operator and approver keys only (ApiKeyFilter
+ * guards {@code /ops/}).
  */
 @RestController
 @RequestMapping(path = "/ops/console", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -50,17 +55,33 @@ public class ConsoleController {
     return out;
   }
 
-  @Operation(summary = "Refunds whose retry budget is spent (ABNORMAL): a person must look")
+  @Operation(
+      summary =
+          "Refunds whose retry budget is spent (ABNORMAL), newest first, with their merchant:"
+              + " a person must look")
   @GetMapping("/abnormal-refunds")
-  public List<JdbcOpsQueries.AbnormalRefund> abnormalRefunds() {
-    return queries.abnormalRefunds(200);
+  public Page<JdbcOpsQueries.AbnormalRefund> abnormalRefunds(
+      @RequestParam(name = "merchant", required = false) String merchant,
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit) {
+    String only = MerchantFilter.of(merchant);
+    int size = PageCursor.size(limit);
+    long before = PageCursor.before(cursor);
+    List<JdbcOpsQueries.AbnormalRefund> rows =
+        only == null
+            ? queries.abnormalRefunds(before, size + 1)
+            : queries.abnormalRefundsOf(only, before, size + 1);
+    return Page.byId(rows, size, JdbcOpsQueries.AbnormalRefund::refundId);
   }
 
-  @Operation(summary = "The latest transitions of all flows, newest first")
+  @Operation(summary = "The transitions of all flows, newest first, with their flow's merchant")
   @GetMapping("/transitions")
-  public List<JdbcOpsQueries.Transition> transitions(
-      @RequestParam(name = "limit", defaultValue = "50") int limit) {
-    return queries.recentTransitions(Math.max(1, Math.min(limit, 500)));
+  public Page<JdbcOpsQueries.Transition> transitions(
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit) {
+    int size = PageCursor.size(limit);
+    long before = PageCursor.before(cursor);
+    return Page.byId(queries.transitions(before, size + 1), size, t -> t.entry().id());
   }
 
   private Map<String, Double> counters(String name, String... tags) {

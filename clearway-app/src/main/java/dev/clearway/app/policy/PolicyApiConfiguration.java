@@ -1,8 +1,10 @@
 package dev.clearway.app.policy;
 
+import dev.clearway.core.channel.policy.RecordedHistory;
 import dev.clearway.store.channel.JdbcPolicyVersions;
 import dev.clearway.store.channel.JdbcRecordedAttempts;
 import javax.sql.DataSource;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -16,8 +18,10 @@ import org.springframework.context.annotation.Import;
 @Import(PolicyController.class)
 public class PolicyApiConfiguration {
 
+  /** The recorded history dry runs replay (an application may declare its own). */
   @Bean
-  JdbcRecordedAttempts recordedAttempts(DataSource dataSource) {
+  @ConditionalOnMissingBean(RecordedHistory.class)
+  RecordedHistory recordedAttempts(DataSource dataSource) {
     return new JdbcRecordedAttempts(dataSource);
   }
 

@@ -3,15 +3,17 @@ package dev.clearway.app.policy;
 import dev.clearway.app.api.ApiException;
 import dev.clearway.app.api.ApiKeyFilter;
 import dev.clearway.app.api.ApiKeys.Principal;
+import dev.clearway.app.api.Page;
+import dev.clearway.app.api.PageCursor;
 import dev.clearway.app.api.Role;
 import dev.clearway.core.channel.policy.DryRunReport;
 import dev.clearway.core.channel.policy.PolicyRecord;
 import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.PolicyRejected;
+import dev.clearway.core.channel.policy.RecordedHistory;
 import dev.clearway.core.channel.policy.RolloutState;
 import dev.clearway.core.review.PersonNames;
 import dev.clearway.store.channel.JdbcPolicyVersions;
-import dev.clearway.store.channel.JdbcRecordedAttempts;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.ByteBuffer;
@@ -34,17 +36,18 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The release path of recovery policies over HTTP (seed 001 section 8): submit a YAML version,
  * validate it against the channels' capabilities, dry-run it over the recorded attempts of the last
- * {@value #HISTORY_DAYS} days, roll it out to a share of hash buckets, promote it, pause or roll
- * back. Operators do everything but promote and rollback, which need an approver; the approver who
- * promotes a version must not be the person who submitted it (people, not keys, compared by their
- * normalised name: one person holding both an operator and an approver key is still one person).
- * Every state change is audited by the registry with the caller's person name. Policy bodies are
- * never logged.
+ * {@value #HISTORY_DAYS} days (read page by page, so its memory does not grow with the history),
+ * roll it out to a share of hash buckets, promote it, pause or roll back. Operators do everything
+ * but promote and rollback, which need an approver; the approver who promotes a version must not be
+ * the person who submitted it (people, not keys, compared by their normalised name: one person
+ * holding both an operator and an approver key is still one person). Every state change is audited
+ * by the registry with the caller's person name. Policy bodies are never logged.
  */
 @RestController
 @RequestMapping(path = "/ops/policies", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -52,17 +55,16 @@ public class PolicyController {
   private static final Logger log = LoggerFactory.getLogger(PolicyController.class);
 
   static final int HISTORY_DAYS = 7;
-  static final int HISTORY_LIMIT = 100_000;
   static final int REASON_MAX = 500;
 
   private final ObjectProvider<PolicyRegistry> registry;
-  private final JdbcRecordedAttempts history;
+  private final RecordedHistory history;
   private final JdbcPolicyVersions versions;
   private final Clock clock;
 
   public PolicyController(
       ObjectProvider<PolicyRegistry> registry,
-      JdbcRecordedAttempts history,
+      RecordedHistory history,
       JdbcPolicyVersions versions,
       ObjectProvider<Clock> clock) {
     this.registry = registry;
@@ -71,21 +73,45 @@ public class PolicyController {
     this.clock = clock.getIfAvailable(Clock::systemUTC);
   }
 
-  @Operation(summary = "The rollout state and every stored version with its status")
+  @Operation(
+      summary =
+          "The rollout state and a page of the stored versions with their status, newest first"
+              + " (cursor and limit page the versions)")
   @GetMapping
-  public PolicyOverview overview() {
+  public PolicyOverview overview(
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit) {
+    int size = PageCursor.size(limit);
+    PageCursor.TimeKey after = PageCursor.timeKey(cursor);
     PolicyRegistry r = registry();
-    return new PolicyOverview(r.current(), versions.newestFirst());
+    List<JdbcPolicyVersions.Summary> rows =
+        versions.newestFirst(
+            after == null ? null : new JdbcPolicyVersions.VersionKey(after.at(), after.key()),
+            size + 1);
+    return new PolicyOverview(
+        r.current(), Page.of(rows, size, v -> PageCursor.after(v.createdAt(), v.version(), true)));
   }
 
-  @Operation(summary = "One version (body, status, problems, dry run) and its audit trail")
+  @Operation(
+      summary =
+          "One version (body, status, problems, dry run) and a page of its audit trail, newest"
+              + " first (cursor and limit page the trail)")
   @GetMapping("/{version}")
-  public PolicyDetail version(@PathVariable("version") String version) throws PolicyRejected {
+  public PolicyDetail version(
+      @PathVariable("version") String version,
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit)
+      throws PolicyRejected {
+    int size = PageCursor.size(limit);
+    long before = PageCursor.before(cursor);
     PolicyRegistry r = registry();
     PolicyRecord rec =
         r.record(version)
             .orElseThrow(() -> new PolicyRejected("not_found", "no such policy version"));
-    return new PolicyDetail(rec, r.audit(version));
+    return new PolicyDetail(
+        rec,
+        Page.byId(
+            versions.audit(version, before, size + 1), size, JdbcPolicyVersions.AuditEvent::id));
   }
 
   @Operation(summary = "Submit a policy as YAML (operator): stored as DRAFT")
@@ -116,16 +142,17 @@ public class PolicyController {
     return rec;
   }
 
-  @Operation(summary = "Dry-run a version over the recorded attempts of the last 7 days (operator)")
+  @Operation(
+      summary =
+          "Dry-run a version over the recorded attempts of the last 7 days (operator), read page"
+              + " by page")
   @PostMapping("/{version}/dry-run")
   public DryRunReport dryRun(@PathVariable("version") String version, HttpServletRequest request)
       throws PolicyRejected {
     principal(request, Role.OPERATOR);
     PolicyRegistry r = registry();
     DryRunReport report =
-        r.dryRun(
-            version,
-            history.since(clock.instant().minus(Duration.ofDays(HISTORY_DAYS)), HISTORY_LIMIT));
+        r.dryRun(version, history, clock.instant().minus(Duration.ofDays(HISTORY_DAYS)));
     log.info(
         "recovery policy {} dry run over {} attempts, clean={}",
         report.candidateVersion(),

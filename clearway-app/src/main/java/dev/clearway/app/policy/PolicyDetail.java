@@ -1,8 +1,8 @@
 package dev.clearway.app.policy;
 
-import dev.clearway.core.channel.policy.PolicyEvent;
+import dev.clearway.app.api.Page;
 import dev.clearway.core.channel.policy.PolicyRecord;
-import java.util.List;
+import dev.clearway.store.channel.JdbcPolicyVersions;
 
-/** One stored version and its audit trail (who did what, when and why), oldest first. */
-public record PolicyDetail(PolicyRecord policy, List<PolicyEvent> audit) {}
+/** One stored version and a page of its audit trail (who did what, when and why), newest first. */
+public record PolicyDetail(PolicyRecord policy, Page<JdbcPolicyVersions.AuditEvent> audit) {}

@@ -1,8 +1,11 @@
 package dev.clearway.app.policy;
 
+import dev.clearway.app.api.Page;
 import dev.clearway.core.channel.policy.RolloutState;
 import dev.clearway.store.channel.JdbcPolicyVersions;
-import java.util.List;
 
-/** Which versions new recovery tasks pin now, and every stored version with its status. */
-public record PolicyOverview(RolloutState rollout, List<JdbcPolicyVersions.Summary> versions) {}
+/**
+ * Which versions new recovery tasks pin now, and a page of the stored versions with their status,
+ * newest created first.
+ */
+public record PolicyOverview(RolloutState rollout, Page<JdbcPolicyVersions.Summary> versions) {}

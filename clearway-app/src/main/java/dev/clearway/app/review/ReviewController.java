@@ -6,7 +6,6 @@ import dev.clearway.app.api.ApiKeyFilter;
 import dev.clearway.app.api.ApiKeys.Principal;
 import dev.clearway.app.api.Role;
 import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.store.JdbcReviewStore;
 import dev.clearway.store.JdbcReviewStore.Result;
@@ -14,13 +13,10 @@ import dev.clearway.store.review.ManualCommand;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -28,48 +24,22 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Manual review (seed 003 section 4.4, seed 001 section 7): the queue of escalated and frozen flows
- * with their facts and history; commands proposed by an operator and applied only when a different
- * person with the approver role approves them. Every act is audited.
+ * Manual review's commands: proposed by an operator and applied only when a different person with
+ * the approver role approves them. Every act is audited. (The queue and a flow's facts, timeline,
+ * commands and audit are read through {@link ReviewListsController}.)
  */
 @RestController
 @RequestMapping(path = "/ops/review", produces = MediaType.APPLICATION_JSON_VALUE)
 public class ReviewController {
   private final JdbcReviewStore review;
-  private final FlowStore flows;
   private final EngineAssembly engine;
   private final Clock clock;
 
   public ReviewController(
-      JdbcReviewStore review, FlowStore flows, EngineAssembly engine, ObjectProvider<Clock> clock) {
+      JdbcReviewStore review, EngineAssembly engine, ObjectProvider<Clock> clock) {
     this.review = review;
-    this.flows = flows;
     this.engine = engine;
     this.clock = clock.getIfAvailable(Clock::systemUTC);
-  }
-
-  @Operation(summary = "Flows escalated or frozen for a person")
-  @GetMapping("/flows")
-  public List<ReviewFlowView> queue() {
-    return review.queue(500).stream().map(ReviewFlowView::of).toList();
-  }
-
-  @Operation(summary = "One flow's facts, timeline, commands and audit")
-  @GetMapping("/flows/{flowId}")
-  public Map<String, Object> flow(@PathVariable("flowId") long flowId) {
-    ReviewFlowView view =
-        flows
-            .find(flowId)
-            .map(ReviewFlowView::of)
-            .orElseThrow(
-                () ->
-                    new ApiException(
-                        HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow"));
-    return Map.of(
-        "flow", view,
-        "history", review.historyOf(flowId),
-        "commands", review.commandsOf(flowId),
-        "audit", review.auditOf(flowId));
   }
 
   @Operation(summary = "Propose a command (operator); it takes effect only once approved")

@@ -4,9 +4,13 @@ import dev.clearway.app.api.FlowView;
 import dev.clearway.core.domain.PayFlow;
 import java.time.Instant;
 
-/** A flow as the review queue shows it: the resource plus what a person needs to judge it. */
+/**
+ * A flow as the review queue shows it: the resource, the merchant that owns it (operators and
+ * approvers see every merchant), and what a person needs to judge it.
+ */
 public record ReviewFlowView(
     FlowView flow,
+    String merchantId,
     String reviewState,
     String reviewReason,
     String lastErrorCode,
@@ -18,6 +22,7 @@ public record ReviewFlowView(
   static ReviewFlowView of(PayFlow f) {
     return new ReviewFlowView(
         FlowView.of(f),
+        f.goal().merchant(),
         f.reviewState().name(),
         f.reviewReason(),
         f.lastErrorCode(),

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.app.api.RunningApi.Answer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,6 +40,7 @@ class ChannelConsoleHttpTest {
 
   @BeforeEach
   void clean() {
+    RunningApi.resetDatabase();
     RunningApi.execute(
         "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
             + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
@@ -74,11 +76,13 @@ class ChannelConsoleHttpTest {
     assertThat(totals.get("oldestOpenTaskAgeSeconds").isNull()).isTrue();
     JsonNode comp = channels.get("compensations");
     assertThat(comp.get("byStatus").get("MANUAL").asLong()).isZero();
-    assertThat(comp.get("manual")).isEmpty();
+    assertThat(comp.get("manual").get("items")).isEmpty();
+    assertThat(comp.get("manual").get("nextCursor").isNull()).isTrue();
 
     JsonNode tasks = ok(CHANNELS + "/tasks");
-    assertThat(tasks.isArray()).isTrue();
-    assertThat(tasks).isEmpty();
+    assertThat(tasks.get("items").isArray()).isTrue();
+    assertThat(tasks.get("items")).isEmpty();
+    assertThat(tasks.get("nextCursor").isNull()).isTrue();
 
     assertError(get(CHANNELS + "/orders/T_none", OPERATOR_KEY), 404, "order_not_found");
   }
@@ -121,12 +125,16 @@ class ChannelConsoleHttpTest {
     JsonNode comp = channels.get("compensations");
     assertThat(comp.get("byStatus").get("MANUAL").asLong()).isEqualTo(1);
     assertThat(comp.get("byStatus").get("PENDING").asLong()).isZero();
-    assertThat(comp.get("manual").get(0).get("tradeOrderNo").asString()).isEqualTo("T_2");
+    JsonNode manual = comp.get("manual").get("items").get(0);
+    assertThat(manual.get("tradeOrderNo").asString()).isEqualTo("T_2");
+    assertThat(manual.get("merchantId").asString()).isEqualTo("shop-b");
 
-    JsonNode tasks = ok(CHANNELS + "/tasks");
+    JsonNode tasks = ok(CHANNELS + "/tasks").get("items");
     assertThat(tasks).hasSize(2);
     assertThat(tasks.get(0).get("status").asString()).isEqualTo("MANUAL");
     assertThat(tasks.get(0).get("tradeOrderNo").asString()).isEqualTo("T_2");
+    assertThat(tasks.get(0).get("merchantId").asString()).isEqualTo("shop-b");
+    assertThat(tasks.get(1).get("merchantId").asString()).isEqualTo("shop-a");
     assertThat(tasks.get(1).get("status").asString()).isEqualTo("LEASED");
     assertThat(tasks.get(1).get("attemptId").asLong()).isEqualTo(102);
     assertThat(tasks.get(1).get("strategy").asString()).isEqualTo("QUERY");
@@ -137,20 +145,23 @@ class ChannelConsoleHttpTest {
     JsonNode order = ok(CHANNELS + "/orders/T_1");
     assertThat(order.get("tradeOrderNo").asString()).isEqualTo("T_1");
     assertThat(order.get("status").asString()).isEqualTo("OPEN");
-    JsonNode attempts = order.get("attempts");
+    assertThat(order.get("merchantId").asString()).isEqualTo("shop-a");
+    JsonNode attempts = order.get("attempts").get("items");
     assertThat(attempts).hasSize(2);
-    assertThat(attempts.get(0).get("attemptId").asLong()).isEqualTo(101);
-    assertThat(attempts.get(0).get("status").asString()).isEqualTo("FAILED");
-    assertThat(attempts.get(1).get("origin").asString()).isEqualTo("FAILOVER");
-    assertThat(attempts.get(1).get("previousAttemptId").asLong()).isEqualTo(101);
-    assertThat(attempts.get(1).get("recoveryTaskStatus").asString()).isEqualTo("LEASED");
-    JsonNode evidence = attempts.get(1).get("evidence");
+    assertThat(order.get("attempts").get("nextCursor").isNull()).isTrue();
+    // Newest first: the failover, then the attempt that failed.
+    assertThat(attempts.get(1).get("attemptId").asLong()).isEqualTo(101);
+    assertThat(attempts.get(1).get("status").asString()).isEqualTo("FAILED");
+    assertThat(attempts.get(0).get("origin").asString()).isEqualTo("FAILOVER");
+    assertThat(attempts.get(0).get("previousAttemptId").asLong()).isEqualTo(101);
+    assertThat(attempts.get(0).get("recoveryTaskStatus").asString()).isEqualTo("LEASED");
+    JsonNode evidence = attempts.get(0).get("evidence").get("items");
     assertThat(evidence).hasSize(2);
-    assertThat(evidence.get(0).get("source").asString()).isEqualTo("RESPONSE");
-    assertThat(evidence.get(0).get("certainty").asString()).isEqualTo("UNKNOWN");
-    assertThat(evidence.get(0).get("requestId").asString()).isEqualTo("req-102-1");
-    assertThat(evidence.get(0).get("policyVersion").asString()).isEqualTo("v3");
-    assertThat(evidence.get(1).get("providerStatus").asString()).isEqualTo("NOTPAY");
+    assertThat(evidence.get(1).get("source").asString()).isEqualTo("RESPONSE");
+    assertThat(evidence.get(1).get("certainty").asString()).isEqualTo("UNKNOWN");
+    assertThat(evidence.get(1).get("requestId").asString()).isEqualTo("req-102-1");
+    assertThat(evidence.get(1).get("policyVersion").asString()).isEqualTo("v3");
+    assertThat(evidence.get(0).get("providerStatus").asString()).isEqualTo("NOTPAY");
     // Never the raw response's hash nor anything of the raw body.
     assertThat(order.toString()).doesNotContain("raw").doesNotContain("f".repeat(64));
   }
@@ -173,13 +184,106 @@ class ChannelConsoleHttpTest {
   @Test
   void noKeyIs401AndAMerchantKeyIs403() {
     insertOutage();
-    for (String path : List.of(CHANNELS, CHANNELS + "/tasks", CHANNELS + "/orders/T_1")) {
+    for (String path :
+        List.of(
+            CHANNELS,
+            CHANNELS + "/tasks",
+            CHANNELS + "/orders/T_1",
+            CHANNELS + "/attempts/102/evidence")) {
       Answer none = api.call("GET", path).send();
       assertError(none, 401, "unauthorized");
       assertThat(none.body()).doesNotContain("acct_a");
       assertError(get(path, "not-a-key"), 401, "unauthorized");
       assertError(get(path, MERCHANT_KEY), 403, "forbidden");
     }
+  }
+
+  @Test
+  void tasksCompensationsAndEvidencePageThroughLongListsWithACursor() {
+    insertOutage();
+    insertLongLists();
+
+    List<JsonNode> tasks = Paging.all(api, OPERATOR_KEY, CHANNELS + "/tasks");
+    assertThat(tasks).hasSize(132);
+    // Due longest ago first; ties by task id; no task lost or repeated across pages.
+    List<Instant> due = tasks.stream().map(t -> Instant.parse(t.get("dueAt").asString())).toList();
+    assertThat(due).isSorted();
+    assertThat(Paging.longs(tasks, "taskId")).doesNotHaveDuplicates();
+    assertThat(tasks.get(0).get("tradeOrderNo").asString()).isEqualTo("T_2");
+    assertThat(tasks.get(0).get("merchantId").asString()).isEqualTo("shop-b");
+    List<JsonNode> small = Paging.all(api, OPERATOR_KEY, CHANNELS + "/tasks?limit=7");
+    assertThat(Paging.longs(small, "taskId")).isEqualTo(Paging.longs(tasks, "taskId"));
+
+    List<JsonNode> manual =
+        Paging.all(api, OPERATOR_KEY, CHANNELS, c -> c.get("compensations").get("manual"));
+    assertThat(manual).hasSize(131);
+    assertThat(Paging.longs(manual, "attemptId"))
+        .isSortedAccordingTo((x, y) -> Long.compare(y, x))
+        .doesNotHaveDuplicates();
+
+    JsonNode order = ok(CHANNELS + "/orders/T_1");
+    JsonNode first = order.get("attempts").get("items").get(0).get("evidence");
+    assertThat(first.get("items")).hasSize(100);
+    List<JsonNode> evidence = Paging.all(api, OPERATOR_KEY, CHANNELS + "/attempts/102/evidence");
+    assertThat(evidence).hasSize(132);
+    assertThat(Paging.longs(evidence, "id")).isSortedAccordingTo((x, y) -> Long.compare(y, x));
+    assertThat(evidence.get(100).get("id").asLong())
+        .isLessThan(Long.parseLong(first.get("nextCursor").asString()));
+    List<JsonNode> attempts =
+        Paging.all(api, OPERATOR_KEY, CHANNELS + "/orders/T_1?limit=1", o -> o.get("attempts"));
+    assertThat(Paging.longs(attempts, "attemptId")).containsExactly(102L, 101L);
+  }
+
+  @Test
+  void aBadCursorOrLimitIs400AndAnUnknownAttempt404() {
+    insertOutage();
+    for (String path :
+        List.of(
+            CHANNELS,
+            CHANNELS + "/tasks",
+            CHANNELS + "/orders/T_1",
+            CHANNELS + "/attempts/102/evidence")) {
+      Paging.refusesBadCursorAndLimit(api, OPERATOR_KEY, path);
+    }
+    assertError(get(CHANNELS + "/attempts/99999/evidence", OPERATOR_KEY), 404, "attempt_not_found");
+  }
+
+  /**
+   * 130 more open tasks (5 of them due at one instant), 130 more MANUAL compensations, and 130 more
+   * pieces of evidence on attempt 102.
+   */
+  private static void insertLongLists() {
+    RunningApi.execute(
+        """
+        INSERT INTO payment_order
+          (trade_order_no, amount, currency, payment_method, status, created_at, updated_at)
+        SELECT 'T_p' || g, 990, 'CNY', 'wallet', 'OPEN', now(), now()
+          FROM generate_series(1, 130) g;
+        INSERT INTO payment_attempt
+          (id, trade_order_no, seq, channel_account_id, origin, provider_idempotency_key,
+           create_request_hash, status, result_certainty, amount, currency, payment_method,
+           created_at, updated_at)
+        SELECT 1000 + g, 'T_p' || g, 1, 2, 'INITIAL', 'kp' || g, repeat('0', 64), 'FAILED',
+               'DEFINITE_FAILURE', 990, 'CNY', 'wallet', now(), now()
+          FROM generate_series(1, 130) g;
+        INSERT INTO recovery_task
+          (attempt_id, channel_account_id, status, strategy, due_at, attempt_count,
+           policy_version, created_at, updated_at)
+        SELECT 1000 + g, 2, 'READY', 'QUERY',
+               date_trunc('second', now()) + make_interval(mins => greatest(g, 5)), 0, 'v3',
+               now(), now()
+          FROM generate_series(1, 130) g;
+        INSERT INTO attempt_compensation
+          (attempt_id, trade_order_no, refund_no, amount, status, reason, due_at, created_at,
+           updated_at)
+        SELECT 1000 + g, 'T_p' || g, 'CRp' || g, 990, 'MANUAL', 'LATE_SUCCESS', now(), now(),
+               now()
+          FROM generate_series(1, 130) g;
+        INSERT INTO provider_evidence
+          (attempt_id, source, operation, certainty, request_id, observed_at)
+        SELECT 102, 'QUERY', 'RETRIEVE', 'UNKNOWN', 'req-p' || g, now()
+          FROM generate_series(1, 130) g;
+        """);
   }
 
   /**
@@ -247,6 +351,14 @@ class ChannelConsoleHttpTest {
            created_at, updated_at)
         VALUES (201, 'T_2', 'CR201', 990, 'MANUAL', 'LATE_SUCCESS', 'refund_abnormal',
                 now(), now() - interval '1 hour', now());
+        INSERT INTO pay_flow
+          (merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,
+           biz_deadline_time, next_retry_time, trade_order_no, refund_order_no, created_at,
+           updated_at)
+        VALUES ('shop-a', 1, 'renewal', 'console-1', 1, 'BIZ_SUCCESS', 1500, 'EUR', now(), now(),
+                'T_1', 'r_T_1', now(), now()),
+               ('shop-b', 2, 'renewal', 'console-2', 1, 'BIZ_SUCCESS', 990, 'CNY', now(), now(),
+                'T_2', 'r_T_2', now(), now());
         """);
   }
 }

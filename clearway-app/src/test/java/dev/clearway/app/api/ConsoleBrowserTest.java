@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -89,9 +90,13 @@ class ConsoleBrowserTest {
     waitFor(() -> text("chart-status").contains("BIZ_SUCCESS"));
     waitFor(() -> text("queue").contains(String.valueOf(frozen.id())));
     waitFor(() -> text("transitions").contains("BIZ_SUCCESS"));
+    // Operators see every merchant: each row names its own.
+    assertThat(text("queue")).contains("default");
+    waitFor(() -> allCells("#transitions td.merchant", "default"));
 
     click(By.cssSelector("#queue tr[data-flow='" + frozen.id() + "']"));
     waitFor(() -> text("fact-state").equals("PAYED"));
+    assertThat(text("fact-merchant")).isEqualTo("default");
     assertThat(text("timeline")).contains("PAYING").contains("PAYED");
 
     browser.findElement(By.id("p-ticket")).sendKeys("OPS-1");
@@ -200,9 +205,80 @@ class ConsoleBrowserTest {
     searchOrder("T_console_1");
     waitFor(() -> text("order-timeline").contains("req-701-1"));
 
+    // A long evidence timeline: its newest page first, then "more".
+    RunningApi.execute(
+        "INSERT INTO provider_evidence (attempt_id, source, operation, certainty, request_id,"
+            + " observed_at) SELECT 702, 'QUERY', 'RETRIEVE', 'UNKNOWN', 'req-more-' || g, now()"
+            + " FROM generate_series(1, 120) g");
+    searchOrder("T_console_1");
+    waitFor(() -> evidenceRows() == 101);
+    click(By.cssSelector("#order-timeline button.more-evidence"));
+    waitFor(() -> evidenceRows() == 123);
+    assertThat(text("order-timeline")).contains("req-702-1").contains("req-701-1");
+
     Path shot = Path.of("target", "console-channels.png");
     Files.createDirectories(shot.getParent());
     Files.write(shot, ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+  }
+
+  @Test
+  void aLongQueueShowsItsFirstPageAndMoreOnRequestWithEachRowsMerchant() throws Exception {
+    RunningApi.resetDatabase();
+    RunningApi.execute(
+        """
+        INSERT INTO pay_flow
+          (merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,
+           biz_deadline_time, next_retry_time, trade_order_no, refund_order_no, review_state,
+           review_reason, created_at, updated_at)
+        SELECT 'shop-b', 8000 + g, 'renewal', 'console-many-' || g, 1, 'PAYED', 500, 'CNY',
+               now() + interval '1 hour', now() + interval '1 day', 't_console_' || g,
+               'r_t_console_' || g, 'FROZEN', 'BIZ_DONE_WITHOUT_ATTRIBUTION', now(), now()
+          FROM generate_series(1, 130) g
+        """);
+    try {
+      browser.get(api.baseUrl() + "/console");
+      useKey(RunningApi.OPERATOR_KEY);
+      waitFor(() -> queueRows() == 100);
+      assertThat(browser.findElement(By.id("queue-more")).isDisplayed()).isTrue();
+      waitFor(() -> allCells("#queue td.merchant", "shop-b"));
+
+      click(By.id("queue-more"));
+      waitFor(() -> queueRows() == 130);
+      assertThat(browser.findElement(By.id("queue-more")).isDisplayed()).isFalse();
+      assertThat(text("queue-pager")).contains("130 shown");
+      // The refresh every 2 s keeps what the reader loaded...
+      Thread.sleep(2_500);
+      assertThat(queueRows()).isEqualTo(130);
+      // ...until they go back to the latest page.
+      click(By.id("queue-latest"));
+      waitFor(() -> queueRows() == 100);
+    } finally {
+      RunningApi.resetDatabase();
+    }
+  }
+
+  /**
+   * Whether there are cells matching {@code css} and every one reads {@code text}, read in one
+   * script so that no refresh of the table lands between two cells.
+   */
+  private static boolean allCells(String css, String text) {
+    Object cells =
+        ((JavascriptExecutor) browser)
+            .executeScript(
+                "return Array.from(document.querySelectorAll(arguments[0]),"
+                    + " td => td.textContent.trim());",
+                css);
+    return cells instanceof java.util.List<?> list
+        && !list.isEmpty()
+        && list.stream().allMatch(text::equals);
+  }
+
+  private static int queueRows() {
+    return browser.findElements(By.cssSelector("#queue tbody tr[data-flow]")).size();
+  }
+
+  private static int evidenceRows() {
+    return browser.findElements(By.cssSelector("#order-timeline tr.evidence")).size();
   }
 
   private static void searchOrder(String tradeOrderNo) {

@@ -76,6 +76,16 @@ final class RunningApi implements AutoCloseable {
 
   /** Starts the service over {@code wrap} of the shared pool (to observe the queries it runs). */
   static RunningApi start(UnaryOperator<DataSource> wrap, String... extra) {
+    return start(wrap, Map.of(), extra);
+  }
+
+  /** Starts the service with further beans (by name), e.g. a policy registry. */
+  static RunningApi startWith(Map<String, Object> beans, String... extra) {
+    return start(UnaryOperator.identity(), beans, extra);
+  }
+
+  private static RunningApi start(
+      UnaryOperator<DataSource> wrap, Map<String, Object> beans, String... extra) {
     Clock clock = Clock.systemUTC();
     GatedWallet wallet = new GatedWallet(clock);
     SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
@@ -106,6 +116,7 @@ final class RunningApi implements AutoCloseable {
                   ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
                   ctx.getBeanFactory()
                       .registerSingleton("businessGateway", (BusinessGateway) business);
+                  beans.forEach(ctx.getBeanFactory()::registerSingleton);
                 })
             .run();
     return new RunningApi(context, wallet, business);

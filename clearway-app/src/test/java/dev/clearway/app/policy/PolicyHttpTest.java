@@ -76,8 +76,10 @@ class PolicyHttpTest {
       JsonNode overview = JSON.readTree(before.body());
       assertThat(overview.path("rollout").path("stableVersion").asString())
           .isEqualTo(DEFAULT_VERSION);
-      assertThat(overview.path("versions")).hasSize(1);
-      assertThat(overview.path("versions").get(0).path("status").asString()).isEqualTo("ACTIVE");
+      assertThat(overview.path("versions").path("items")).hasSize(1);
+      assertThat(overview.path("versions").path("nextCursor").isNull()).isTrue();
+      assertThat(overview.path("versions").path("items").get(0).path("status").asString())
+          .isEqualTo("ACTIVE");
 
       pay(running, "pol-1");
       long recorded = count(running, "SELECT count(*) FROM payment_attempt");
@@ -188,20 +190,21 @@ class PolicyHttpTest {
       HttpResponse<String> detail =
           send("GET", "/ops/policies/" + NEW_VERSION, OPERATOR_OLGA, null, null);
       assertThat(detail.statusCode()).isEqualTo(200);
-      JsonNode audit = JSON.readTree(detail.body()).path("audit");
+      // The audit trail, newest first.
+      JsonNode audit = JSON.readTree(detail.body()).path("audit").path("items");
       List<String> steps = new ArrayList<>();
       for (JsonNode e : audit) {
         steps.add(e.path("action").asString() + " by " + e.path("actor").asString());
       }
       assertThat(steps)
           .containsExactly(
-              "SUBMIT by olga",
-              "VALIDATE by system",
-              "DRY_RUN by system",
-              "ROLLOUT by olga",
+              "ROLLBACK by alice",
               "PROMOTE by alice",
-              "ROLLBACK by alice");
-      assertThat(audit.get(5).path("reason").asString()).isEqualTo("more PSP load than planned");
+              "ROLLOUT by olga",
+              "DRY_RUN by system",
+              "VALIDATE by system",
+              "SUBMIT by olga");
+      assertThat(audit.get(0).path("reason").asString()).isEqualTo("more PSP load than planned");
       assertThat(JSON.readTree(detail.body()).path("policy").path("body").asString())
           .isEqualTo(good);
 
@@ -304,7 +307,7 @@ class PolicyHttpTest {
   }
 
   private static String statusOf(JsonNode overview, String version) {
-    for (JsonNode v : overview.path("versions")) {
+    for (JsonNode v : overview.path("versions").path("items")) {
       if (version.equals(v.path("version").asString())) {
         return v.path("status").asString();
       }

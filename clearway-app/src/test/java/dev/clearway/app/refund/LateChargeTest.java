@@ -148,7 +148,9 @@ class LateChargeTest {
     assertThat(manual.status()).isEqualTo(LateChargeStatus.MANUAL);
     assertThat(manual.lastErrorCode()).isEqualTo("WALLET_DOWN");
     assertThat(manual.leaseOwner()).isNull();
-    assertThat(rig.ops.manual(10)).extracting(m -> m.flowId()).containsExactly(failed.id());
+    assertThat(rig.ops.manual(Long.MAX_VALUE, 10))
+        .extracting(m -> m.flowId())
+        .containsExactly(failed.id());
     assertThat(rig.ops.openByStatus()).containsEntry("MANUAL", 1L);
     assertThat(rig.events.count("checked:MANUAL")).isEqualTo(1);
     assertThat(rig.refunds(failed)).isEmpty();
@@ -163,7 +165,7 @@ class LateChargeTest {
     assertThat(rig.scan()).isEqualTo(1);
 
     assertRefundedOnce(failed);
-    assertThat(rig.ops.manual(10)).isEmpty();
+    assertThat(rig.ops.manual(Long.MAX_VALUE, 10)).isEmpty();
   }
 
   @Test

@@ -6,17 +6,15 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Read-only queries of the ops console's "Channels" panel (issue 5, seed 001 section 8): what the
- * channel layer is doing right now, per channel account. Nothing here writes; no raw PSP bodies,
- * hashes or card data leave the database.
+ * Read-only figures of the ops console's "Channels" panel: what the channel layer is doing right
+ * now, per channel account (its lists are {@link JdbcChannelQueues} and {@link JdbcOrderTimeline}).
+ * Nothing here writes; no raw PSP bodies, hashes or card data leave the database.
  *
  * <p>"The last hour" is {@code [now - 1h, now]} for the {@code now} the caller passes; ages are in
  * whole seconds against the same {@code now}. A recovery task is open while READY or LEASED; its
@@ -68,76 +66,6 @@ public final class JdbcChannelOps {
       long openTasks,
       Long oldestOpenTaskAgeSeconds,
       long manualTasks) {}
-
-  /** A compensation a person must handle: an attempt charged although recorded as failed. */
-  public record ManualCompensation(
-      long attemptId,
-      String tradeOrderNo,
-      String refundNo,
-      long amount,
-      String reason,
-      String lastError,
-      int tries,
-      Instant updatedAt) {}
-
-  /** An open (READY, LEASED) or MANUAL recovery task. */
-  public record TaskRow(
-      long taskId,
-      long attemptId,
-      String tradeOrderNo,
-      long channelAccountId,
-      String channel,
-      String accountRef,
-      String status,
-      String strategy,
-      int attempts,
-      Instant dueAt,
-      String lastError,
-      String policyVersion,
-      Instant createdAt,
-      long ageSeconds) {}
-
-  /** One row of provider evidence, without its raw hash or provider object id. */
-  public record EvidenceRow(
-      long id,
-      String source,
-      String operation,
-      String certainty,
-      String providerStatus,
-      String errorCode,
-      Instant observedAt,
-      String policyVersion,
-      String requestId) {}
-
-  /** An attempt of an order with its evidence, oldest first. */
-  public record AttemptTimeline(
-      long attemptId,
-      int seq,
-      long channelAccountId,
-      String channel,
-      String accountRef,
-      String origin,
-      Long previousAttemptId,
-      String status,
-      String certainty,
-      String errorCode,
-      int replayCount,
-      Instant createdAt,
-      Instant updatedAt,
-      String recoveryTaskStatus,
-      String compensationStatus,
-      List<EvidenceRow> evidence) {}
-
-  /** A payment order (one trade order number) and its attempts across PSPs. */
-  public record OrderTimeline(
-      String tradeOrderNo,
-      long amount,
-      String currency,
-      String paymentMethod,
-      String status,
-      String closedReason,
-      Instant createdAt,
-      List<AttemptTimeline> attempts) {}
 
   /** Every channel account, by id, with its figures of the last hour and its recovery backlog. */
   public List<AccountFigures> accounts(Instant now) {
@@ -239,181 +167,12 @@ public final class JdbcChannelOps {
     return counts;
   }
 
-  /** MANUAL compensations (two charges: needs a person), oldest first. */
-  public List<ManualCompensation> manualCompensations(int limit) {
-    requirePositive(limit);
-    return sql.query(
-        """
-        SELECT attempt_id, trade_order_no, refund_no, amount, reason, last_error, tries, updated_at
-          FROM attempt_compensation
-         WHERE status = 'MANUAL'
-         ORDER BY created_at, attempt_id
-         LIMIT ?
-        """,
-        ps -> ps.setInt(1, limit),
-        rs ->
-            new ManualCompensation(
-                rs.getLong("attempt_id"),
-                rs.getString("trade_order_no"),
-                rs.getString("refund_no"),
-                rs.getLong("amount"),
-                rs.getString("reason"),
-                rs.getString("last_error"),
-                rs.getInt("tries"),
-                instant(rs, "updated_at")));
-  }
-
-  /** The oldest open (READY, LEASED) or MANUAL recovery tasks, oldest first, at most limit. */
-  public List<TaskRow> oldestTasks(int limit, Instant now) {
-    requirePositive(limit);
-    return sql.query(
-        """
-        SELECT t.id, t.attempt_id, a.trade_order_no, t.channel_account_id, ca.channel,
-               ca.account_ref, t.status, t.strategy, t.attempt_count, t.due_at, t.last_error,
-               t.policy_version, t.created_at
-          FROM recovery_task t
-          JOIN payment_attempt a ON a.id = t.attempt_id
-          LEFT JOIN channel_account ca ON ca.id = t.channel_account_id
-         WHERE t.status IN ('READY', 'LEASED', 'MANUAL')
-         ORDER BY t.created_at, t.id
-         LIMIT ?
-        """,
-        ps -> ps.setInt(1, limit),
-        rs -> {
-          Instant created = instant(rs, "created_at");
-          return new TaskRow(
-              rs.getLong("id"),
-              rs.getLong("attempt_id"),
-              rs.getString("trade_order_no"),
-              rs.getLong("channel_account_id"),
-              rs.getString("channel"),
-              rs.getString("account_ref"),
-              rs.getString("status"),
-              rs.getString("strategy"),
-              rs.getInt("attempt_count"),
-              instant(rs, "due_at"),
-              rs.getString("last_error"),
-              rs.getString("policy_version"),
-              created,
-              age(created, now));
-        });
-  }
-
-  /**
-   * A payment order with its attempts (by seq) and each attempt's evidence (by id); empty when no
-   * payment order has that number.
-   */
-  public Optional<OrderTimeline> order(String tradeOrderNo) {
-    List<OrderTimeline> orders =
-        sql.query(
-            """
-            SELECT trade_order_no, amount, currency, payment_method, status, closed_reason,
-                   created_at
-              FROM payment_order
-             WHERE trade_order_no = ?
-            """,
-            ps -> ps.setString(1, tradeOrderNo),
-            rs ->
-                new OrderTimeline(
-                    rs.getString("trade_order_no"),
-                    rs.getLong("amount"),
-                    rs.getString("currency"),
-                    rs.getString("payment_method"),
-                    rs.getString("status"),
-                    rs.getString("closed_reason"),
-                    instant(rs, "created_at"),
-                    List.of()));
-    if (orders.isEmpty()) {
-      return Optional.empty();
-    }
-    Map<Long, List<EvidenceRow>> evidence = new LinkedHashMap<>();
-    sql.query(
-            """
-            SELECT e.attempt_id, e.id, e.source, e.operation, e.certainty, e.provider_status,
-                   e.error_code, e.observed_at, e.policy_version, e.request_id
-              FROM provider_evidence e
-              JOIN payment_attempt a ON a.id = e.attempt_id
-             WHERE a.trade_order_no = ?
-             ORDER BY e.attempt_id, e.id
-            """,
-            ps -> ps.setString(1, tradeOrderNo),
-            rs ->
-                Map.entry(
-                    rs.getLong("attempt_id"),
-                    new EvidenceRow(
-                        rs.getLong("id"),
-                        rs.getString("source"),
-                        rs.getString("operation"),
-                        rs.getString("certainty"),
-                        rs.getString("provider_status"),
-                        rs.getString("error_code"),
-                        instant(rs, "observed_at"),
-                        rs.getString("policy_version"),
-                        rs.getString("request_id"))))
-        .forEach(
-            e -> evidence.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
-    List<AttemptTimeline> attempts =
-        sql.query(
-            """
-            SELECT a.id, a.seq, a.channel_account_id, ca.channel, ca.account_ref, a.origin,
-                   a.previous_attempt_id, a.status, a.result_certainty, a.error_code,
-                   a.replay_count, a.created_at, a.updated_at,
-                   t.status AS task_status, c.status AS compensation_status
-              FROM payment_attempt a
-              LEFT JOIN channel_account ca ON ca.id = a.channel_account_id
-              LEFT JOIN recovery_task t ON t.attempt_id = a.id
-              LEFT JOIN attempt_compensation c ON c.attempt_id = a.id
-             WHERE a.trade_order_no = ?
-             ORDER BY a.seq
-            """,
-            ps -> ps.setString(1, tradeOrderNo),
-            rs -> {
-              long id = rs.getLong("id");
-              long previous = rs.getLong("previous_attempt_id");
-              Long previousId = rs.wasNull() ? null : previous;
-              return new AttemptTimeline(
-                  id,
-                  rs.getInt("seq"),
-                  rs.getLong("channel_account_id"),
-                  rs.getString("channel"),
-                  rs.getString("account_ref"),
-                  rs.getString("origin"),
-                  previousId,
-                  rs.getString("status"),
-                  rs.getString("result_certainty"),
-                  rs.getString("error_code"),
-                  rs.getInt("replay_count"),
-                  instant(rs, "created_at"),
-                  instant(rs, "updated_at"),
-                  rs.getString("task_status"),
-                  rs.getString("compensation_status"),
-                  List.copyOf(evidence.getOrDefault(id, List.of())));
-            });
-    OrderTimeline o = orders.get(0);
-    return Optional.of(
-        new OrderTimeline(
-            o.tradeOrderNo(),
-            o.amount(),
-            o.currency(),
-            o.paymentMethod(),
-            o.status(),
-            o.closedReason(),
-            o.createdAt(),
-            attempts));
-  }
-
-  private static void requirePositive(int limit) {
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be positive");
-    }
-  }
-
   /** Whole seconds from {@code since} to {@code now}, never negative; null without a start. */
-  private static Long age(Instant since, Instant now) {
+  static Long age(Instant since, Instant now) {
     return since == null ? null : Math.max(0, Duration.between(since, now).toSeconds());
   }
 
-  private static Instant instant(ResultSet rs, String column) throws SQLException {
+  static Instant instant(ResultSet rs, String column) throws SQLException {
     OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
     return t == null ? null : t.toInstant();
   }

@@ -20,6 +20,7 @@ public final class JdbcLateChargeOps {
   public record ManualCheck(
       long checkId,
       long flowId,
+      String merchantId,
       String tradeOrderNo,
       String source,
       String lastResult,
@@ -52,20 +53,30 @@ public final class JdbcLateChargeOps {
     return counts;
   }
 
-  /** Checks in MANUAL, oldest first. */
-  public List<ManualCheck> manual(int limit) {
+  /**
+   * Checks in MANUAL, newest first: at most {@code limit} with an id below {@code beforeId} (the id
+   * of the last check of the previous page, or {@link Long#MAX_VALUE} for the first), through
+   * {@code idx_late_charge_manual}.
+   */
+  public List<ManualCheck> manual(long beforeId, int limit) {
     return sql.query(
         """
-        SELECT id, flow_id, trade_order_no, source, last_result, last_error_code, created_at,
-               updated_at, next_check_time
-          FROM late_charge_check WHERE status = 'MANUAL'
-         ORDER BY id LIMIT ?
+        SELECT id, flow_id, merchant_id, trade_order_no, source, last_result, last_error_code,
+               created_at, updated_at, next_check_time
+          FROM late_charge_check
+         WHERE status = 'MANUAL' AND id < ?
+         ORDER BY id DESC
+         LIMIT ?
         """,
-        ps -> ps.setInt(1, limit),
+        ps -> {
+          ps.setLong(1, beforeId);
+          ps.setInt(2, limit);
+        },
         rs ->
             new ManualCheck(
                 rs.getLong("id"),
                 rs.getLong("flow_id"),
+                rs.getString("merchant_id"),
                 rs.getString("trade_order_no"),
                 rs.getString("source"),
                 rs.getString("last_result"),

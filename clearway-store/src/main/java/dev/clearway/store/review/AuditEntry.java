@@ -2,8 +2,9 @@ package dev.clearway.store.review;
 
 import java.time.Instant;
 
-/** One audited act on a manual command. */
+/** One audited act on a manual command; {@code id} orders the trail. */
 public record AuditEntry(
+    long id,
     long commandId,
     long flowId,
     String actorId,

@@ -2,8 +2,11 @@ package dev.clearway.store.review;
 
 import java.time.Instant;
 
-/** One row of a flow's transition history, for people reading its timeline. */
+/**
+ * One row of a flow's transition history, for people reading its timeline; {@code id} orders it.
+ */
 public record HistoryEntry(
+    long id,
     String fromStatus,
     String toStatus,
     long version,

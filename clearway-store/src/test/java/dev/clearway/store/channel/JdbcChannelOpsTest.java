@@ -1,21 +1,19 @@
 package dev.clearway.store.channel;
 
+import static dev.clearway.store.channel.ConsoleChannelRows.NOW;
+import static dev.clearway.store.channel.ConsoleChannelRows.accounts;
+import static dev.clearway.store.channel.ConsoleChannelRows.attempt;
+import static dev.clearway.store.channel.ConsoleChannelRows.compensation;
+import static dev.clearway.store.channel.ConsoleChannelRows.evidence;
+import static dev.clearway.store.channel.ConsoleChannelRows.order;
+import static dev.clearway.store.channel.ConsoleChannelRows.task;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.store.Sql;
 import dev.clearway.store.channel.JdbcChannelOps.AccountFigures;
-import dev.clearway.store.channel.JdbcChannelOps.AttemptTimeline;
-import dev.clearway.store.channel.JdbcChannelOps.OrderTimeline;
-import dev.clearway.store.channel.JdbcChannelOps.TaskRow;
 import dev.clearway.store.channel.JdbcChannelOps.Totals;
 import dev.clearway.store.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -24,17 +22,14 @@ import org.junit.jupiter.api.Test;
 
 /** The console's channel figures read from the channel tables of the real PostgreSQL. */
 class JdbcChannelOpsTest {
-  private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
-
   private final DataSource dataSource = TestDatabase.get().dataSource();
   private final JdbcChannelOps ops = new JdbcChannelOps(dataSource);
+  private final JdbcChannelQueues queues = new JdbcChannelQueues(dataSource);
+  private final JdbcOrderTimeline timeline = new JdbcOrderTimeline(dataSource);
 
   @BeforeEach
   void clean() throws SQLException {
-    exec(
-        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-            + " payment_order, channel_account CASCADE");
+    ConsoleChannelRows.clean();
   }
 
   @Test
@@ -44,9 +39,9 @@ class JdbcChannelOpsTest {
     assertThat(ops.compensationsByStatus())
         .containsExactly(
             Map.entry("PENDING", 0L), Map.entry("REFUNDED", 0L), Map.entry("MANUAL", 0L));
-    assertThat(ops.manualCompensations(50)).isEmpty();
-    assertThat(ops.oldestTasks(50, NOW)).isEmpty();
-    assertThat(ops.order("T_none")).isEmpty();
+    assertThat(queues.manualCompensations(Long.MAX_VALUE, 50)).isEmpty();
+    assertThat(queues.tasks(null, 50, NOW)).isEmpty();
+    assertThat(timeline.order("T_none", Integer.MAX_VALUE, 10, 10)).isEmpty();
   }
 
   @Test
@@ -113,37 +108,7 @@ class JdbcChannelOpsTest {
   }
 
   @Test
-  void oldestOpenOrManualTasksFirstWithTheirOrderAndAccount() throws SQLException {
-    accounts();
-    for (int i = 0; i < 4; i++) {
-      order("T_" + i);
-      attempt(300 + i, "T_" + i, 1, 1, "INITIAL", null, "UNKNOWN", NOW.minusSeconds(1000));
-    }
-    task(300, 1, "READY", NOW.minusSeconds(100));
-    task(301, 1, "MANUAL", NOW.minusSeconds(400));
-    task(302, 1, "RESOLVED", NOW.minusSeconds(900));
-    task(303, 1, "LEASED", NOW.minusSeconds(200));
-
-    List<TaskRow> tasks = ops.oldestTasks(50, NOW);
-
-    assertThat(tasks).extracting(TaskRow::attemptId).containsExactly(301L, 303L, 300L);
-    TaskRow manual = tasks.get(0);
-    assertThat(manual.tradeOrderNo()).isEqualTo("T_1");
-    assertThat(manual.channel()).isEqualTo("stripe");
-    assertThat(manual.accountRef()).isEqualTo("acct_a");
-    assertThat(manual.status()).isEqualTo("MANUAL");
-    assertThat(manual.strategy()).isEqualTo("QUERY");
-    assertThat(manual.attempts()).isEqualTo(3);
-    assertThat(manual.lastError()).isEqualTo("psp_timeout");
-    assertThat(manual.policyVersion()).isEqualTo("v7");
-    assertThat(manual.dueAt()).isEqualTo(NOW.minusSeconds(400).plusSeconds(30));
-    assertThat(manual.ageSeconds()).isEqualTo(400);
-    assertThat(ops.oldestTasks(1, NOW)).extracting(TaskRow::attemptId).containsExactly(301L);
-    assertThatThrownBy(() -> ops.oldestTasks(0, NOW)).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void compensationsByStatusAndTheManualOnes() throws SQLException {
+  void compensationsByStatus() throws SQLException {
     accounts();
     for (int i = 0; i < 4; i++) {
       order("T_" + i);
@@ -157,182 +122,5 @@ class JdbcChannelOpsTest {
     assertThat(ops.compensationsByStatus())
         .containsExactly(
             Map.entry("PENDING", 1L), Map.entry("REFUNDED", 2L), Map.entry("MANUAL", 1L));
-    assertThat(ops.manualCompensations(50))
-        .singleElement()
-        .satisfies(
-            c -> {
-              assertThat(c.attemptId()).isEqualTo(401);
-              assertThat(c.tradeOrderNo()).isEqualTo("T_1");
-              assertThat(c.refundNo()).isEqualTo("CR401");
-              assertThat(c.amount()).isEqualTo(1500);
-              assertThat(c.reason()).isEqualTo("LATE_SUCCESS");
-              assertThat(c.lastError()).isEqualTo("refund_abnormal");
-            });
-  }
-
-  @Test
-  void anOrdersAttemptsWithTheirEvidenceInOrder() throws SQLException {
-    accounts();
-    order("T_9");
-    attempt(501, "T_9", 1, 1, "INITIAL", null, "FAILED", NOW.minusSeconds(60));
-    attempt(502, "T_9", 2, 2, "FAILOVER", 501L, "UNKNOWN", NOW.minusSeconds(30));
-    evidence(501, "RESPONSE", "CREATE", "DEFINITE_FAILURE", NOW.minusSeconds(59));
-    evidence(502, "RESPONSE", "CREATE", "UNKNOWN", NOW.minusSeconds(29));
-    evidence(502, "QUERY", "RETRIEVE", "PENDING", NOW.minusSeconds(10));
-    task(502, 2, "LEASED", NOW.minusSeconds(29));
-    compensation(501, "T_9", "PENDING");
-
-    OrderTimeline order = ops.order("T_9").orElseThrow();
-
-    assertThat(order.tradeOrderNo()).isEqualTo("T_9");
-    assertThat(order.amount()).isEqualTo(1500);
-    assertThat(order.currency()).isEqualTo("EUR");
-    assertThat(order.status()).isEqualTo("OPEN");
-    assertThat(order.attempts()).extracting(AttemptTimeline::attemptId).containsExactly(501L, 502L);
-    AttemptTimeline first = order.attempts().get(0);
-    assertThat(first.origin()).isEqualTo("INITIAL");
-    assertThat(first.previousAttemptId()).isNull();
-    assertThat(first.channel()).isEqualTo("stripe");
-    assertThat(first.compensationStatus()).isEqualTo("PENDING");
-    assertThat(first.recoveryTaskStatus()).isNull();
-    assertThat(first.evidence())
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.certainty()).isEqualTo("DEFINITE_FAILURE");
-              assertThat(e.providerStatus()).isEqualTo("status_DEFINITE_FAILURE");
-              assertThat(e.requestId()).isEqualTo("req-501-CREATE");
-              assertThat(e.policyVersion()).isEqualTo("v7");
-              assertThat(e.observedAt()).isEqualTo(NOW.minusSeconds(59));
-            });
-    AttemptTimeline second = order.attempts().get(1);
-    assertThat(second.origin()).isEqualTo("FAILOVER");
-    assertThat(second.previousAttemptId()).isEqualTo(501L);
-    assertThat(second.accountRef()).isEqualTo("mch_b");
-    assertThat(second.recoveryTaskStatus()).isEqualTo("LEASED");
-    assertThat(second.evidence())
-        .extracting(JdbcChannelOps.EvidenceRow::source)
-        .containsExactly("RESPONSE", "QUERY");
-
-    assertThat(ops.order("T_other")).isEmpty();
-  }
-
-  @Test
-  void anOrderWithoutAttemptsHasAnEmptyTimeline() throws SQLException {
-    order("T_closed");
-
-    assertThat(ops.order("T_closed")).hasValueSatisfying(o -> assertThat(o.attempts()).isEmpty());
-  }
-
-  // ---- rows -------------------------------------------------------------------------------
-
-  private void accounts() throws SQLException {
-    exec(
-        "INSERT INTO channel_account"
-            + " (id, channel, account_ref, failure_domain, payment_methods, priority)"
-            + " VALUES (1, 'stripe', 'acct_a', 'psp:stripe-a', 'card', 1),"
-            + " (2, 'wechat', 'mch_b', 'psp:wechat', 'wallet', 2),"
-            + " (3, 'stripe', 'acct_idle', 'psp:stripe-b', 'card', 3)");
-  }
-
-  private void order(String tradeOrderNo) throws SQLException {
-    update(
-        "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method,"
-            + " status, created_at, updated_at) VALUES (?, 1500, 'EUR', 'card', 'OPEN', ?, ?)",
-        tradeOrderNo,
-        Sql.ts(NOW.minusSeconds(3600)),
-        Sql.ts(NOW.minusSeconds(3600)));
-  }
-
-  private void attempt(
-      long id,
-      String tradeOrderNo,
-      int seq,
-      long account,
-      String origin,
-      Long previous,
-      String status,
-      Instant created)
-      throws SQLException {
-    update(
-        "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id, origin,"
-            + " previous_attempt_id, provider_idempotency_key, create_request_hash, status,"
-            + " result_certainty, amount, currency, payment_method, created_at, updated_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'CERTAIN', 1500, 'EUR', 'pm_card_visa', ?, ?)",
-        id,
-        tradeOrderNo,
-        seq,
-        account,
-        origin,
-        previous,
-        "key-" + id,
-        "0".repeat(64),
-        status,
-        Sql.ts(created),
-        Sql.ts(created));
-  }
-
-  private void evidence(
-      long attemptId, String source, String operation, String certainty, Instant at)
-      throws SQLException {
-    update(
-        "INSERT INTO provider_evidence (attempt_id, source, operation, certainty,"
-            + " provider_status, request_id, raw_sha256, policy_version, observed_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, 'v7', ?)",
-        attemptId,
-        source,
-        operation,
-        certainty,
-        "status_" + certainty,
-        "req-" + attemptId + "-" + operation,
-        "f".repeat(64),
-        Sql.ts(at));
-  }
-
-  private void task(long attemptId, long account, String status, Instant created)
-      throws SQLException {
-    update(
-        "INSERT INTO recovery_task (attempt_id, channel_account_id, status, strategy, due_at,"
-            + " attempt_count, policy_version, last_error, created_at, updated_at)"
-            + " VALUES (?, ?, ?, 'QUERY', ?, 3, 'v7', 'psp_timeout', ?, ?)",
-        attemptId,
-        account,
-        status,
-        Sql.ts(created.plusSeconds(30)),
-        Sql.ts(created),
-        Sql.ts(created));
-  }
-
-  private void compensation(long attemptId, String tradeOrderNo, String status)
-      throws SQLException {
-    update(
-        "INSERT INTO attempt_compensation (attempt_id, trade_order_no, refund_no, amount, status,"
-            + " reason, last_error, due_at, created_at, updated_at)"
-            + " VALUES (?, ?, ?, 1500, ?, 'LATE_SUCCESS', ?, ?, ?, ?)",
-        attemptId,
-        tradeOrderNo,
-        "CR" + attemptId,
-        status,
-        "MANUAL".equals(status) ? "refund_abnormal" : null,
-        Sql.ts(NOW),
-        Sql.ts(NOW.minusSeconds(attemptId)),
-        Sql.ts(NOW));
-  }
-
-  private void update(String statement, Object... params) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(statement)) {
-      for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
-      }
-      ps.executeUpdate();
-    }
-  }
-
-  private void exec(String statement) throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        Statement st = c.createStatement()) {
-      st.execute(statement);
-    }
   }
 }

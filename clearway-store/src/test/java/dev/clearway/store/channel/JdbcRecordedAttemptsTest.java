@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.RecordedAttempt;
+import dev.clearway.core.channel.policy.RecordedHistory;
 import dev.clearway.store.Sql;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,7 +55,7 @@ class JdbcRecordedAttemptsTest {
     evidence(101, "QUERY", "RETRIEVE_AFTER_WEBHOOK", T0.plusSeconds(39));
     evidence(101, "CALLBACK", "WEBHOOK", T0.plusSeconds(40));
 
-    List<RecordedAttempt> read = attempts.since(T0.minusSeconds(60), 10);
+    List<RecordedAttempt> read = readAll(T0.minusSeconds(60), 10);
 
     assertThat(read)
         .containsExactly(
@@ -71,7 +73,7 @@ class JdbcRecordedAttemptsTest {
     order("T-final", "card");
     attempt(202, "T-final", 1, "FAILED", T0.plusSeconds(1), T0.plusSeconds(7));
 
-    List<RecordedAttempt> read = attempts.since(T0, 10);
+    List<RecordedAttempt> read = readAll(T0, 10);
 
     assertThat(read)
         .containsExactly(
@@ -81,20 +83,85 @@ class JdbcRecordedAttemptsTest {
   }
 
   @Test
-  void onlyAttemptsSinceTheStartOldestFirstUpToTheLimit() throws SQLException {
+  void onlyAttemptsSinceTheStartOldestFirstPageByPage() throws SQLException {
     for (int i = 0; i < 5; i++) {
       order("T-" + i, "card");
       attempt(300 + i, "T-" + i, 1, "SUCCEEDED", T0.plus(Duration.ofMinutes(i)), T0);
     }
+    // Two attempts created at the same instant: the id orders them, and no page loses one.
+    order("T-tie", "card");
+    attempt(299, "T-tie", 1, "SUCCEEDED", T0.plus(Duration.ofMinutes(1)), T0);
 
-    assertThat(attempts.since(T0.plus(Duration.ofMinutes(2)), 100))
+    assertThat(readAll(T0.plus(Duration.ofMinutes(2)), 100))
         .extracting(RecordedAttempt::attemptId)
         .containsExactly(302L, 303L, 304L);
-    assertThat(attempts.since(T0, 2))
+    assertThat(readAll(T0, 1))
         .extracting(RecordedAttempt::attemptId)
-        .containsExactly(300L, 301L);
-    assertThat(attempts.since(T0.plus(Duration.ofHours(1)), 100)).isEmpty();
-    assertThatThrownBy(() -> attempts.since(T0, 0)).isInstanceOf(IllegalArgumentException.class);
+        .containsExactly(300L, 299L, 301L, 302L, 303L, 304L);
+    try (RecordedHistory.Reading reading = attempts.open(T0)) {
+      assertThat(reading.next(2))
+          .extracting(RecordedAttempt::attemptId)
+          .containsExactly(300L, 299L);
+      assertThat(reading.next(3))
+          .extracting(RecordedAttempt::attemptId)
+          .containsExactly(301L, 302L, 303L);
+      assertThat(reading.next(3)).extracting(RecordedAttempt::attemptId).containsExactly(304L);
+      assertThat(reading.next(3)).isEmpty();
+      assertThatThrownBy(() -> reading.next(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+    try (RecordedHistory.Reading reading = attempts.open(T0.plus(Duration.ofHours(1)))) {
+      assertThat(reading.asOf()).isNull();
+      assertThat(reading.next(100)).isEmpty();
+    }
+  }
+
+  @Test
+  void theEndOfHistoryIsTheLatestStartOrResolution() throws SQLException {
+    order("T-a", "card");
+    attempt(401, "T-a", 1, "SUCCEEDED", T0, T0.plusSeconds(500));
+    history(401, 1, "CREATED", "SUCCEEDED", T0.plusSeconds(90));
+    order("T-b", "card");
+    attempt(402, "T-b", 1, "UNKNOWN", T0.plusSeconds(60), T0.plusSeconds(60));
+    try (RecordedHistory.Reading reading = attempts.open(T0)) {
+      // The resolution (history at +90 s), not the row's last update (+500 s).
+      assertThat(reading.asOf()).isEqualTo(T0.plusSeconds(90));
+    }
+    order("T-c", "card");
+    attempt(403, "T-c", 1, "UNKNOWN", T0.plusSeconds(120), T0.plusSeconds(120));
+    try (RecordedHistory.Reading reading = attempts.open(T0)) {
+      assertThat(reading.asOf()).isEqualTo(T0.plusSeconds(120));
+    }
+  }
+
+  @Test
+  void aReadSeesOneSnapshotWhateverIsWrittenWhileItRuns() throws SQLException {
+    for (int i = 0; i < 3; i++) {
+      order("T-s" + i, "card");
+      attempt(500 + i, "T-s" + i, 1, "UNKNOWN", T0.plusSeconds(i), T0.plusSeconds(i));
+    }
+    try (RecordedHistory.Reading reading = attempts.open(T0)) {
+      assertThat(reading.asOf()).isEqualTo(T0.plusSeconds(2));
+      assertThat(reading.next(2)).hasSize(2);
+      // Written by another connection after the read began: not part of this read.
+      order("T-late", "card");
+      attempt(599, "T-late", 1, "UNKNOWN", T0.plusSeconds(30), T0.plusSeconds(30));
+      history(500, 1, "UNKNOWN", "SUCCEEDED", T0.plusSeconds(40));
+      assertThat(reading.next(10)).extracting(RecordedAttempt::attemptId).containsExactly(502L);
+    }
+    assertThat(readAll(T0, 10)).extracting(RecordedAttempt::attemptId).contains(599L);
+  }
+
+  /** Every attempt since {@code from}, read in pages of {@code pageSize}. */
+  private List<RecordedAttempt> readAll(Instant from, int pageSize) {
+    List<RecordedAttempt> all = new ArrayList<>();
+    try (RecordedHistory.Reading reading = attempts.open(from)) {
+      List<RecordedAttempt> page;
+      do {
+        page = reading.next(pageSize);
+        all.addAll(page);
+      } while (page.size() == pageSize);
+    }
+    return all;
   }
 
   private void order(String tradeOrderNo, String method) throws SQLException {

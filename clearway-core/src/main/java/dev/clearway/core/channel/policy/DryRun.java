@@ -2,75 +2,54 @@ package dev.clearway.core.channel.policy;
 
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Replays recorded history against a candidate policy and reports what would change (see {@link
- * DryRunReport} for the definitions). Pure: no I/O, no clock, never calls a PSP; the same inputs
- * give the same report.
+ * DryRunReport} for the definitions). Pure apart from the {@link RecordedHistory} it is handed: no
+ * clock, never calls a PSP; the same inputs give the same report.
  */
 public final class DryRun {
 
+  /** Attempts read per page of recorded history: the most a replay holds in memory at once. */
+  public static final int PAGE = 1_000;
+
+  /** The report over {@code history}, a list already in memory. */
   public DryRunReport run(
       RecoveryPolicy current,
       RecoveryPolicy candidate,
       Map<String, RecoveryCapabilities> channels,
       List<RecordedAttempt> history) {
-    Instant asOf = asOf(history);
-    DryRunFinding.Collector unmatched = new DryRunFinding.Collector();
-    DryRunFinding.Collector empty = new DryRunFinding.Collector();
-    DryRunFinding.Collector changed = new DryRunFinding.Collector();
-    DryRunFinding.Collector pastMaxAge = new DryRunFinding.Collector();
-    DryRunFinding.Collector lateResolved = new DryRunFinding.Collector();
-    Map<RuleMatch, Budget> budgets = new LinkedHashMap<>();
-    for (RecordedAttempt a : history) {
-      Optional<PolicyRule> next = candidate.ruleFor(a.channel(), a.paymentMethod(), a.operation());
-      if (next.isEmpty()) {
-        unmatched.add(a.attemptId());
-        continue;
-      }
-      PolicyRule rule = next.get();
-      RecoveryCapabilities caps = channels.get(a.channel());
-      if (caps == null || rule.strategies().stream().noneMatch(s -> s.supportedBy(caps))) {
-        empty.add(a.attemptId());
-      }
-      Optional<PolicyRule> before = current.ruleFor(a.channel(), a.paymentMethod(), a.operation());
-      if (before.isEmpty() || differs(before.get(), rule)) {
-        changed.add(a.attemptId());
-      }
-      Instant giveUp = a.createdAt().plus(rule.maxUnknownAge());
-      if (a.resolvedAt() == null && giveUp.isBefore(asOf)) {
-        pastMaxAge.add(a.attemptId());
-      } else if (a.resolvedAt() != null && giveUp.isBefore(a.resolvedAt())) {
-        lateResolved.add(a.attemptId());
-      }
-      Budget budget = budgets.computeIfAbsent(rule.match(), m -> new Budget(rule));
-      budget.attempts++;
-      budget.recordedCalls += a.recoveryCalls();
-      budget.candidate.add(rule, caps, a);
-      before.ifPresent(r -> budget.current.add(r, caps, a));
+    DryRunTally tally = new DryRunTally(current, candidate, channels, asOf(history));
+    history.forEach(tally::add);
+    return tally.report();
+  }
+
+  /**
+   * The report over the attempts {@code history} recorded since {@code from}, read in pages of
+   * {@value #PAGE} from one consistent read: the same report as {@link #run} over the same
+   * attempts, in bounded memory however many there are.
+   */
+  public DryRunReport replay(
+      RecoveryPolicy current,
+      RecoveryPolicy candidate,
+      Map<String, RecoveryCapabilities> channels,
+      RecordedHistory history,
+      Instant from) {
+    try (RecordedHistory.Reading reading = history.open(from)) {
+      DryRunTally tally = new DryRunTally(current, candidate, channels, reading.asOf());
+      List<RecordedAttempt> page;
+      do {
+        page = reading.next(PAGE);
+        page.forEach(tally::add);
+      } while (page.size() == PAGE);
+      return tally.report();
     }
-    return new DryRunReport(
-        current.version(),
-        candidate.version(),
-        history.size(),
-        asOf,
-        unmatched.finding(),
-        empty.finding(),
-        changed.finding(),
-        pastMaxAge.finding(),
-        lateResolved.finding(),
-        budgets.values().stream().map(Budget::line).toList());
   }
 
-  private static boolean differs(PolicyRule a, PolicyRule b) {
-    return !a.strategies().equals(b.strategies()) || !a.delays().equals(b.delays());
-  }
-
-  private static Instant asOf(List<RecordedAttempt> history) {
+  /** The latest {@code createdAt} or {@code resolvedAt} in {@code history}; null if empty. */
+  static Instant asOf(List<RecordedAttempt> history) {
     Instant latest = null;
     for (RecordedAttempt a : history) {
       latest = later(latest, a.createdAt());
@@ -84,29 +63,5 @@ public final class DryRun {
       return b;
     }
     return b == null || !b.isAfter(a) ? a : b;
-  }
-
-  /** The demand of the attempts one candidate rule matches. */
-  private static final class Budget {
-    private final PolicyRule rule;
-    private final PlannedCalls candidate = new PlannedCalls();
-    private final PlannedCalls current = new PlannedCalls();
-    private int attempts;
-    private long recordedCalls;
-
-    Budget(PolicyRule rule) {
-      this.rule = rule;
-    }
-
-    BudgetLine line() {
-      return new BudgetLine(
-          rule.match(),
-          rule.queryQps(),
-          attempts,
-          recordedCalls,
-          candidate.total(),
-          current.peakPerSecond(),
-          candidate.peakPerSecond());
-    }
   }
 }

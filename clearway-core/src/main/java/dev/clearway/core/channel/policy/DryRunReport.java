@@ -1,6 +1,7 @@
 package dev.clearway.core.channel.policy;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -45,6 +46,31 @@ public record DryRunReport(
   /** Whether nothing in the report stands in the way of a rollout. */
   public boolean clean() {
     return unmatched.count() == 0 && emptyCandidates.count() == 0 && budgetExceeded().isEmpty();
+  }
+
+  /**
+   * What stands in the way of a rollout: attempts the candidate has no rule for ({@code
+   * dry_run_unmatched}) and attempts it would leave without a usable strategy ({@code
+   * dry_run_empty_candidate}). A budget jump is reported but does not block (the channel's rate
+   * limit still holds).
+   */
+  public List<PolicyProblem> blockingProblems() {
+    List<PolicyProblem> blocking = new ArrayList<>();
+    if (unmatched.count() > 0) {
+      blocking.add(
+          new PolicyProblem(
+              "dry_run_unmatched",
+              PolicyProblem.POLICY_LEVEL,
+              unmatched.count() + " recorded attempts match no rule"));
+    }
+    if (emptyCandidates.count() > 0) {
+      blocking.add(
+          new PolicyProblem(
+              "dry_run_empty_candidate",
+              PolicyProblem.POLICY_LEVEL,
+              emptyCandidates.count() + " recorded attempts would have no usable strategy"));
+    }
+    return blocking;
   }
 
   /** A plain-text rendering for the audit trail and operators, one finding per line. */

@@ -97,38 +97,43 @@ public final class PolicyRegistry {
    * a budget jump is reported but does not block (the channel's rate limit still holds).
    */
   public DryRunReport dryRun(String version, List<RecordedAttempt> history) throws PolicyRejected {
+    PolicyRecord rec = requireDryRunnable(version);
+    return recordDryRun(rec, dryRun.run(activeOrNone(), version(version), channels, history));
+  }
+
+  /**
+   * {@link #dryRun(String, List)} over the attempts {@code history} recorded since {@code from},
+   * read page by page ({@link DryRun#replay}): bounded memory however long the history.
+   */
+  public DryRunReport dryRun(String version, RecordedHistory history, Instant from)
+      throws PolicyRejected {
+    PolicyRecord rec = requireDryRunnable(version);
+    return recordDryRun(
+        rec, dryRun.replay(activeOrNone(), version(version), channels, history, from));
+  }
+
+  private PolicyRecord requireDryRunnable(String version) throws PolicyRejected {
     PolicyRecord rec = require(version);
     switch (rec.status()) {
       case VALIDATED, CANDIDATE -> {}
       case DRAFT, REJECTED, ACTIVE, RETIRED, ROLLED_BACK ->
           throw new PolicyRejected("not_validated", version + " is " + rec.status());
     }
-    RecoveryPolicy current =
-        store.findSingle(PolicyStatus.ACTIVE).map(r -> version(r.version())).orElse(NO_POLICY);
-    DryRunReport report = dryRun.run(current, version(version), channels, history);
-    List<PolicyProblem> blocking = new ArrayList<>();
-    if (report.unmatched().count() > 0) {
-      blocking.add(
-          new PolicyProblem(
-              "dry_run_unmatched",
-              PolicyProblem.POLICY_LEVEL,
-              report.unmatched().count() + " recorded attempts match no rule"));
-    }
-    if (report.emptyCandidates().count() > 0) {
-      blocking.add(
-          new PolicyProblem(
-              "dry_run_empty_candidate",
-              PolicyProblem.POLICY_LEVEL,
-              report.emptyCandidates().count()
-                  + " recorded attempts would have no usable strategy"));
-    }
+    return rec;
+  }
+
+  private RecoveryPolicy activeOrNone() {
+    return store.findSingle(PolicyStatus.ACTIVE).map(r -> version(r.version())).orElse(NO_POLICY);
+  }
+
+  private DryRunReport recordDryRun(PolicyRecord rec, DryRunReport report) throws PolicyRejected {
     Instant now = clock.instant();
     cas(
         List.of(
             rec.moved(rec.status(), rec.rolloutPercent(), now)
-                .withProblems(blocking)
+                .withProblems(report.blockingProblems())
                 .withDryRunReport(report.toText())),
-        new PolicyEvent(version, PolicyAction.DRY_RUN, SYSTEM, null, now, summary(report)));
+        new PolicyEvent(rec.version(), PolicyAction.DRY_RUN, SYSTEM, null, now, summary(report)));
     return report;
   }
 

@@ -1,0 +1,143 @@
+package dev.clearway.store;
+
+import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
+
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.store.review.AuditEntry;
+import dev.clearway.store.review.HistoryEntry;
+import dev.clearway.store.review.ManualCommand;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * What people read in manual review: the queue of escalated and frozen flows, and one flow's
+ * transitions, commands and audit trail. Every list is one page, newest first by id: at most {@code
+ * limit} rows with an id below {@code beforeId} (the id of the last row of the previous page, or
+ * {@link Long#MAX_VALUE} for the first). Each statement reads an index that serves its filter and
+ * its order: {@code idx_pay_flow_review_queue}, {@code idx_pay_flow_review_merchant}, {@code
+ * idx_history_flow}, {@code idx_command_flow}, {@code idx_audit_flow}.
+ */
+public final class JdbcReviewQueries {
+  private final Sql sql;
+
+  public JdbcReviewQueries(DataSource dataSource) {
+    this.sql = new Sql(dataSource);
+  }
+
+  /** Flows a person must look at (escalated or frozen), of every merchant. */
+  public List<PayFlow> queue(long beforeId, int limit) {
+    return sql.query(
+        "SELECT "
+            + FLOW_COLUMNS
+            + """
+             FROM pay_flow
+            WHERE review_state <> 'NONE' AND id < ?
+            ORDER BY id DESC
+            LIMIT ?
+            """,
+        ps -> {
+          ps.setLong(1, beforeId);
+          ps.setInt(2, limit);
+        },
+        FlowRows::map);
+  }
+
+  /** {@link #queue} of one merchant's flows. */
+  public List<PayFlow> queueOf(String merchant, long beforeId, int limit) {
+    return sql.query(
+        "SELECT "
+            + FLOW_COLUMNS
+            + """
+             FROM pay_flow
+            WHERE review_state <> 'NONE' AND merchant_id = ? AND id < ?
+            ORDER BY id DESC
+            LIMIT ?
+            """,
+        ps -> {
+          ps.setString(1, merchant);
+          ps.setLong(2, beforeId);
+          ps.setInt(3, limit);
+        },
+        FlowRows::map);
+  }
+
+  /** A flow's transitions: the timeline a person reads. */
+  public List<HistoryEntry> history(long flowId, long beforeId, int limit) {
+    return sql.query(
+        """
+        SELECT id, from_status, to_status, version, trigger_source, request_id, result_class,
+               error_code, elapsed_ms, created_at
+          FROM pay_flow_history
+         WHERE flow_id = ? AND id < ?
+         ORDER BY id DESC
+         LIMIT ?
+        """,
+        ps -> {
+          ps.setLong(1, flowId);
+          ps.setLong(2, beforeId);
+          ps.setInt(3, limit);
+        },
+        JdbcReviewQueries::historyEntry);
+  }
+
+  /** A flow's manual commands, whatever their state. */
+  public List<ManualCommand> commands(long flowId, long beforeId, int limit) {
+    return sql.query(
+        """
+        SELECT * FROM manual_command
+         WHERE flow_id = ? AND id < ?
+         ORDER BY id DESC
+         LIMIT ?
+        """,
+        ps -> {
+          ps.setLong(1, flowId);
+          ps.setLong(2, beforeId);
+          ps.setInt(3, limit);
+        },
+        JdbcReviewStore::command);
+  }
+
+  /** Every proposal, approval, rejection and failure about a flow. */
+  public List<AuditEntry> audit(long flowId, long beforeId, int limit) {
+    return sql.query(
+        """
+        SELECT id, command_id, flow_id, actor_id, role, action, detail, at
+          FROM manual_audit
+         WHERE flow_id = ? AND id < ?
+         ORDER BY id DESC
+         LIMIT ?
+        """,
+        ps -> {
+          ps.setLong(1, flowId);
+          ps.setLong(2, beforeId);
+          ps.setInt(3, limit);
+        },
+        rs ->
+            new AuditEntry(
+                rs.getLong("id"),
+                rs.getLong("command_id"),
+                rs.getLong("flow_id"),
+                rs.getString("actor_id"),
+                rs.getString("role"),
+                rs.getString("action"),
+                rs.getString("detail"),
+                FlowRows.instant(rs, "at")));
+  }
+
+  /** A history row read with the columns of {@link #history}, in that order. */
+  static HistoryEntry historyEntry(ResultSet rs) throws SQLException {
+    return new HistoryEntry(
+        rs.getLong("id"),
+        rs.getString("from_status"),
+        rs.getString("to_status"),
+        rs.getLong("version"),
+        rs.getString("trigger_source"),
+        rs.getString("request_id"),
+        rs.getString("result_class"),
+        rs.getString("error_code"),
+        rs.getLong("elapsed_ms"),
+        FlowRows.instant(rs, "created_at"));
+  }
+}
