@@ -329,6 +329,33 @@ class ChannelEngineTest {
   }
 
   @Test
+  void aBusinessRetryOnARequestThreadNeverWaitsForTheAccountsPace() {
+    rig.a.onCreate(
+        new PspOutcome(
+            dev.clearway.core.channel.spi.ResultCertainty.PENDING,
+            "requires_action",
+            "pi_3ds_paced",
+            null,
+            false,
+            true,
+            "req",
+            null),
+        ScriptedPsp.success());
+    gateway.pay(charge("t_14"));
+    // Another close took the account's next second of pace.
+    assertThat(ctx.limiter().tryAcquire(1L, 1, Duration.ZERO)).isTrue();
+
+    long started = System.nanoTime();
+    WalletResult paced = gateway.retryWithMethod("t_14", "pm_card_other");
+    long tookMillis = (System.nanoTime() - started) / 1_000_000;
+
+    assertThat(paced.errorCode()).isEqualTo(ChannelGateway.PREVIOUS_NOT_FINAL);
+    assertThat(tookMillis).isLessThan(500);
+    assertThat(rig.a.count("close")).isZero();
+    assertThat(rig.store.attempts("t_14")).hasSize(1);
+  }
+
+  @Test
   void aBusinessRetryIsRefusedWhileThePreviousResultIsUnknown() {
     rig.a.onCreate(PspOutcome.unknown("read_timeout"));
     gateway.pay(charge("t_13"));

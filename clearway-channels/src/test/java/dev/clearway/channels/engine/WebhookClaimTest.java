@@ -38,12 +38,13 @@ class WebhookClaimTest {
   private final ScriptedPsp stripe = new ScriptedPsp("stripe", HINTS);
   private ChannelTestRig rig;
   private ChannelWebhookIntake intake;
+  private ChannelContext ctx;
   private Attempt failed;
 
   @BeforeEach
   void setUp() {
     rig = new ChannelTestRig();
-    ChannelContext ctx =
+    ctx =
         rig.context(
             ChannelTestRig.rule(List.of(RecoveryStrategy.RETRIEVE), Duration.ofHours(1)), stripe);
     intake = new ChannelWebhookIntake(ctx);
@@ -65,7 +66,13 @@ class WebhookClaimTest {
             rig.clock.instant());
   }
 
+  /** A (re)delivery once the account's pace has a slot free, as a PSP's redelivery comes later. */
   private Result deliver() {
+    try {
+      Thread.sleep(ctx.limiter().backlog(1L).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     return intake.accept(1L, Map.of(), new byte[0]);
   }
 
@@ -99,5 +106,21 @@ class WebhookClaimTest {
     assertThat(rig.count("SELECT count(*) FROM attempt_compensation")).isEqualTo(1);
     assertThat(rig.text("SELECT (done_at IS NOT NULL)::text FROM channel_webhook_inbox"))
         .isEqualTo("true");
+  }
+
+  @Test
+  void aWebhookNeverWaitsForTheAccountsPaceOnItsRequestThread() {
+    stripe.onRetrieve(ScriptedPsp.success());
+    // Another confirmation took the account's next second of pace.
+    assertThat(ctx.limiter().tryAcquire(1L, 1, Duration.ZERO)).isTrue();
+
+    long started = System.nanoTime();
+    Result paced = intake.accept(1L, Map.of(), new byte[0]);
+    long tookMillis = (System.nanoTime() - started) / 1_000_000;
+
+    assertThat(paced.disposition()).isEqualTo(Disposition.REDELIVER);
+    assertThat(tookMillis).isLessThan(500);
+    assertThat(stripe.count("retrieve")).isZero();
+    assertThat(rig.count("SELECT count(*) FROM channel_webhook_inbox")).isZero();
   }
 }

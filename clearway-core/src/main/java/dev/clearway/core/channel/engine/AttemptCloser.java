@@ -26,9 +26,9 @@ final class AttemptCloser {
   }
 
   /**
-   * Closes {@code live}. {@code leaseUntil} is when the calling worker's own lease ends (null: a
-   * request thread that holds none); a close the pacing cannot fit before it is not sent, and the
-   * attempt is returned as it was.
+   * Closes {@code live}. {@code leaseUntil} is when the calling worker's own lease ends (a request
+   * thread passes now: it takes a slot free now or none, and never waits); a close the pacing
+   * cannot fit before it is not sent, and the attempt is returned as it was.
    */
   Attempt close(Attempt live, String policyVersion, Instant leaseUntil) {
     PspAdapter adapter = ctx.adapters().adapter(live.channelAccountId());

@@ -156,7 +156,9 @@ public final class ChannelGateway implements WalletGateway {
       if (live.get().status() != AttemptStatus.PENDING || !live.get().customerActionPending()) {
         return WalletResult.unknown(PREVIOUS_NOT_FINAL);
       }
-      Attempt closed = new AttemptCloser(ctx).close(live.get(), versionOf(live.get()), null);
+      // On the request thread: a close only if the account's pace has a slot free now.
+      Attempt closed =
+          new AttemptCloser(ctx).close(live.get(), versionOf(live.get()), ctx.clock().instant());
       if (closed.status() == AttemptStatus.SUCCEEDED) {
         return WalletResult.success(closed.providerPaymentId());
       }

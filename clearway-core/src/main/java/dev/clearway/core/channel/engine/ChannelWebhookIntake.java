@@ -122,7 +122,11 @@ public final class ChannelWebhookIntake {
       // be FAILED already (no task left to wake), or its create's answer may still be on the way
       // and about to record a failure (a PSP that answered "unavailable" but charged). Race: the
       // retrieve's record and the create's record CAS the same version; whichever loses re-reads.
-      ctx.limiter().acquire(accountId, CONFIRM_QPS);
+      // A request thread never waits for the account's pace: without a slot free now, the news is
+      // left for the PSP to deliver again.
+      if (!ctx.limiter().tryAcquire(accountId, CONFIRM_QPS, Duration.ZERO)) {
+        return INCONCLUSIVE;
+      }
       outcome = adapter.retrieve(attempt.ref());
       record(attempt, outcome, EvidenceSource.QUERY, "RETRIEVE_AFTER_WEBHOOK");
       // Without an answer the news is neither confirmed nor denied: the PSP delivers it again, so
