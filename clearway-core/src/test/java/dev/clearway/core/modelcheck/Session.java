@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One replay of one worker's program. Port calls and clock readings are first answered from the
@@ -112,8 +114,7 @@ public final class Session {
 
   /** One string per port call name, so that answers share it. */
   private static final class Names {
-    private static final java.util.Map<String, String> NAMES =
-        new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, String> NAMES = new ConcurrentHashMap<>();
 
     static String of(String port, String method) {
       return NAMES.computeIfAbsent(port + "." + method, k -> k);

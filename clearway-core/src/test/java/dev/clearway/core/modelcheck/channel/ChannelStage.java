@@ -1,5 +1,6 @@
 package dev.clearway.core.modelcheck.channel;
 
+import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.modelcheck.WorkerState;
 import dev.clearway.core.modelcheck.memory.InMemoryChannelStore;
@@ -46,8 +47,7 @@ public enum ChannelStage {
     return states;
   }
 
-  private static InMemoryChannelStore.Snapshot store(
-      dev.clearway.core.channel.domain.Attempt attempt, Instant due) {
+  private static InMemoryChannelStore.Snapshot store(Attempt attempt, Instant due) {
     return new InMemoryChannelStore.Snapshot(
         ChannelRig.ACCOUNT,
         ChannelRig.ORDER,

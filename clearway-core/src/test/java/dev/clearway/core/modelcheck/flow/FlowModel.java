@@ -19,6 +19,7 @@ import dev.clearway.core.review.CommandKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -212,10 +213,10 @@ public final class FlowModel
   // ---- time -----------------------------------------------------------------------------------
 
   /** The clock jumps to the next instant at which something becomes possible. */
-  private static java.util.Optional<Move<FlowState>> clockMove(FlowState state) {
+  private static Optional<Move<FlowState>> clockMove(FlowState state) {
     PayFlow f = state.flow().orElse(null);
     if (f != null && f.isTerminal() && !state.anyBusy()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     Instant deadline = FlowRig.PAYMENT.bizDeadline();
     List<Instant> marks = new ArrayList<>();

@@ -12,6 +12,7 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -50,7 +51,7 @@ public final class InMemoryChannelStore implements ChannelStore {
   private int finalisations;
   private final Set<String> deliveries;
   private String writer = "?";
-  private final List<Write> writes = new java.util.ArrayList<>();
+  private final List<Write> writes = new ArrayList<>();
 
   public InMemoryChannelStore(Fencing fencing, Snapshot s) {
     this.fencing = fencing;

@@ -12,6 +12,7 @@ import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.modelcheck.Pending;
 import dev.clearway.core.modelcheck.Scripted;
 import dev.clearway.core.modelcheck.world.PspLedger.State;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -136,7 +137,7 @@ public final class ScriptedPsp implements PspAdapter, Scripted {
   /** The body of a webhook names the state it reports; parsing reads it back. */
   @Override
   public WebhookNotice parseWebhook(Map<String, String> headers, byte[] rawBody) {
-    String[] parts = new String(rawBody, java.nio.charset.StandardCharsets.UTF_8).split(" ");
+    String[] parts = new String(rawBody, StandardCharsets.UTF_8).split(" ");
     State reported = State.valueOf(parts[1]);
     return new WebhookNotice(
         parts[0], WebhookNotice.Kind.PAYMENT, parts[2], "pi_1", null, truth(reported), null, null);

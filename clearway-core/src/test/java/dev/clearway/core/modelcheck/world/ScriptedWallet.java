@@ -9,6 +9,7 @@ import dev.clearway.core.modelcheck.world.WalletLedger.Refund;
 import dev.clearway.core.modelcheck.world.WalletLedger.RefundState;
 import dev.clearway.core.port.WalletGateway;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A wallet that is idempotent by order and refund number and tells the truth when it answers, but
@@ -171,7 +172,7 @@ public final class ScriptedWallet implements WalletGateway, Scripted {
     long held =
         ledger.refunds().entrySet().stream()
             .filter(e -> !e.getKey().equals(request.refundOrderNo()))
-            .map(java.util.Map.Entry::getValue)
+            .map(Map.Entry::getValue)
             .filter(r -> r.tradeOrderNo().equals(request.tradeOrderNo()))
             .filter(r -> r.state() == RefundState.PROCESSING || r.state() == RefundState.REFUNDED)
             .mapToLong(Refund::amount)
