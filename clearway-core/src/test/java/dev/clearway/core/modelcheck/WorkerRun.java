@@ -39,19 +39,22 @@ public final class WorkerRun {
   private static Result run(
       List<Answer> log, Instant now, String outcome, Consumer<Session> program) {
     Session session = new Session(log, now, outcome);
-    Throwable error = null;
-    try {
-      program.accept(session);
-    } catch (Suspend e) {
-      // the worker waits at its next yield point
-    } catch (RuntimeException | AssertionError e) {
-      error = e;
-    }
+    Throwable[] error = {null};
+    ReplayRandom.replaying(
+        () -> {
+          try {
+            program.accept(session);
+          } catch (Suspend e) {
+            // the worker waits at its next yield point
+          } catch (RuntimeException | AssertionError e) {
+            error[0] = e;
+          }
+        });
     if (session.suspendedAt() != null) {
       return new Waiting(session.log(), session.suspendedAt());
     }
-    if (error != null) {
-      return new Failed(session.log(), error);
+    if (error[0] != null) {
+      return new Failed(session.log(), error[0]);
     }
     return new Finished(session.log());
   }

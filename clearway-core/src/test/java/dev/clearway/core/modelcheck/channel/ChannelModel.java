@@ -32,7 +32,7 @@ public final class ChannelModel
 
   public record Setup(ChannelStage stage, Fencing fencing, int workers, LeaseRule leaseRule) {}
 
-  private static final String PAYER = "payer";
+  private static final String PAYER = ChannelRig.CREATOR;
   private static final String HOOK = "webhook";
   private static final int WEBHOOKS = 2;
 
@@ -71,7 +71,7 @@ public final class ChannelModel
       WorkerState w = state.workers().get(i);
       if (w.busy()) {
         moves.addAll(WorkerSteps.moves(this, state, i, w));
-      } else if (w.name().startsWith("W")
+      } else if (isRecoveryWorker(w)
           && InMemoryChannelStore.due(state.store().task(), state.now())) {
         moves.addAll(WorkerSteps.moves(this, state, i, w.start(ChannelRig.RECOVERY)));
       } else if (w.name().equals(HOOK) && webhookDue(state.psp())) {
@@ -87,6 +87,13 @@ public final class ChannelModel
     }
     clockMove(state).ifPresent(moves::add);
     return moves;
+  }
+
+  /**
+   * W1, W2, ...: the recovery workers (the creator is a worker too, with a lease, but no round).
+   */
+  private static boolean isRecoveryWorker(WorkerState w) {
+    return w.name().matches("W\\d+");
   }
 
   private static boolean webhookDue(PspLedger psp) {

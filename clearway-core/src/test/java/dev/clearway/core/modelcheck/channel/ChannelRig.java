@@ -68,6 +68,10 @@ final class ChannelRig {
   static final Attempt CREATED = attempt(AttemptStatus.CREATED, 0);
 
   static final String CREATE = "create response";
+
+  /** The name of the worker that creates the attempt (it holds the task until the grace ends). */
+  static final String CREATOR = "Wpay";
+
   static final String RECOVERY = "recovery round";
   static final String WEBHOOK = "webhook ";
 
@@ -117,6 +121,30 @@ final class ChannelRig {
         T0);
   }
 
+  /**
+   * The creating call's lease of the new attempt's task (as {@code ChannelGateway.pay} inserts it,
+   * LEASED to the call until the create's grace ends).
+   */
+  static String creationLease(WorkerState creator) {
+    return creator.runId() + "/create";
+  }
+
+  /** The task LEASED to the creating call until {@code until} (its due time too). */
+  static RecoveryTask createdTask(Instant until, String holder) {
+    return new RecoveryTask(
+        1,
+        1,
+        ACCOUNT.id(),
+        RecoveryTask.TaskStatus.LEASED,
+        RecoveryStrategy.IDEMPOTENT_REPLAY.name(),
+        until,
+        0,
+        holder,
+        until,
+        POLICY.version(),
+        0);
+  }
+
   static RecoveryTask task(Instant due, long version) {
     return new RecoveryTask(
         1,
@@ -155,15 +183,31 @@ final class ChannelRig {
               GRACE);
       String program = worker.program();
       if (program.equals(CREATE)) {
-        new CreateExecutor(ctx, new AttemptRecorder(ctx)).create(CREATED, "card", "v1");
+        new CreateExecutor(ctx, new AttemptRecorder(ctx))
+            .create(CREATED, "card", "v1", creationLease(worker));
       } else if (program.equals(RECOVERY)) {
-        new RecoveryWorker(ctx, new RecoveryWorker.Settings(worker.runId() + "/1", 1, LEASE))
+        new RecoveryWorker(
+                ctx, new RecoveryWorker.Settings(worker.runId(), 1, LEASE), ChannelRig::rethrow)
             .runOnce(new DirectExecutor());
       } else {
         byte[] body = program.substring(WEBHOOK.length()).getBytes(StandardCharsets.UTF_8);
         new ChannelWebhookIntake(ctx).accept(ACCOUNT.id(), Map.of(), body);
       }
     };
+  }
+
+  /**
+   * A task that threw is not survived here: a suspension goes on to the explorer, and any other
+   * failure ends the worker (reported as a finding) instead of being logged.
+   */
+  private static void rethrow(String loop, Throwable cause) {
+    if (cause instanceof Error e) {
+      throw e;
+    }
+    if (cause instanceof RuntimeException e) {
+      throw e;
+    }
+    throw new IllegalStateException(loop + " failed", cause);
   }
 
   /** Runs each task in the submitting thread: a recovery round's tasks run one after the other. */

@@ -15,9 +15,9 @@ import java.util.List;
  * The rules every step of the flow machine must keep: money (at most one charge per trade order
  * number and one refund per refund number; nothing refunded once BIZ_SUCCESS; REFUNDED only for a
  * charge whose goal the attempt does not own; no refund of a goal granted to the attempt; no charge
- * left behind a PAY_FAIL or CLOSED), the state machine (legal edges, terminal rows never move), the
- * lease (no worker writes a row whose lease it does not hold) and progress (every non-terminal row
- * has someone who can move it).
+ * left behind a PAY_FAIL or CLOSED), the state machine (legal edges, terminal rows never change and
+ * are neither frozen nor held by a lease), the lease (no worker writes a row whose lease it does
+ * not hold) and progress (every non-terminal row has someone who can move it).
  */
 final class FlowInvariants {
   private FlowInvariants() {}
@@ -40,16 +40,19 @@ final class FlowInvariants {
       broken.add("row #" + old.id() + " disappeared");
       return;
     }
-    if (old.isTerminal() && (now.status() != old.status() || now.version() != old.version())) {
+    if (old.isTerminal() && !now.equals(old)) {
       broken.add(
-          "terminal row moved: "
+          "terminal row changed: "
               + old.status()
               + " v"
               + old.version()
               + " -> "
               + now.status()
               + " v"
-              + now.version());
+              + now.version()
+              + (now.isFrozen() ? " FROZEN" : "")
+              + " lease="
+              + now.leaseOwner());
     }
     if (now.status() != old.status()
         && (!Transitions.isLegal(old.status(), now.status())
@@ -86,9 +89,16 @@ final class FlowInvariants {
     }
   }
 
-  /** A non-terminal row must have someone to move it: a worker, the scanner, or a person. */
+  /**
+   * A terminal row is never frozen nor leased; a non-terminal row must have someone to move it: a
+   * worker, the scanner, or a person.
+   */
   static List<String> state(FlowState s) {
     PayFlow f = s.flow().orElse(null);
+    if (f != null && f.isTerminal() && (f.isFrozen() || f.leaseOwner() != null)) {
+      return List.of(
+          "terminal " + f.status() + (f.isFrozen() ? " frozen" : " held by " + f.leaseOwner()));
+    }
     if (f == null || f.isTerminal() || s.anyBusy()) {
       return List.of();
     }

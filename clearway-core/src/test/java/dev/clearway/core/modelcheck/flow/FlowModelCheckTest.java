@@ -2,9 +2,13 @@ package dev.clearway.core.modelcheck.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.modelcheck.Explorer.Report;
 import dev.clearway.core.modelcheck.Explorer.Step;
 import dev.clearway.core.modelcheck.ModelChecks;
+import dev.clearway.core.modelcheck.Walk;
+import dev.clearway.core.modelcheck.WorkerState;
 import dev.clearway.core.modelcheck.memory.Fencing;
 import dev.clearway.core.modelcheck.memory.LeaseRule;
 import java.util.List;
@@ -23,11 +27,12 @@ class FlowModelCheckTest {
   }
 
   /**
-   * Today's store: a transition checks (id, status, version) only. The payment request's worker
-   * waits, its creation lease expires, the scanner claims the flow, and the creator still moves it.
+   * The old SQL semantics (a transition checks id, status and version only): the payment request's
+   * worker waits, its creation lease expires, the scanner claims the flow, and the creator still
+   * moves it. The lease fence of the SQL refuses that write (see the proofs below).
    */
   @Test
-  void findsTheLeaseBugOfTodaysStore() {
+  void findsTheLeaseBugOfTheOldSql() {
     Report report =
         ModelChecks.explore(
             model(FlowStage.NEW_PAYMENT, Fencing.NONE, 2, LeaseRule.EVERY_WRITE), 6);
@@ -35,7 +40,7 @@ class FlowModelCheckTest {
     assertThat(report.violation()).isNotNull();
     assertThat(report.violation().problems())
         .containsExactly(
-            "write without the lease: W1#1 did transition WAIT_PAY->PAYING on a row held by W2#1/1");
+            "write without the lease: W1#1 did transition WAIT_PAY->PAYING on a row held by W2#1/0/1");
     List<Step> trace = report.violation().trace();
     assertThat(trace).hasSize(4);
     assertThat(trace.get(2).label()).isEqualTo("W2#1 [scanner] FlowStore.claimDue => [1]");
@@ -55,14 +60,14 @@ class FlowModelCheckTest {
     assertThat(report.violation().problems())
         .containsExactly(
             "write without the lease: W1#1 did transition PAYED->REFUNDING on a row held by"
-                + " W2#1/1");
+                + " W2#1/0/1");
   }
 
   /**
    * Every interleaving of two workers, a client's cancel and a person's command, with every answer
    * of the wallet and the business, from each stage: the money, machine and progress rules hold,
-   * and no worker writes without its lease, given a store that fences every write whose port
-   * carries the writer's token.
+   * and no worker writes (transition, reschedule, freeze) without its lease, on a store with the
+   * fenced SQL's semantics.
    */
   @Test
   void provesTheFlowMachineWithFencedWrites() {
@@ -73,18 +78,18 @@ class FlowModelCheckTest {
     for (int i = 0; i < stages.length; i++) {
       ModelChecks.assertHolds(
           ModelChecks.explore(
-              model(stages[i], Fencing.LEASE, 2, LeaseRule.CARRIED_WRITES), depths[i]));
+              model(stages[i], Fencing.LEASE, 2, LeaseRule.EVERY_WRITE), depths[i]));
     }
   }
 
   /**
-   * The money, machine and progress rules on today's store, without the lease rule: they hold there
-   * too (the version compare-and-set and the re-read facts carry them). Run with {@code
+   * The money, machine and progress rules on the old SQL semantics, without the lease rule: they
+   * hold there too (the version compare-and-set and the re-read facts carry them). Run with {@code
    * -Dmodelcheck.all=true}.
    */
   @Test
   @EnabledIfSystemProperty(named = "modelcheck.all", matches = "true")
-  void moneyHoldsOnTodaysStore() {
+  void moneyHoldsOnTheOldSql() {
     int[] depths = {10, 8, 10, 9};
     FlowStage[] stages = {
       FlowStage.NEW_PAYMENT, FlowStage.PAYMENT_UNKNOWN, FlowStage.CHARGED, FlowStage.REFUNDING
@@ -95,11 +100,38 @@ class FlowModelCheckTest {
     }
   }
 
+  /**
+   * A client cancels (WAIT_PAY to CLOSED, a command that releases the lease) while the payment
+   * request's worker is about to write WAIT_PAY to PAYING. The worker's CAS finds the row moved; it
+   * reads CLOSED, held by nobody, and stops: it neither freezes the closed flow (a freeze is fenced
+   * by the worker's lease, and the worker checks its lease first) nor calls the wallet.
+   */
+  @Test
+  void aCancelRacingTheCreatorFreezesNothing() {
+    Walk.Path<FlowState> path =
+        Walk.follow(
+            model(FlowStage.NEW_PAYMENT, Fencing.LEASE, 2, LeaseRule.EVERY_WRITE),
+            "W1#1 [payment request] FlowStore.createAttempt",
+            "client#1 [cancel] FlowStore.find",
+            "client#1 [cancel] FlowStore.transition => #1 CLOSED",
+            "W1#1 [payment request] FlowStore.transition => empty",
+            "W1#1 [payment request] FlowStore.find => #1 CLOSED",
+            "W1#1 [payment request] FlowStore.find => #1 CLOSED");
+
+    assertThat(path.broken()).isEmpty();
+    PayFlow row = path.last().flow().orElseThrow();
+    assertThat(row.status()).isEqualTo(FlowStatus.CLOSED);
+    assertThat(row.isFrozen()).isFalse();
+    assertThat(row.leaseOwner()).isNull();
+    assertThat(row.version()).isEqualTo(1);
+    assertThat(path.last().workers()).noneMatch(WorkerState::busy);
+    assertThat(path.last().wallet().orders()).isEmpty();
+  }
+
   /** Three workers racing for a charged flow (before and after the deadline). */
   @Test
   void provesTheBusinessStageWithThreeWorkers() {
     ModelChecks.assertHolds(
-        ModelChecks.explore(
-            model(FlowStage.CHARGED, Fencing.LEASE, 3, LeaseRule.CARRIED_WRITES), 8));
+        ModelChecks.explore(model(FlowStage.CHARGED, Fencing.LEASE, 3, LeaseRule.EVERY_WRITE), 8));
   }
 }

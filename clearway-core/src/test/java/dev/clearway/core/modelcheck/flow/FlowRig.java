@@ -31,7 +31,7 @@ import java.util.function.Consumer;
 final class FlowRig {
   static final long FLOW_ID = 1;
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
-  static final GoalKey GOAL = new GoalKey(7, "renew", "R:7:1");
+  static final GoalKey GOAL = GoalKey.ofDefaultMerchant(7, "renew", "R:7:1");
   static final NewPayment PAYMENT = new NewPayment(GOAL, 1_000, "CNY", T0.plusSeconds(30));
   static final EngineConfig CONFIG =
       new EngineConfig(

@@ -13,25 +13,29 @@ import dev.clearway.core.channel.spi.ResultCertainty;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The part of {@link ChannelStore} that attempts and recovery tasks use, in memory, with the
- * semantics of {@code JdbcChannelStore}: one order, one attempt and its task. The record of an
- * observation is a compare-and-set on the attempt's (id, version, status) and changes the task
- * whatever its owner; a task reschedule is a compare-and-set on the task's version. What the model
- * does not use (creation of attempts, closes, refunds, compensations' progress) is refused.
+ * semantics of {@code JdbcChannelStore} and {@code RecoveryTaskTable}: one order, one attempt and
+ * its task. The record of an observation by a holder of the task's lease applies only while the
+ * task is LEASED to that token ({@link RecordResult#LEASE_LOST} otherwise, nothing written), then
+ * compare-and-sets the attempt's (id, version, status); an observer's record (no lease) goes by the
+ * compare-and-set alone and changes the open task whoever holds it. What the model does not use
+ * (creation of attempts, closes, refunds, compensations' progress) is refused.
  */
 public final class InMemoryChannelStore implements ChannelStore {
   private static final int CODE_MAX = 64;
 
+  /** A webhook event's claim in the inbox: when it was (last) claimed, and whether it is done. */
+  public record DeliveryClaim(Instant receivedAt, boolean done) {}
+
   /**
    * The rows as a value: the order, the attempt, its task, the compensations opened, how many times
-   * the attempt was made final, and the webhook event ids seen.
+   * the attempt was made final, and the webhook inbox.
    */
   public record Snapshot(
       ChannelAccount account,
@@ -40,7 +44,7 @@ public final class InMemoryChannelStore implements ChannelStore {
       RecoveryTask task,
       int compensations,
       int finalisations,
-      Set<String> deliveries) {}
+      Map<String, DeliveryClaim> deliveries) {}
 
   private final Fencing fencing;
   private final ChannelAccount account;
@@ -49,7 +53,7 @@ public final class InMemoryChannelStore implements ChannelStore {
   private RecoveryTask task;
   private int compensations;
   private int finalisations;
-  private final Set<String> deliveries;
+  private final Map<String, DeliveryClaim> deliveries;
   private String writer = "?";
   private final List<Write> writes = new ArrayList<>();
 
@@ -61,12 +65,12 @@ public final class InMemoryChannelStore implements ChannelStore {
     this.task = s.task();
     this.compensations = s.compensations();
     this.finalisations = s.finalisations();
-    this.deliveries = new HashSet<>(s.deliveries());
+    this.deliveries = new HashMap<>(s.deliveries());
   }
 
   public Snapshot snapshot() {
     return new Snapshot(
-        account, order, attempt, task, compensations, finalisations, Set.copyOf(deliveries));
+        account, order, attempt, task, compensations, finalisations, Map.copyOf(deliveries));
   }
 
   public void actingAs(String writerId) {
@@ -102,47 +106,26 @@ public final class InMemoryChannelStore implements ChannelStore {
     return attempt.providerIdempotencyKey().equals(key) ? Optional.of(attempt) : Optional.empty();
   }
 
-  /** The one transaction of an observation: attempt CAS, then the task change. */
+  /**
+   * The one transaction of an observation: the lease check of a holder, the attempt's CAS, then the
+   * task change (a holder's applies to its own LEASED task, an observer's to the open task). The
+   * old SQL had no lease check and changed the open task whoever held it.
+   */
   @Override
   public RecordResult record(AttemptChange change, Instant now) {
     Attempt from = change.expected();
+    String holder = fencing == Fencing.LEASE ? WriterTokens.of(change) : null;
+    if (holder != null && !heldBy(from.id(), holder)) {
+      return RecordResult.LEASE_LOST;
+    }
     if (from.id() != attempt.id()
         || from.version() != attempt.version()
-        || from.status() != attempt.status()
-        || !leaseHolds(WriterTokens.of(change))) {
+        || from.status() != attempt.status()) {
       return RecordResult.LOST;
     }
-    PspOutcome outcome = change.evidence().outcome();
-    AttemptStatus to = change.to();
-    ResultCertainty certainty =
-        switch (to) {
-          case SUCCEEDED, FAILED -> outcome.certainty();
-          case PENDING -> ResultCertainty.PENDING;
-          case CREATED, UNKNOWN -> ResultCertainty.UNKNOWN;
-        };
     Attempt before = attempt;
-    Attempt a = attempt;
-    attempt =
-        new Attempt(
-            a.id(),
-            a.tradeOrderNo(),
-            a.seq(),
-            a.channelAccountId(),
-            a.origin(),
-            a.previousAttemptId(),
-            a.providerIdempotencyKey(),
-            a.createRequestHash(),
-            a.providerPaymentId() != null ? a.providerPaymentId() : outcome.providerPaymentId(),
-            to,
-            certainty,
-            cut(outcome.errorCode()),
-            to == AttemptStatus.FAILED && outcome.failoverEligible(),
-            outcome.customerActionPending(),
-            a.money(),
-            a.replayCount() + (change.replayed() ? 1 : 0),
-            a.version() + 1,
-            a.createdAt());
-    if (to.isFinal() && !from.status().isFinal()) {
+    attempt = recorded(attempt, change);
+    if (change.to().isFinal() && !from.status().isFinal()) {
       finalisations++;
     }
     String owner = taskOwner();
@@ -151,9 +134,40 @@ public final class InMemoryChannelStore implements ChannelStore {
     return RecordResult.RECORDED;
   }
 
+  private static Attempt recorded(Attempt a, AttemptChange change) {
+    PspOutcome outcome = change.evidence().outcome();
+    AttemptStatus to = change.to();
+    ResultCertainty certainty =
+        switch (to) {
+          case SUCCEEDED, FAILED -> outcome.certainty();
+          case PENDING -> ResultCertainty.PENDING;
+          case CREATED, UNKNOWN -> ResultCertainty.UNKNOWN;
+        };
+    return new Attempt(
+        a.id(),
+        a.tradeOrderNo(),
+        a.seq(),
+        a.channelAccountId(),
+        a.origin(),
+        a.previousAttemptId(),
+        a.providerIdempotencyKey(),
+        a.createRequestHash(),
+        a.providerPaymentId() != null ? a.providerPaymentId() : outcome.providerPaymentId(),
+        to,
+        certainty,
+        cut(outcome.errorCode()),
+        to == AttemptStatus.FAILED && outcome.failoverEligible(),
+        outcome.customerActionPending(),
+        a.money(),
+        a.replayCount() + (change.replayed() ? 1 : 0),
+        a.version() + 1,
+        a.createdAt());
+  }
+
+  /** Applies to the open task: a holder's is LEASED to it (checked in the same transaction). */
   private void applyTaskChange(TaskChange change, Instant now) {
     if (task == null || !open(task)) {
-      return; // 0 rows is fine: the attempt's CAS is the authority
+      return; // 0 rows is fine for an observer: the attempt's CAS is the authority
     }
     RecoveryTask t = task;
     if (change instanceof TaskChange.Resolve) {
@@ -199,6 +213,20 @@ public final class InMemoryChannelStore implements ChannelStore {
         || (t.status() == TaskStatus.LEASED && t.leaseUntil().isBefore(now));
   }
 
+  /** READY (due or not) or LEASED with an expired lease: LEASED to {@code holder}, version + 1. */
+  @Override
+  public boolean holdTask(long attemptId, String holder, Instant until, Instant now) {
+    if (task == null
+        || task.attemptId() != attemptId
+        || !(task.status() == TaskStatus.READY
+            || (task.status() == TaskStatus.LEASED && task.leaseUntil().isBefore(now)))) {
+      return false;
+    }
+    task = task(task, TaskStatus.LEASED, task.strategy(), task.dueAt(), holder, until);
+    return true;
+  }
+
+  /** Not fenced (in the SQL either): an open task of an attempt already final is resolved. */
   @Override
   public void resolveTask(long attemptId, Instant now) {
     if (task == null || task.attemptId() != attemptId || !open(task)) {
@@ -225,7 +253,7 @@ public final class InMemoryChannelStore implements ChannelStore {
     return true;
   }
 
-  /** CAS on the task's id, version and LEASED (the claim bumped the version). */
+  /** CAS on the task's id, version and LEASED (a claim or a hold bumped the version). */
   @Override
   public boolean rescheduleTask(
       RecoveryTask claimed, Instant dueAt, String strategy, String lastError) {
@@ -241,9 +269,33 @@ public final class InMemoryChannelStore implements ChannelStore {
     return true;
   }
 
+  /** Inserts the claim, or takes over an unfinished one received before {@code staleBefore}. */
   @Override
-  public boolean firstDelivery(String channel, String eventId, Instant now) {
-    return deliveries.add(channel + "/" + eventId);
+  public boolean claimDelivery(Delivery delivery, Instant now, Instant staleBefore) {
+    String key = key(delivery);
+    DeliveryClaim known = deliveries.get(key);
+    if (known != null && (known.done() || !known.receivedAt().isBefore(staleBefore))) {
+      return false;
+    }
+    deliveries.put(key, new DeliveryClaim(now, false));
+    return true;
+  }
+
+  @Override
+  public void finishDelivery(Delivery delivery, Instant now) {
+    deliveries.computeIfPresent(key(delivery), (k, c) -> new DeliveryClaim(c.receivedAt(), true));
+  }
+
+  @Override
+  public void releaseDelivery(Delivery delivery) {
+    DeliveryClaim known = deliveries.get(key(delivery));
+    if (known != null && !known.done()) {
+      deliveries.remove(key(delivery));
+    }
+  }
+
+  private static String key(Delivery d) {
+    return d.channelAccountId() + "/" + d.eventId();
   }
 
   // ---- not used by the attempt and recovery machine ------------------------------------------
@@ -274,8 +326,8 @@ public final class InMemoryChannelStore implements ChannelStore {
   }
 
   @Override
-  public List<Compensation> dueCompensations(int limit, Instant now) {
-    throw new UnsupportedOperationException("dueCompensations");
+  public List<Compensation> claimCompensations(int limit, Duration lease, Instant now) {
+    throw new UnsupportedOperationException("claimCompensations");
   }
 
   @Override
@@ -302,6 +354,14 @@ public final class InMemoryChannelStore implements ChannelStore {
 
   private static boolean open(RecoveryTask t) {
     return t.status() == TaskStatus.READY || t.status() == TaskStatus.LEASED;
+  }
+
+  /** {@code status = 'LEASED' AND lease_owner = token} for the attempt's task. */
+  private boolean heldBy(long attemptId, String token) {
+    return task != null
+        && task.attemptId() == attemptId
+        && task.status() == TaskStatus.LEASED
+        && token.equals(task.leaseOwner());
   }
 
   private String taskOwner() {
@@ -331,17 +391,6 @@ public final class InMemoryChannelStore implements ChannelStore {
         until,
         t.policyVersion(),
         t.version() + 1);
-  }
-
-  /**
-   * Fenced, a record that carries the owner of a recovery task's lease must still hold it; one that
-   * carries none (the create's response, a webhook: observers without a lease) goes by the CAS.
-   */
-  private boolean leaseHolds(String writerToken) {
-    return switch (fencing) {
-      case NONE -> true;
-      case LEASE -> writerToken == null || Objects.equals(writerToken, taskOwner());
-    };
   }
 
   private static String cut(String code) {

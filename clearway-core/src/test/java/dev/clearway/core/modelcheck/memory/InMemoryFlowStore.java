@@ -127,14 +127,16 @@ public final class InMemoryFlowStore implements FlowStore {
         .findFirst();
   }
 
+  /** A page newest first: merchant and business key (user, scene if given), id below the cursor. */
   @Override
-  public List<PayFlow> findByBizKey(String bizKey) {
-    return rows.values().stream()
-        .filter(f -> f.goal().bizKey().equals(bizKey))
-        .sorted(
-            Comparator.comparingLong((PayFlow f) -> f.goal().userId())
-                .thenComparing(f -> f.goal().scene())
-                .thenComparingInt(PayFlow::attemptNo))
+  public List<PayFlow> findByBizKey(BizKeyPage page) {
+    return rows.descendingMap().values().stream()
+        .filter(f -> f.id() < page.beforeId())
+        .filter(f -> f.goal().merchant().equals(page.merchant()))
+        .filter(f -> f.goal().bizKey().equals(page.bizKey()))
+        .filter(f -> page.userId() == null || f.goal().userId() == page.userId())
+        .filter(f -> page.scene() == null || f.goal().scene().equals(page.scene()))
+        .limit(page.limit())
         .toList();
   }
 
@@ -198,7 +200,10 @@ public final class InMemoryFlowStore implements FlowStore {
     return List.copyOf(ids);
   }
 
-  /** The transition CTE: CAS on id, status, version, not frozen (and the lease when fenced). */
+  /**
+   * The transition CTE: CAS on id, status, version and not frozen; fenced, also {@code holder IS
+   * NULL OR lease_owner = holder} (a command without a lease is fenced by the version alone).
+   */
   @Override
   public Optional<PayFlow> transition(TransitionWrite w) {
     PayFlow from = w.from();
@@ -208,7 +213,7 @@ public final class InMemoryFlowStore implements FlowStore {
         || row.status() != from.status()
         || row.version() != from.version()
         || row.isFrozen()
-        || !leaseHolds(row, WriterTokens.of(w))) {
+        || !transitionFence(row, WriterTokens.of(w))) {
       return Optional.empty();
     }
     boolean escalated = row.reviewState() == ReviewState.ESCALATED;
@@ -226,17 +231,20 @@ public final class InMemoryFlowStore implements FlowStore {
     return Optional.of(moved);
   }
 
-  /** UPDATE ... lease_owner = NULL WHERE id, status, version, not frozen, same lease owner. */
+  /**
+   * UPDATE ... lease_owner = NULL WHERE id, status, version, not frozen and {@code lease_owner =
+   * holder}; the old SQL compared the owner the row was read under instead of the writer's token.
+   */
   @Override
   public boolean reschedule(RescheduleWrite w) {
     PayFlow from = w.from();
     PayFlow row = rows.get(from.id());
+    String fence = fencing == Fencing.LEASE ? WriterTokens.of(w) : from.leaseOwner();
     if (row == null
         || row.status() != from.status()
         || row.version() != from.version()
         || row.isFrozen()
-        || !Objects.equals(row.leaseOwner(), from.leaseOwner())
-        || !leaseHolds(row, WriterTokens.of(w))) {
+        || !sameOwner(row.leaseOwner(), fence, fencing == Fencing.NONE)) {
       return false;
     }
     PayFlow next =
@@ -265,13 +273,15 @@ public final class InMemoryFlowStore implements FlowStore {
     return true;
   }
 
-  /** UPDATE SET review_state = 'FROZEN', lease_owner = NULL WHERE id = ?: unconditional today. */
+  /**
+   * UPDATE SET review_state = 'FROZEN', lease_owner = NULL WHERE id = ? AND lease_owner = holder;
+   * the old SQL froze the row unconditionally.
+   */
   @Override
-  public void freeze(long flowId, String reason, Instant now) {
-    // Not fenced in either mode: the port carries no token of the writer (WriterTokens.ofFreeze).
+  public boolean freeze(long flowId, String holder, String reason, Instant now) {
     PayFlow row = rows.get(flowId);
-    if (row == null) {
-      return;
+    if (row == null || (fencing == Fencing.LEASE && !sameOwner(row.leaseOwner(), holder, false))) {
+      return false;
     }
     String cut =
         reason == null || reason.length() <= REASON_MAX ? reason : reason.substring(0, REASON_MAX);
@@ -279,12 +289,14 @@ public final class InMemoryFlowStore implements FlowStore {
         row,
         Rows.with(row).review(ReviewState.FROZEN, cut).leaseOwner(null).updatedAt(now).row(),
         "freeze");
+    return true;
   }
 
   /**
-   * An approved manual command ({@code JdbcReviewStore.apply}): RESUME clears the review mark and
-   * the lease and makes the flow due now; the others are a transition with history. Today RESUME
-   * keeps the version; fenced, it bumps it. False when the command is refused or the row changed.
+   * An approved manual command ({@code JdbcReviewStore.approve}, {@code CommandEffect}): RESUME
+   * clears the review mark and the lease and makes the flow due now; the others are a transition
+   * with history. Every command bumps the version (the old SQL kept it for RESUME). False when the
+   * command is refused or the row changed since the proposal.
    */
   public boolean approveCommand(CommandKind kind, PayFlow proposed, Instant now) {
     PayFlow row = rows.get(proposed.id());
@@ -312,11 +324,23 @@ public final class InMemoryFlowStore implements FlowStore {
 
   // ---- plumbing -------------------------------------------------------------------------------
 
-  private boolean leaseHolds(PayFlow row, String writerToken) {
+  /** Fenced: {@code holder IS NULL OR lease_owner = holder}; the old SQL had no lease fence. */
+  private boolean transitionFence(PayFlow row, String holder) {
     return switch (fencing) {
       case NONE -> true;
-      case LEASE -> Objects.equals(writerToken, row.leaseOwner());
+      case LEASE -> holder == null || sameOwner(row.leaseOwner(), holder, false);
     };
+  }
+
+  /**
+   * {@code lease_owner = token} as SQL compares it: NULL equals nothing, unless {@code nullMatches}
+   * (the old reschedule compared the owner read, which may be NULL, with IS NOT DISTINCT FROM).
+   */
+  private static boolean sameOwner(String owner, String token, boolean nullMatches) {
+    if (owner == null || token == null) {
+      return nullMatches && owner == null && token == null;
+    }
+    return owner.equals(token);
   }
 
   private void put(PayFlow before, PayFlow after, String op) {

@@ -78,10 +78,14 @@ public final class InMemoryRefundStore implements RefundStore {
     if (flow == null) {
       return new CreateOutcome.FlowNotFound();
     }
+    String merchant = flow.goal().merchant();
+    if (request.kind().requestedByOwner() && !merchant.equals(request.requestedBy())) {
+      return new CreateOutcome.FlowNotFound(); // another merchant's payment does not exist
+    }
     if (!request.kind().allows(flow.status()) || flow.tradeOrderNo() == null) {
       return new CreateOutcome.NotAllowed(flow.status());
     }
-    List<RefundOrder> siblings = findByFlow(request.flowId());
+    List<RefundOrder> siblings = findByFlow(request.flowId(), 0, Integer.MAX_VALUE);
     long held =
         siblings.stream()
             .filter(r -> r.status() != RefundStatus.FAIL && r.status() != RefundStatus.CLOSED)
@@ -95,6 +99,7 @@ public final class InMemoryRefundStore implements RefundStore {
         new RefundOrder(
             ++lastId,
             request.flowId(),
+            merchant,
             seq,
             flow.tradeOrderNo(),
             RefundNumbers.of(flow.tradeOrderNo(), seq),
@@ -132,11 +137,12 @@ public final class InMemoryRefundStore implements RefundStore {
   }
 
   @Override
-  public List<RefundOrder> findByFlow(long flowId) {
+  public List<RefundOrder> findByFlow(long flowId, int afterSeq, int limit) {
     return rows.values().stream()
         .map(Stored::row)
-        .filter(r -> r.flowId() == flowId)
+        .filter(r -> r.flowId() == flowId && r.seq() > afterSeq)
         .sorted(Comparator.comparingInt(RefundOrder::seq))
+        .limit(limit)
         .toList();
   }
 
@@ -175,7 +181,10 @@ public final class InMemoryRefundStore implements RefundStore {
     return List.copyOf(ids);
   }
 
-  /** The transition CTE: CAS on id, status, version (and the writer's lease when fenced). */
+  /**
+   * The transition CTE: CAS on id, status, version and {@code lease_owner = holder} (the old SQL:
+   * id, status and version only).
+   */
   @Override
   public Optional<RefundOrder> transition(TransitionWrite w) {
     RefundOrder from = w.from();
@@ -184,7 +193,7 @@ public final class InMemoryRefundStore implements RefundStore {
     if (s == null
         || s.row().status() != from.status()
         || s.row().version() != from.version()
-        || !leaseHolds(s.row(), WriterTokens.of(w))) {
+        || (fencing == Fencing.LEASE && !held(s.row(), WriterTokens.of(w)))) {
       return Optional.empty();
     }
     RefundOrder r = s.row();
@@ -192,6 +201,7 @@ public final class InMemoryRefundStore implements RefundStore {
         new RefundOrder(
             r.id(),
             r.flowId(),
+            r.merchantId(),
             r.seq(),
             r.tradeOrderNo(),
             r.refundNo(),
@@ -212,7 +222,8 @@ public final class InMemoryRefundStore implements RefundStore {
   }
 
   /**
-   * UPDATE ... lease_owner = NULL WHERE id, status, version and the lease the row was read under.
+   * UPDATE ... lease_owner = NULL WHERE id, status, version and {@code lease_owner = holder} (the
+   * old SQL: {@code lease_owner IS NOT DISTINCT FROM} the owner the row was read under).
    */
   @Override
   public boolean reschedule(RescheduleWrite w) {
@@ -221,8 +232,9 @@ public final class InMemoryRefundStore implements RefundStore {
     if (s == null
         || s.row().status() != from.status()
         || s.row().version() != from.version()
-        || !Objects.equals(s.row().leaseOwner(), from.leaseOwner())
-        || !leaseHolds(s.row(), WriterTokens.of(w))) {
+        || !(fencing == Fencing.LEASE
+            ? held(s.row(), WriterTokens.of(w))
+            : Objects.equals(s.row().leaseOwner(), from.leaseOwner()))) {
       return false;
     }
     RefundOrder r = s.row();
@@ -230,6 +242,7 @@ public final class InMemoryRefundStore implements RefundStore {
         new RefundOrder(
             r.id(),
             r.flowId(),
+            r.merchantId(),
             r.seq(),
             r.tradeOrderNo(),
             r.refundNo(),
@@ -253,6 +266,7 @@ public final class InMemoryRefundStore implements RefundStore {
     return new RefundOrder(
         r.id(),
         r.flowId(),
+        r.merchantId(),
         r.seq(),
         r.tradeOrderNo(),
         r.refundNo(),
@@ -280,11 +294,9 @@ public final class InMemoryRefundStore implements RefundStore {
         : code.substring(0, ERROR_CODE_MAX);
   }
 
-  private boolean leaseHolds(RefundOrder row, String writerToken) {
-    return switch (fencing) {
-      case NONE -> true;
-      case LEASE -> Objects.equals(writerToken, row.leaseOwner());
-    };
+  /** {@code lease_owner = holder} as SQL compares it: NULL equals nothing. */
+  private static boolean held(RefundOrder row, String holder) {
+    return holder != null && holder.equals(row.leaseOwner());
   }
 
   private void put(Stored before, Stored after, String op) {

@@ -1,31 +1,18 @@
 package dev.clearway.core.modelcheck.memory;
 
-import java.util.Set;
-
-/** Which worker writes must be made under the writer's own lease for a step to be legal. */
+/** Whether a worker's writes must be made under the writer's own lease for a step to be legal. */
 public enum LeaseRule {
   /** Not checked: only the money, machine and progress rules. */
   OFF,
-  /** Every write of a worker. */
-  EVERY_WRITE,
   /**
-   * Every write whose port carries the writer's token ({@link WriterTokens}); the others are {@link
-   * #UNCARRIED} and listed as what the ports still lack. Empty once every port carries it.
+   * Every write of a worker (flow transitions, reschedules and freezes; refund transitions and
+   * reschedules; attempt records, task reschedules and task resolutions) must be made while the row
+   * or the attempt's task is held by one of the writer's own tokens.
    */
-  CARRIED_WRITES;
+  EVERY_WRITE;
 
-  /**
-   * Operations (as the in-memory stores name them) whose port carries no writer token today: a
-   * flow's freeze, and a channel record or task resolution (no owner of the task's lease).
-   */
-  public static final Set<String> UNCARRIED = Set.of("freeze", "record", "resolveTask");
-
-  /** Whether a write of operation {@code op} must hold the lease. */
-  public boolean applies(String op) {
-    return switch (this) {
-      case OFF -> false;
-      case EVERY_WRITE -> true;
-      case CARRIED_WRITES -> !UNCARRIED.contains(op);
-    };
+  /** Whether the writes of a worker are held to the lease. */
+  public boolean applies() {
+    return this == EVERY_WRITE;
   }
 }

@@ -20,7 +20,7 @@ public record Write(String writer, String op, String leaseBefore, Object before,
    */
   public static void requireLease(List<Write> writes, LeaseRule rule, List<String> broken) {
     for (Write w : writes) {
-      if (!w.byWorker() || w.before() == null || !rule.applies(w.op())) {
+      if (!w.byWorker() || w.before() == null || !rule.applies()) {
         continue; // a person or a client holds no lease; a created row has no owner before
       }
       String owner = w.leaseBefore();

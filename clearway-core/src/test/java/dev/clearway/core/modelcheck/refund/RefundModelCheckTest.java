@@ -17,11 +17,12 @@ class RefundModelCheckTest {
   }
 
   /**
-   * Today's store: a refund transition checks (id, status, version) only. A worker that learned the
-   * refund succeeded stalls, another takes the refund over, and the stale worker still writes.
+   * The old SQL semantics (a refund transition checks id, status and version only): a worker that
+   * learned the refund succeeded stalls, another takes the refund over, and the stale worker still
+   * writes.
    */
   @Test
-  void findsTheLeaseBugOfTodaysStore() {
+  void findsTheLeaseBugOfTheOldSql() {
     Report report =
         ModelChecks.explore(model(RefundStage.SENT, Fencing.NONE, LeaseRule.EVERY_WRITE), 8);
 
@@ -29,7 +30,7 @@ class RefundModelCheckTest {
     assertThat(report.violation().problems())
         .containsExactly(
             "write without the lease: W1#1 did transition PROCESSING->SUCCESS on a row held by"
-                + " W2#1/1");
+                + " W2#1/0/1");
     assertThat(report.violation().trace()).hasSize(6);
   }
 
@@ -44,15 +45,14 @@ class RefundModelCheckTest {
     int[] depths = {11, 10, 10};
     for (int i = 0; i < stages.length; i++) {
       ModelChecks.assertHolds(
-          ModelChecks.explore(
-              model(stages[i], Fencing.LEASE, LeaseRule.CARRIED_WRITES), depths[i]));
+          ModelChecks.explore(model(stages[i], Fencing.LEASE, LeaseRule.EVERY_WRITE), depths[i]));
     }
   }
 
-  /** The money and machine rules on today's store, without the lease rule. */
+  /** The money and machine rules on the old SQL semantics, without the lease rule. */
   @Test
   @EnabledIfSystemProperty(named = "modelcheck.all", matches = "true")
-  void moneyHoldsOnTodaysStore() {
+  void moneyHoldsOnTheOldSql() {
     RefundStage[] stages = {RefundStage.NEW_REFUND, RefundStage.SENT, RefundStage.ABNORMAL};
     int[] depths = {11, 10, 10};
     for (int i = 0; i < stages.length; i++) {

@@ -34,7 +34,7 @@ import java.util.function.Consumer;
  */
 final class RefundRig {
   static final Instant T0 = Show.T0;
-  static final GoalKey GOAL = new GoalKey(7, "renew", "R:7:1");
+  static final GoalKey GOAL = GoalKey.ofDefaultMerchant(7, "renew", "R:7:1");
   static final OrderNumbers NUMBERS = OrderNumbers.derive(GOAL.userId(), 1);
   static final PayFlow PAID =
       new PayFlow(
@@ -57,8 +57,9 @@ final class RefundRig {
           T0,
           T0,
           null);
-  static final NewRefund FIRST = new NewRefund(1, 600, "damaged", "shop", "key-1");
-  static final NewRefund SECOND = new NewRefund(1, 600, "late", "shop", "key-2");
+  static final NewRefund FIRST =
+      new NewRefund(1, 600, "damaged", GoalKey.DEFAULT_MERCHANT, "key-1");
+  static final NewRefund SECOND = new NewRefund(1, 600, "late", GoalKey.DEFAULT_MERCHANT, "key-2");
   static final EngineConfig CONFIG =
       new EngineConfig(
           Duration.ofSeconds(10),
