@@ -129,8 +129,7 @@ class InMemoryRefundStoreConformanceTest {
     both(
         "the same key, another amount",
         s ->
-            s.create(
-                new NewRefund(paid.id(), 1_000, "damaged", SHOP, "k1"), lease("B", 2), at(2)));
+            s.create(new NewRefund(paid.id(), 1_000, "damaged", SHOP, "k1"), lease("B", 2), at(2)));
     both(
         "more than is left",
         s -> s.create(new NewRefund(paid.id(), 800, "late", SHOP, "k2"), lease("B", 3), at(3)));
@@ -160,9 +159,7 @@ class InMemoryRefundStoreConformanceTest {
                     "create",
                     s ->
                         s.create(
-                            new NewRefund(paid.id(), 500, "r", SHOP, "k1"),
-                            lease("A", 0),
-                            at(0))))
+                            new NewRefund(paid.id(), 500, "r", SHOP, "k1"), lease("A", 0), at(0))))
             .refund();
     both("claim while held", s -> s.claim(created.id(), lease("B", 10), at(10)));
     both("claim at the expiry", s -> s.claim(created.id(), lease("B", 30), at(30)));
