@@ -7,6 +7,7 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.fact.BizFact;
 import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.latecharge.LateChargeCheck;
 import dev.clearway.core.port.FlowStore.CreateResult;
 import dev.clearway.core.refund.RefundOrder;
 import dev.clearway.core.refund.RefundStore.CreateOutcome;
@@ -62,6 +63,20 @@ public final class Show {
         + r.retryCount();
   }
 
+  public static String check(LateChargeCheck c) {
+    return "check "
+        + c.status()
+        + " v"
+        + c.version()
+        + " lease="
+        + (c.leaseOwner() == null ? "-" : c.leaseOwner())
+        + " next="
+        + time(c.nextCheckTime())
+        + " retries="
+        + c.retryCount()
+        + (c.refundId() == null ? "" : " refund#" + c.refundId());
+  }
+
   public static String attempt(Attempt a) {
     return "attempt#" + a.id() + " " + a.status() + " v" + a.version();
   }
@@ -98,6 +113,9 @@ public final class Show {
     }
     if (v instanceof RefundOrder r) {
       return refund(r);
+    }
+    if (v instanceof LateChargeCheck c) {
+      return check(c);
     }
     if (v instanceof Attempt a) {
       return attempt(a);

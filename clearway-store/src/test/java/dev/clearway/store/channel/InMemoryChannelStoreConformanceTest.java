@@ -134,6 +134,18 @@ class InMemoryChannelStoreConformanceTest {
 
   @Test
   void holdersStaleHoldersAndObserversAgree() {
+    Attempt unknown = takenOverTwice();
+    both(
+        "an observer records whoever holds the task",
+        s -> s.record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
+    assertThat(task().status()).isEqualTo(RecoveryTask.TaskStatus.READY);
+  }
+
+  /**
+   * The creator records under its lease; a recovery worker claims the task, then a second takes it
+   * over once that lease expired: neither the creator nor the first worker writes any more.
+   */
+  private Attempt takenOverTwice() {
     both("a claim within the creation lease", s -> s.claimDue("w1/0/1", 10, LEASE, at(5)));
     both(
         "the creator records under its lease",
@@ -157,6 +169,12 @@ class InMemoryChannelStoreConformanceTest {
                 at(52)));
     both(
         "its reschedule of the task", s -> s.rescheduleTask(first.get(0), at(60), "RETRIEVE", "x"));
+    return unknown;
+  }
+
+  @Test
+  void holdsAndFinalRecordsAgree() {
+    Attempt unknown = takenOverTwice();
     both(
         "an observer records whoever holds the task",
         s -> s.record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));

@@ -32,7 +32,7 @@ public enum FlowStage {
   PAST_DEADLINE;
 
   /** The lease token of the worker that crashed; no live worker has it. */
-  static final String CRASHED = "W0#1/1";
+  static final String CRASHED = "W0#1/0/1";
 
   private static final OrderNumbers NUMBERS = OrderNumbers.derive(FlowRig.GOAL.userId(), 1);
   private static final Instant BEFORE_DEADLINE = FlowRig.T0.plusSeconds(10);

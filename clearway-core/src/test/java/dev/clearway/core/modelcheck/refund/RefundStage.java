@@ -25,7 +25,7 @@ public enum RefundStage {
   SENT,
   ABNORMAL;
 
-  static final String CRASHED = "W0#1/1";
+  static final String CRASHED = "W0#1/0/1";
   private static final Instant LATER = RefundRig.T0.plusSeconds(10);
 
   List<RefundModelState> initial(List<WorkerState> workers) {
