@@ -20,9 +20,10 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The attempt / recovery-task machine as the explorer sees it: the create's response path, two or
- * more recovery workers (real {@link dev.clearway.core.channel.engine.RecoveryWorker} rounds that
- * claim the task with a lease, replay or retrieve, and record through the real {@link
+ * The attempt / recovery-task machine as the explorer sees it: the create's response path (which
+ * holds the new attempt's task until the create's grace ends), two or more recovery workers (real
+ * {@link dev.clearway.core.channel.engine.RecoveryWorker} rounds that claim the task with a lease,
+ * replay or retrieve, and record through the real {@link
  * dev.clearway.core.channel.engine.AttemptRecorder}), authoritative webhooks (sent at most twice,
  * so one is a duplicate), the customer finishing a payment that waited for them, and the clock
  * moving to the task's due time, its lease expiry, or the policy's maximum unknown age.
@@ -32,7 +33,7 @@ public final class ChannelModel
 
   public record Setup(ChannelStage stage, Fencing fencing, int workers, LeaseRule leaseRule) {}
 
-  private static final String PAYER = ChannelRig.CREATOR;
+  private static final String CREATOR = ChannelRig.CREATOR;
   private static final String HOOK = "webhook";
   private static final int WEBHOOKS = 2;
 
@@ -56,7 +57,7 @@ public final class ChannelModel
   @Override
   public List<ChannelModelState> initial() {
     List<WorkerState> workers = new ArrayList<>();
-    workers.add(WorkerState.idle(PAYER));
+    workers.add(WorkerState.idle(CREATOR));
     for (int i = 1; i <= setup.workers(); i++) {
       workers.add(WorkerState.idle("W" + i));
     }
