@@ -2,11 +2,11 @@ package dev.clearway.sim.http;
 
 import dev.clearway.core.signature.WebhookSignature;
 import dev.clearway.sim.FaultPlan;
+import dev.clearway.sim.json.StrictJson;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,7 +63,8 @@ final class CallbackSender implements AutoCloseable {
             });
   }
 
-  private record Event(String id, String key, String body) {}
+  /** One event; {@code body} holds the bytes every attempt sends and signs. */
+  private record Event(String id, String key, byte[] body) {}
 
   /** Emits the event of a final state, once per (type, order number). Never blocks on delivery. */
   void emit(String type, String tradeOrderNo, String refundOrderNo) {
@@ -79,7 +80,7 @@ final class CallbackSender implements AutoCloseable {
     body.put("type", type);
     body.put("tradeOrderNo", tradeOrderNo);
     body.put("refundOrderNo", refundOrderNo);
-    Event event = new Event(id, key, Json.write(body));
+    Event event = new Event(id, key, StrictJson.write(body));
     CallbackFault fault = CallbackFault.pick(faults, type, orderNo);
     synchronized (this) {
       Event held = parked;
@@ -120,7 +121,7 @@ final class CallbackSender implements AutoCloseable {
 
   private void attempt(Event event, int n) {
     attempts.incrementAndGet();
-    byte[] body = event.body().getBytes(StandardCharsets.UTF_8);
+    byte[] body = event.body();
     HttpRequest request =
         HttpRequest.newBuilder(config.url())
             .timeout(config.requestTimeout())

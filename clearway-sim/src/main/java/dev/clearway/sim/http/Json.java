@@ -1,17 +1,25 @@
 package dev.clearway.sim.http;
 
+import dev.clearway.sim.json.StrictJson;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A tiny codec for flat JSON objects: string, integer, decimal, boolean and null values, no
- * nesting. Enough for the simulated wallet's wire protocol without a third-party dependency.
- * Integers parse as {@link Long}, other numbers as {@link BigDecimal}. Duplicate keys, nesting,
+ * Flat JSON objects of the wallet's wire protocol (string, integer, decimal, boolean and null
+ * values, no nesting) for clients outside the simulator, read and written by {@link StrictJson}.
+ * Integers parse as {@link Long}, other numbers as {@link BigDecimal}; duplicate keys, nesting,
  * trailing content and anything else outside that subset are rejected with {@link
  * MalformedJsonException}.
+ *
+ * @deprecated the simulator reads and writes its JSON with {@link StrictJson}; clients of the
+ *     wallet's protocol keep their own protocol code. This adapter goes once no client uses it.
  */
+@Deprecated(forRemoval = true)
 public final class Json {
   private Json() {}
 
@@ -19,233 +27,62 @@ public final class Json {
   public static final class MalformedJsonException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
-    MalformedJsonException(String message, int position) {
-      super(message + " at offset " + position);
+    MalformedJsonException(String message) {
+      super(message);
     }
   }
 
   /**
    * Writes a flat object; values must be null, String, Long, Integer, BigDecimal or Boolean. Keys
-   * keep their order. See {@link JsonWriter#WALLET}.
+   * keep their order.
+   *
+   * @throws IllegalArgumentException for any other value
    */
   public static String write(Map<String, ?> object) {
-    return JsonWriter.WALLET.write(object);
+    for (Object value : object.values()) {
+      if (!(value == null
+          || value instanceof String
+          || value instanceof Long
+          || value instanceof Integer
+          || value instanceof BigDecimal
+          || value instanceof Boolean)) {
+        throw new IllegalArgumentException("unsupported JSON value type " + value.getClass());
+      }
+    }
+    return new String(StrictJson.write(object), StandardCharsets.UTF_8);
   }
 
   /** Parses one flat object. */
   public static Map<String, Object> parse(String text) {
-    if (text == null) {
-      throw new MalformedJsonException("no content", 0);
+    ObjectNode object;
+    try {
+      object = StrictJson.readObject(text == null ? null : text.getBytes(StandardCharsets.UTF_8));
+    } catch (StrictJson.MalformedJsonException e) {
+      throw new MalformedJsonException(e.getMessage());
     }
-    return new Parser(text).object();
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> field : object.properties()) {
+      out.put(field.getKey(), scalar(field.getValue()));
+    }
+    return Collections.unmodifiableMap(out);
   }
 
-  private static final class Parser {
-    private final String s;
-    private int i;
-
-    Parser(String s) {
-      this.s = s;
+  private static Object scalar(JsonNode value) {
+    if (value.isNull()) {
+      return null;
     }
-
-    Map<String, Object> object() {
-      skipSpace();
-      expect('{');
-      Map<String, Object> out = new LinkedHashMap<>();
-      skipSpace();
-      if (peek() == '}') {
-        i++;
-      } else {
-        while (true) {
-          skipSpace();
-          if (peek() != '"') {
-            throw error("expected a key");
-          }
-          String key = string();
-          skipSpace();
-          expect(':');
-          skipSpace();
-          Object value = value();
-          if (out.containsKey(key)) {
-            throw error("duplicate key");
-          }
-          out.put(key, value);
-          skipSpace();
-          char c = next();
-          if (c == '}') {
-            break;
-          }
-          if (c != ',') {
-            throw error("expected ',' or '}'");
-          }
-        }
-      }
-      skipSpace();
-      if (i != s.length()) {
-        throw error("trailing content");
-      }
-      return Collections.unmodifiableMap(out);
+    if (value.isString()) {
+      return value.stringValue();
     }
-
-    private Object value() {
-      char c = peek();
-      switch (c) {
-        case '"':
-          return string();
-        case 't':
-          literal("true");
-          return Boolean.TRUE;
-        case 'f':
-          literal("false");
-          return Boolean.FALSE;
-        case 'n':
-          literal("null");
-          return null;
-        case '{':
-        case '[':
-          throw error("nested values are not supported");
-        default:
-          if (c == '-' || (c >= '0' && c <= '9')) {
-            return number();
-          }
-          throw error("unexpected character");
-      }
+    if (value.isBoolean()) {
+      return value.booleanValue();
     }
-
-    private Object number() {
-      int start = i;
-      if (peek() == '-') {
-        i++;
-      }
-      if (peek() == '0') {
-        i++;
-      } else if (peek() >= '1' && peek() <= '9') {
-        digits();
-      } else {
-        throw error("bad number");
-      }
-      boolean integral = true;
-      if (peek() == '.') {
-        integral = false;
-        i++;
-        if (!(peek() >= '0' && peek() <= '9')) {
-          throw error("bad number");
-        }
-        digits();
-      }
-      if (peek() == 'e' || peek() == 'E') {
-        integral = false;
-        i++;
-        if (peek() == '+' || peek() == '-') {
-          i++;
-        }
-        if (!(peek() >= '0' && peek() <= '9')) {
-          throw error("bad number");
-        }
-        digits();
-      }
-      String text = s.substring(start, i);
-      if (integral) {
-        try {
-          return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-          return new BigDecimal(text);
-        }
-      }
-      return new BigDecimal(text);
+    if (value.isIntegralNumber() && value.canConvertToLong()) {
+      return value.longValue();
     }
-
-    private void digits() {
-      while (peek() >= '0' && peek() <= '9') {
-        i++;
-      }
+    if (value.isNumber()) {
+      return value.decimalValue();
     }
-
-    private String string() {
-      expect('"');
-      StringBuilder out = new StringBuilder();
-      while (true) {
-        char c = next();
-        if (c == '"') {
-          return out.toString();
-        }
-        if (c == '\\') {
-          char e = next();
-          switch (e) {
-            case '"' -> out.append('"');
-            case '\\' -> out.append('\\');
-            case '/' -> out.append('/');
-            case 'b' -> out.append('\b');
-            case 'f' -> out.append('\f');
-            case 'n' -> out.append('\n');
-            case 'r' -> out.append('\r');
-            case 't' -> out.append('\t');
-            case 'u' -> out.append(unicode());
-            default -> throw error("bad escape");
-          }
-        } else if (c < 0x20) {
-          throw error("control character in string");
-        } else {
-          out.append(c);
-        }
-      }
-    }
-
-    private char unicode() {
-      if (i + 4 > s.length()) {
-        throw error("bad unicode escape");
-      }
-      int v = 0;
-      for (int k = 0; k < 4; k++) {
-        char h = s.charAt(i++);
-        int d =
-            h >= '0' && h <= '9'
-                ? h - '0'
-                : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
-        if (d < 0) {
-          throw error("bad unicode escape");
-        }
-        v = v * 16 + d;
-      }
-      return (char) v;
-    }
-
-    private void literal(String word) {
-      if (!s.startsWith(word, i)) {
-        throw error("unexpected literal");
-      }
-      i += word.length();
-    }
-
-    private void skipSpace() {
-      while (i < s.length()) {
-        char c = s.charAt(i);
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-          return;
-        }
-        i++;
-      }
-    }
-
-    private char peek() {
-      return i < s.length() ? s.charAt(i) : '\0';
-    }
-
-    private char next() {
-      if (i >= s.length()) {
-        throw error("unexpected end");
-      }
-      return s.charAt(i++);
-    }
-
-    private void expect(char c) {
-      if (next() != c) {
-        throw error("expected '" + c + "'");
-      }
-    }
-
-    private MalformedJsonException error(String message) {
-      return new MalformedJsonException(message, i);
-    }
+    throw new MalformedJsonException("nested values are not supported");
   }
 }

@@ -7,14 +7,18 @@ import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.port.WalletGateway.RefundRequest;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.sim.SimulatedCrash;
+import dev.clearway.sim.json.StrictJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Routes the wire protocol ({@link WireProtocol}) to a {@link SimWallet} and tells its answers
@@ -70,7 +74,7 @@ final class WalletRouter implements HttpHandler {
       body.put("error", r.code);
       body.put("message", r.getMessage());
       body.put("executed", false);
-      send(exchange, r.status, WireProtocol.JSON, Json.write(body), null);
+      send(exchange, r.status, WireProtocol.JSON, StrictJson.write(body), null);
     } catch (SimulatedCrash crash) {
       drop(exchange);
     } catch (RuntimeException e) {
@@ -85,7 +89,7 @@ final class WalletRouter implements HttpHandler {
     String path = exchange.getRequestURI().getRawPath();
     if (path.equals(WireProtocol.CHARGES)) {
       requireMethod(method, "POST");
-      Map<String, Object> body = readBody(exchange);
+      ObjectNode body = readBody(exchange);
       ChargeRequest request =
           new ChargeRequest(
               orderNo(body, "tradeOrderNo"),
@@ -107,7 +111,7 @@ final class WalletRouter implements HttpHandler {
       }
     } else if (path.equals(WireProtocol.REFUNDS)) {
       requireMethod(method, "POST");
-      Map<String, Object> body = readBody(exchange);
+      ObjectNode body = readBody(exchange);
       RefundRequest request =
           new RefundRequest(
               orderNo(body, "refundOrderNo"),
@@ -154,7 +158,7 @@ final class WalletRouter implements HttpHandler {
     body.put("errorCode", result.errorCode());
     body.put("requestId", result.requestId());
     body.put("retryable", result.retryable());
-    send(exchange, 200, WireProtocol.JSON, Json.write(body), result.requestId());
+    send(exchange, 200, WireProtocol.JSON, StrictJson.write(body), result.requestId());
   }
 
   /** The wallet's UNKNOWN becomes the network symptom it stands for. */
@@ -181,9 +185,8 @@ final class WalletRouter implements HttpHandler {
   }
 
   private static void send(
-      HttpExchange exchange, int status, String contentType, String body, String requestId)
+      HttpExchange exchange, int status, String contentType, byte[] bytes, String requestId)
       throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", contentType);
     if (requestId != null) {
       exchange.getResponseHeaders().set(WireProtocol.REQUEST_ID_HEADER, requestId);
@@ -192,7 +195,7 @@ final class WalletRouter implements HttpHandler {
     exchange.getResponseBody().write(bytes);
   }
 
-  private static String errorPage(int status) {
+  private static byte[] errorPage(int status) {
     String reason =
         switch (status) {
           case 500 -> "Internal Server Error";
@@ -202,11 +205,12 @@ final class WalletRouter implements HttpHandler {
           default -> "Error";
         };
     String title = status + " " + reason;
-    return "<html>\r\n<head><title>"
-        + title
-        + "</title></head>\r\n<body>\r\n<center><h1>"
-        + title
-        + "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    return ("<html>\r\n<head><title>"
+            + title
+            + "</title></head>\r\n<body>\r\n<center><h1>"
+            + title
+            + "</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   // ---- request validation: every Refusal happens before the wallet is called ----------------
@@ -217,16 +221,27 @@ final class WalletRouter implements HttpHandler {
     }
   }
 
-  private static Map<String, Object> readBody(HttpExchange exchange) throws IOException, Refusal {
+  /**
+   * The request body as a flat JSON object: a value that is an object or an array makes the body
+   * malformed, like broken syntax or a duplicated field. Unknown fields are ignored.
+   */
+  private static ObjectNode readBody(HttpExchange exchange) throws IOException, Refusal {
     byte[] raw = exchange.getRequestBody().readNBytes(WireProtocol.MAX_BODY_BYTES + 1);
     if (raw.length > WireProtocol.MAX_BODY_BYTES) {
       throw new Refusal(413, WireProtocol.REQUEST_TOO_LARGE, "body over 64 KiB");
     }
+    ObjectNode body;
     try {
-      return Json.parse(new String(raw, StandardCharsets.UTF_8));
-    } catch (Json.MalformedJsonException e) {
+      body = StrictJson.readObject(raw);
+    } catch (StrictJson.MalformedJsonException e) {
       throw new Refusal(400, WireProtocol.MALFORMED_JSON, e.getMessage());
     }
+    for (JsonNode value : body.values()) {
+      if (value.isContainer()) {
+        throw new Refusal(400, WireProtocol.MALFORMED_JSON, "not a flat JSON object");
+      }
+    }
+    return body;
   }
 
   private static String pathOrderNo(String segment) throws Refusal {
@@ -236,34 +251,35 @@ final class WalletRouter implements HttpHandler {
     return segment;
   }
 
-  private static String orderNo(Map<String, Object> body, String field) throws Refusal {
-    Object v = body.get(field);
-    if (!(v instanceof String s) || !WireProtocol.isOrderNo(s)) {
+  private static String orderNo(ObjectNode body, String field) throws Refusal {
+    String s = StrictJson.text(body.get(field));
+    if (!WireProtocol.isOrderNo(s)) {
       throw new Refusal(
           400, WireProtocol.INVALID_REQUEST, field + " must be 1-64 characters [A-Za-z0-9_-]");
     }
     return s;
   }
 
-  private static long positiveLong(Map<String, Object> body, String field) throws Refusal {
-    Object v = body.get(field);
-    if (!(v instanceof Long n) || n <= 0) {
+  /** An integral JSON number: {@code "100"}, {@code 100.0} and {@code 1e2} are refused. */
+  private static long positiveLong(ObjectNode body, String field) throws Refusal {
+    OptionalLong n = StrictJson.integer(body.get(field));
+    if (n.isEmpty() || n.getAsLong() <= 0) {
       throw new Refusal(400, WireProtocol.INVALID_REQUEST, field + " must be a positive integer");
     }
-    return n;
+    return n.getAsLong();
   }
 
-  private static long nonNegativeLong(Map<String, Object> body, String field) throws Refusal {
-    Object v = body.get(field);
-    if (!(v instanceof Long n) || n < 0) {
+  private static long nonNegativeLong(ObjectNode body, String field) throws Refusal {
+    OptionalLong n = StrictJson.integer(body.get(field));
+    if (n.isEmpty() || n.getAsLong() < 0) {
       throw new Refusal(400, WireProtocol.INVALID_REQUEST, field + " must be an integer >= 0");
     }
-    return n;
+    return n.getAsLong();
   }
 
-  private static String currency(Map<String, Object> body) throws Refusal {
-    Object v = body.get("currency");
-    if (!(v instanceof String s) || !CURRENCY.matcher(s).matches()) {
+  private static String currency(ObjectNode body) throws Refusal {
+    String s = StrictJson.text(body.get("currency"));
+    if (s == null || !CURRENCY.matcher(s).matches()) {
       throw new Refusal(400, WireProtocol.INVALID_REQUEST, "currency must be ISO 4217 (3 letters)");
     }
     return s;

@@ -249,7 +249,7 @@ class CallbackDeliveryTest {
   }
 
   private static String status(HttpResponse<String> r) {
-    return (String) Json.parse(r.body()).get("status");
+    return (String) WireJson.parse(r.body()).get("status");
   }
 
   private HttpResponse<String> post(String path, String body) throws Exception {

@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +48,7 @@ final class CallbackReceiver implements AutoCloseable {
           String header = exchange.getRequestHeaders().getFirst(WebhookSignature.HEADER);
           WebhookSignature.Result verdict =
               WebhookSignature.verify(header, raw, secret, Instant.now());
-          Map<String, Object> event = Json.parse(new String(raw, StandardCharsets.UTF_8));
+          Map<String, Object> event = WireJson.parse(raw);
           int n;
           synchronized (deliveries) {
             deliveries.add(new Delivery(header, raw, verdict, event));

@@ -54,19 +54,22 @@ class SimWalletServerTest {
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValue(WireProtocol.JSON);
-    Map<String, Object> body = Json.parse(r.body());
+    Map<String, Object> body = WireJson.parse(r.body());
     assertThat(body)
         .containsEntry("status", "SUCCEEDED")
         .containsEntry("errorCode", null)
         .containsEntry("retryable", false);
     assertThat(r.headers().firstValue("Request-Id")).hasValue((String) body.get("requestId"));
-    assertThat(Json.parse(get("/v1/charges/" + no).body())).containsEntry("status", "SUCCEEDED");
+    assertThat(WireJson.parse(get("/v1/charges/" + no).body()))
+        .containsEntry("status", "SUCCEEDED");
   }
 
   @Test
   void unknownOrdersAreNotFound() throws Exception {
-    assertThat(Json.parse(get("/v1/charges/t_never").body())).containsEntry("status", "NOT_FOUND");
-    assertThat(Json.parse(get("/v1/refunds/r_never").body())).containsEntry("status", "NOT_FOUND");
+    assertThat(WireJson.parse(get("/v1/charges/t_never").body()))
+        .containsEntry("status", "NOT_FOUND");
+    assertThat(WireJson.parse(get("/v1/refunds/r_never").body()))
+        .containsEntry("status", "NOT_FOUND");
   }
 
   @Test
@@ -87,7 +90,8 @@ class SimWalletServerTest {
     post("/v1/charges", charge(no, 700));
 
     assertThat(get("/v1/charges/" + no).statusCode()).isEqualTo(503);
-    assertThat(Json.parse(get("/v1/charges/" + no).body())).containsEntry("status", "SUCCEEDED");
+    assertThat(WireJson.parse(get("/v1/charges/" + no).body()))
+        .containsEntry("status", "SUCCEEDED");
   }
 
   @Test
@@ -108,16 +112,17 @@ class SimWalletServerTest {
     assertThatThrownBy(() -> post("/v1/charges", charge(no, 900))).isInstanceOf(IOException.class);
 
     assertThat(wallet.ledger()).extracting(LedgerEntry::orderNo).containsExactly(no);
-    assertThat(Json.parse(get("/v1/charges/" + no).body())).containsEntry("status", "SUCCEEDED");
+    assertThat(WireJson.parse(get("/v1/charges/" + no).body()))
+        .containsEntry("status", "SUCCEEDED");
   }
 
   @Test
   void closeThenPayIsClosed() throws Exception {
     String no = FaultSearch.trade(wallet, "t_close_", WalletFault.NONE);
 
-    assertThat(Json.parse(post("/v1/charges/" + no + "/close", "{}").body()))
+    assertThat(WireJson.parse(post("/v1/charges/" + no + "/close", "{}").body()))
         .containsEntry("status", "CLOSED");
-    assertThat(Json.parse(post("/v1/charges", charge(no, 100)).body()))
+    assertThat(WireJson.parse(post("/v1/charges", charge(no, 100)).body()))
         .containsEntry("status", "CLOSED")
         .containsEntry("errorCode", "ORDER_CLOSED");
     assertThat(wallet.ledger()).isEmpty();
@@ -156,7 +161,9 @@ class SimWalletServerTest {
 
   private void assertRefused(HttpResponse<String> r, int status, String code) {
     assertThat(r.statusCode()).as(code).isEqualTo(status);
-    assertThat(Json.parse(r.body())).containsEntry("error", code).containsEntry("executed", false);
+    assertThat(WireJson.parse(r.body()))
+        .containsEntry("error", code)
+        .containsEntry("executed", false);
   }
 
   private static String charge(String no, long amount) {

@@ -180,7 +180,7 @@ final class StripeRouter implements HttpHandler {
 
   private Execution create(FormBody form, String faultKey) {
     if (faults.outage() == Outage.UNAVAILABLE) {
-      return new Execution(unavailable(false), false);
+      return new Execution(SimResponse.unavailable(false), false);
     }
     SimResponse invalid = StripeBook.validateCreate(form);
     if (invalid != null) {
@@ -192,7 +192,7 @@ final class StripeRouter implements HttpHandler {
     }
     if (faults.lie(faultKey)) {
       book.create(form);
-      return new Execution(unavailable(true), false);
+      return new Execution(SimResponse.unavailable(true), false);
     }
     return new Execution(book.create(form), faults.loseResponse("create", faultKey));
   }
@@ -223,13 +223,6 @@ final class StripeRouter implements HttpHandler {
     }
     String value = m.group(2).replaceAll("\\\\(.)", "$1");
     return book.search(m.group(1), value);
-  }
-
-  private static SimResponse unavailable(boolean stored) {
-    String body =
-        "{\"error\":{\"type\":\"api_error\",\"code\":\"channel_unavailable\","
-            + "\"message\":\"simulated channel_unavailable: not accepted, nothing executed\"}}";
-    return new SimResponse(503, body, stored);
   }
 
   private static String faultKey(Op op, FormBody form, String key, String pathId) {

@@ -1,14 +1,12 @@
 package dev.clearway.sim.psp.stripe;
 
-import dev.clearway.core.signature.WebhookSignature;
-import dev.clearway.sim.http.JsonWriter;
+import dev.clearway.sim.json.StrictJson;
 import dev.clearway.sim.psp.PspFaults;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -22,10 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Delivers the events of one simulated Stripe account to its webhook endpoint, Stripe style: JSON
  * {@code {"id":"evt_...","type":...,"created":...,"data":{"object":{...}}}} signed in the {@code
  * Stripe-Signature} header ({@code t=...,v1=...}, HMAC-SHA256 over {@code "<t>.<payload>"}, signed
- * afresh for every attempt). No ordering guarantee: each copy waits its own delay from {@link
- * PspFaults#webhookDelayMillis}; {@link PspFaults#duplicateWebhook} sends a second copy with the
- * same event id. A non-2xx answer or a transport error is retried with doubling backoff up to the
- * configured attempts. Never blocks the caller; the owner's scheduler stops delivery when closed.
+ * afresh for every attempt over the bytes it sends, by {@link StripeSigner}). No ordering
+ * guarantee: each copy waits its own delay from {@link PspFaults#webhookDelayMillis}; {@link
+ * PspFaults#duplicateWebhook} sends a second copy with the same event id. A non-2xx answer or a
+ * transport error is retried with doubling backoff up to the configured attempts. Never blocks the
+ * caller; the owner's scheduler stops delivery when closed.
  */
 final class StripeWebhooks {
   static final String SIGNATURE_HEADER = "Stripe-Signature";
@@ -82,7 +81,7 @@ final class StripeWebhooks {
     event.put("created", clock.instant().getEpochSecond());
     event.put("livemode", false);
     event.put("data", Map.of("object", object));
-    byte[] payload = JsonWriter.STRIPE.write(event).getBytes(StandardCharsets.UTF_8);
+    byte[] payload = StrictJson.write(event);
     String key = type + ":" + faultKey;
     int copies = faults.duplicateWebhook(key) ? 2 : 1;
     for (int copy = 0; copy < copies; copy++) {
@@ -101,7 +100,9 @@ final class StripeWebhooks {
             .timeout(ATTEMPT_TIMEOUT)
             .header("Content-Type", "application/json; charset=utf-8")
             .header("User-Agent", "Stripe/1.0 (+https://stripe.com/docs/webhooks)")
-            .header(SIGNATURE_HEADER, WebhookSignature.sign(payload, clock.instant(), secret))
+            .header(
+                SIGNATURE_HEADER,
+                StripeSigner.header(payload, clock.instant().getEpochSecond(), secret))
             .POST(HttpRequest.BodyPublishers.ofByteArray(payload))
             .build();
     boolean ok;

@@ -23,7 +23,8 @@ final class WechatAuthorization {
     this.merchantKey = merchantKey;
   }
 
-  boolean authentic(String header, String method, String url, String body) {
+  /** Verifies over {@code body}, the bytes received. */
+  boolean authentic(String header, String method, String url, byte[] body) {
     if (header == null || !header.startsWith(WechatProtocol.AUTH_SCHEMA + " ")) {
       return false;
     }
@@ -42,7 +43,7 @@ final class WechatAuthorization {
         || fields.get("serial_no") == null) {
       return false;
     }
-    String message = method + "\n" + url + "\n" + timestamp + "\n" + nonce + "\n" + body + "\n";
+    byte[] message = WechatCrypto.message(body, method, url, timestamp, nonce);
     return WechatCrypto.verify(merchantKey, message, signature);
   }
 }

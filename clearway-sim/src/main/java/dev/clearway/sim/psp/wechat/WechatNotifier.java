@@ -1,12 +1,11 @@
 package dev.clearway.sim.psp.wechat;
 
-import dev.clearway.sim.http.JsonWriter;
+import dev.clearway.sim.json.StrictJson;
 import dev.clearway.sim.psp.PspFaults;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -76,7 +75,7 @@ final class WechatNotifier implements AutoCloseable {
 
   /** Encrypts and schedules the event (twice when the duplicate fault hits it). */
   void emit(WechatEvent event) {
-    String body = envelope(event);
+    byte[] body = envelope(event);
     int copies = faults.duplicateWebhook(event.faultKey()) ? 2 : 1;
     for (int copy = 0; copy < copies; copy++) {
       long delay = faults.webhookDelayMillis(event.faultKey(), copy);
@@ -84,9 +83,10 @@ final class WechatNotifier implements AutoCloseable {
     }
   }
 
-  private String envelope(WechatEvent event) {
+  /** The bytes every attempt sends and signs; the resource encrypted as written. */
+  private byte[] envelope(WechatEvent event) {
     String nonce = WechatCrypto.nonce(12);
-    String plaintext = JsonWriter.WECHAT.write(event.resource());
+    byte[] plaintext = StrictJson.write(event.resource());
     Map<String, Object> resource = new LinkedHashMap<>();
     resource.put("algorithm", "AEAD_AES_256_GCM");
     resource.put(
@@ -102,10 +102,10 @@ final class WechatNotifier implements AutoCloseable {
     body.put("event_type", event.eventType());
     body.put("summary", event.summary());
     body.put("resource", resource);
-    return JsonWriter.WECHAT.write(body);
+    return StrictJson.write(body);
   }
 
-  private void attempt(String notifyUrl, String body, int retriesDone) {
+  private void attempt(String notifyUrl, byte[] body, int retriesDone) {
     Target t = target.get();
     if (t.stopped()) {
       return;
@@ -120,7 +120,7 @@ final class WechatNotifier implements AutoCloseable {
     String timestamp = Long.toString(options.clock().instant().getEpochSecond());
     String nonce = WechatCrypto.nonce(32);
     String signature =
-        WechatCrypto.sign(keys.platformPrivateKey(), timestamp + "\n" + nonce + "\n" + body + "\n");
+        WechatCrypto.sign(keys.platformPrivateKey(), WechatCrypto.message(body, timestamp, nonce));
     HttpRequest request =
         HttpRequest.newBuilder(url)
             .timeout(ATTEMPT_TIMEOUT)
@@ -129,7 +129,7 @@ final class WechatNotifier implements AutoCloseable {
             .header(WechatProtocol.HEADER_NONCE, nonce)
             .header(WechatProtocol.HEADER_SIGNATURE, signature)
             .header(WechatProtocol.HEADER_SERIAL, keys.platformSerial())
-            .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build();
     client
         .sendAsync(request, HttpResponse.BodyHandlers.discarding())

@@ -1,10 +1,15 @@
 package dev.clearway.sim.psp.wechat;
 
-import java.util.Map;
+import dev.clearway.sim.json.StrictJson;
+import java.util.OptionalLong;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Parses and validates request bodies and parameters; every refusal is a 400 {@code PARAM_ERROR}
- * raised before anything executes. Messages name the field, never its value.
+ * raised before anything executes. Messages name the field, never its value. A body that is not one
+ * JSON object (a duplicated field included) is refused whole; unknown fields are ignored. An amount
+ * is an integral JSON number: {@code "100"}, {@code 100.0} and {@code 1e2} are refused.
  */
 final class WechatRequests {
   private final String mchid;
@@ -13,16 +18,13 @@ final class WechatRequests {
     this.mchid = mchid;
   }
 
-  NativeOrder nativeOrder(String body) throws WechatApiError {
-    Map<String, Object> json = object(body);
+  NativeOrder nativeOrder(byte[] body) throws WechatApiError {
+    ObjectNode json = object(body);
     requireMchid(json.get("mchid"));
-    Map<String, Object> amount = nested(json, "amount");
-    Object currency = amount.getOrDefault("currency", "CNY");
-    if (!(currency instanceof String c) || c.length() != 3) {
-      throw param("amount.currency");
-    }
-    Object attach = json.get("attach");
-    if (attach != null && !(attach instanceof String)) {
+    JsonNode amount = nested(json, "amount");
+    String currency = currency(amount);
+    JsonNode attach = json.get("attach");
+    if (attach != null && !attach.isNull() && !attach.isString()) {
       throw param("attach");
     }
     return new NativeOrder(
@@ -30,35 +32,32 @@ final class WechatRequests {
         text(json, "description"),
         merchantNo(json.get("out_trade_no")),
         text(json, "notify_url"),
-        new NativeOrder.Amount(positive(amount, "total"), c),
-        (String) attach);
+        new NativeOrder.Amount(positive(amount, "total"), currency),
+        StrictJson.text(attach));
   }
 
-  RefundRequest refund(String body) throws WechatApiError {
-    Map<String, Object> json = object(body);
-    Map<String, Object> amount = nested(json, "amount");
-    Object currency = amount.getOrDefault("currency", "CNY");
-    if (!(currency instanceof String c) || c.length() != 3) {
-      throw param("amount.currency");
-    }
+  RefundRequest refund(byte[] body) throws WechatApiError {
+    ObjectNode json = object(body);
+    JsonNode amount = nested(json, "amount");
+    String currency = currency(amount);
     return new RefundRequest(
         merchantNo(json.get("out_trade_no")),
         merchantNo(json.get("out_refund_no")),
         positive(amount, "refund"),
         positive(amount, "total"),
-        c);
+        currency);
   }
 
-  Map<String, Object> object(String body) throws WechatApiError {
+  ObjectNode object(byte[] body) throws WechatApiError {
     try {
-      return WechatJson.parseObject(body);
-    } catch (IllegalArgumentException e) {
+      return StrictJson.readObject(body);
+    } catch (StrictJson.MalformedJsonException e) {
       throw new WechatApiError(400, WechatProtocol.PARAM_ERROR, "body is not a JSON object");
     }
   }
 
-  void requireMchid(Object value) throws WechatApiError {
-    if (!mchid.equals(value)) {
+  void requireMchid(JsonNode value) throws WechatApiError {
+    if (!mchid.equals(StrictJson.text(value))) {
       throw param("mchid");
     }
   }
@@ -74,36 +73,53 @@ final class WechatRequests {
     throw param("mchid");
   }
 
-  String merchantNo(Object value) throws WechatApiError {
-    if (!(value instanceof String s) || !WechatProtocol.isMerchantNo(s)) {
+  String merchantNo(JsonNode value) throws WechatApiError {
+    return merchantNo(StrictJson.text(value));
+  }
+
+  String merchantNo(String value) throws WechatApiError {
+    if (!WechatProtocol.isMerchantNo(value)) {
       throw new WechatApiError(
           400, WechatProtocol.PARAM_ERROR, "merchant number must be 6-32 of [A-Za-z0-9_*|-]");
     }
+    return value;
+  }
+
+  /** {@code amount.currency}: three letters, CNY when absent. */
+  private static String currency(JsonNode amount) throws WechatApiError {
+    JsonNode currency = amount.get("currency");
+    if (currency == null) {
+      return "CNY";
+    }
+    String c = StrictJson.text(currency);
+    if (c == null || c.length() != 3) {
+      throw param("amount.currency");
+    }
+    return c;
+  }
+
+  private static JsonNode nested(ObjectNode json, String field) throws WechatApiError {
+    JsonNode value = json.get(field);
+    if (value == null || !value.isObject()) {
+      throw param(field);
+    }
+    return value;
+  }
+
+  private static String text(ObjectNode json, String field) throws WechatApiError {
+    String s = StrictJson.text(json.get(field));
+    if (s == null || s.isEmpty()) {
+      throw param(field);
+    }
     return s;
   }
 
-  private static Map<String, Object> nested(Map<String, Object> json, String field)
-      throws WechatApiError {
-    if (!(json.get(field) instanceof Map<?, ?> m)) {
+  private static long positive(JsonNode json, String field) throws WechatApiError {
+    OptionalLong n = StrictJson.integer(json.get(field));
+    if (n.isEmpty() || n.getAsLong() <= 0) {
       throw param(field);
     }
-    @SuppressWarnings("unchecked")
-    Map<String, Object> out = (Map<String, Object>) m;
-    return out;
-  }
-
-  private static String text(Map<String, Object> json, String field) throws WechatApiError {
-    if (!(json.get(field) instanceof String s) || s.isEmpty()) {
-      throw param(field);
-    }
-    return s;
-  }
-
-  private static long positive(Map<String, Object> json, String field) throws WechatApiError {
-    if (!(json.get(field) instanceof Long n) || n <= 0) {
-      throw param(field);
-    }
-    return n;
+    return n.getAsLong();
   }
 
   private static WechatApiError param(String field) {

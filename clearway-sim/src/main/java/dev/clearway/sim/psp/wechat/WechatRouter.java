@@ -2,11 +2,10 @@ package dev.clearway.sim.psp.wechat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import dev.clearway.sim.http.JsonWriter;
+import dev.clearway.sim.json.StrictJson;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.QueryRateMeter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,7 +35,8 @@ final class WechatRouter implements HttpHandler {
 
   private record Call(Op op, String key, Object params) {}
 
-  private record Reply(int status, String body) {}
+  /** An answer; {@code body} holds the bytes that are signed and sent. */
+  private record Reply(int status, byte[] body) {}
 
   private final WechatSimOptions options;
   private final WechatOrderBook book;
@@ -71,11 +71,10 @@ final class WechatRouter implements HttpHandler {
   }
 
   private void serve(HttpExchange exchange) throws WechatApiError, IOException {
-    byte[] raw = exchange.getRequestBody().readNBytes(MAX_BODY + 1);
-    if (raw.length > MAX_BODY) {
+    byte[] body = exchange.getRequestBody().readNBytes(MAX_BODY + 1);
+    if (body.length > MAX_BODY) {
       throw new WechatApiError(400, WechatProtocol.PARAM_ERROR, "body too large");
     }
-    String body = new String(raw, StandardCharsets.UTF_8);
     String method = exchange.getRequestMethod();
     String path = exchange.getRequestURI().getRawPath();
     String query = exchange.getRequestURI().getRawQuery();
@@ -123,7 +122,7 @@ final class WechatRouter implements HttpHandler {
       String method,
       String path,
       String query,
-      String body) {
+      byte[] body) {
     try {
       Call call = route(method, path, query, body);
       meter(call);
@@ -136,7 +135,7 @@ final class WechatRouter implements HttpHandler {
     holdAndDrop(exchange);
   }
 
-  private Call route(String method, String path, String query, String body) throws WechatApiError {
+  private Call route(String method, String path, String query, byte[] body) throws WechatApiError {
     if (path.equals(WechatProtocol.NATIVE)) {
       requireMethod(method, "POST");
       NativeOrder order = requests.nativeOrder(body);
@@ -182,7 +181,7 @@ final class WechatRouter implements HttpHandler {
       case QUERY_BY_ID -> ok(book.queryByTransactionId(call.key()));
       case CLOSE -> {
         book.close(call.key());
-        yield new Reply(204, "");
+        yield new Reply(204, new byte[0]);
       }
       case REFUND -> ok(book.refund((RefundRequest) call.params()));
       case QUERY_REFUND -> ok(book.queryRefund(call.key()));
@@ -224,14 +223,14 @@ final class WechatRouter implements HttpHandler {
   }
 
   private static Reply ok(Map<String, Object> body) {
-    return new Reply(200, JsonWriter.WECHAT.write(body));
+    return new Reply(200, StrictJson.write(body));
   }
 
-  private static String error(String code, String message) {
+  private static byte[] error(String code, String message) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("code", code);
     body.put("message", message);
-    return JsonWriter.WECHAT.write(body);
+    return StrictJson.write(body);
   }
 
   private void holdAndDrop(HttpExchange exchange) {
@@ -245,15 +244,14 @@ final class WechatRouter implements HttpHandler {
   }
 
   private void send(HttpExchange exchange, Reply reply) throws IOException {
-    byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = reply.body();
     String timestamp = Long.toString(options.clock().instant().getEpochSecond());
     String nonce = WechatCrypto.nonce(32);
     String signature =
         WechatCrypto.sign(
-            options.keys().platformPrivateKey(),
-            timestamp + "\n" + nonce + "\n" + reply.body() + "\n");
+            options.keys().platformPrivateKey(), WechatCrypto.message(bytes, timestamp, nonce));
     var headers = exchange.getResponseHeaders();
-    if (!reply.body().isEmpty()) {
+    if (bytes.length > 0) {
       headers.set("Content-Type", "application/json; charset=utf-8");
     }
     headers.set(WechatProtocol.HEADER_REQUEST_ID, "req-" + requestIds.incrementAndGet());
