@@ -21,7 +21,8 @@ class DrainBenchTest {
 
     assertThat(r.succeeded()).isEqualTo(200);
     assertThat(r.pspCalls()).isGreaterThanOrEqualTo(200);
-    // Pacing: at most B (+1 at a second's edge) calls in any calendar second.
-    assertThat(r.peakPerSecond()).isLessThanOrEqualTo(101);
+    // Pacing: slots are spaced 1/B apart, so a calendar second sees B (+1 at its edge); a thread
+    // the machine descheduled may land its call in the next second, hence the target's 5%.
+    assertThat(r.peakPerSecond()).isLessThanOrEqualTo(105);
   }
 }
