@@ -16,9 +16,16 @@ import javax.sql.DataSource;
  */
 public final class JdbcCallbackInbox {
   private final DataSource dataSource;
+  private final SqlDialect dialect;
 
+  /** An inbox on PostgreSQL. */
   public JdbcCallbackInbox(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcCallbackInbox(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
   }
 
   /** One verified event as stored. {@code flowId} is null for an order this engine never made. */
@@ -43,35 +50,32 @@ public final class JdbcCallbackInbox {
    */
   public boolean store(Event e) {
     // Race: the same event delivered twice at once; the primary key lets one insert through.
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        boolean fresh = insert(c, e);
-        if (e.flowId() != null) {
-          JdbcLateChargeStore.suspect(c, e.flowId(), SuspicionSource.CALLBACK, e.receivedAt());
-        }
-        c.commit();
-        return fresh;
-      } catch (SQLException | RuntimeException ex) {
-        c.rollback();
-        throw ex;
-      } finally {
-        c.setAutoCommit(true);
-      }
+    try {
+      return Sql.inTransaction(
+          dataSource,
+          c -> {
+            boolean fresh = insert(c, e);
+            if (e.flowId() != null) {
+              JdbcLateChargeStore.suspect(
+                  c, dialect, e.flowId(), SuspicionSource.CALLBACK, e.receivedAt());
+            }
+            return fresh;
+          });
     } catch (SQLException ex) {
       throw new StoreException("store callback", ex);
     }
   }
 
-  private static boolean insert(Connection c, Event e) throws SQLException {
+  private boolean insert(Connection c, Event e) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            """
+            dialect.insertIfAbsent(
+                """
             INSERT INTO callback_inbox (channel, event_id, event_type, trade_order_no,
                    refund_order_no, flow_id, outcome, payload_sha256, received_at, merchant_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE id = ?))
-            ON CONFLICT (channel, event_id) DO NOTHING
-            """)) {
+            """,
+                "channel, event_id"))) {
       ps.setString(1, e.channel());
       ps.setString(2, e.eventId());
       ps.setString(3, e.type());

@@ -17,8 +17,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -31,34 +29,26 @@ public final class JdbcFlowStore implements FlowStore {
   private final DataSource dataSource;
   private final SqlDialect dialect;
   private final Sql sql;
+  private final LeasedTable leased;
 
   public JdbcFlowStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.sql = new Sql(dataSource);
+    this.leased = new LeasedTable(LeasedTable.PAY_FLOW, sql, dialect);
   }
 
   @Override
   public CreateResult createAttempt(NewPayment payment, Lease lease, Instant now) {
     for (int i = 0; i < CREATE_TRIES; i++) {
-      try (Connection c = dataSource.getConnection()) {
-        c.setAutoCommit(false);
-        try {
-          CreateResult result = createInTransaction(c, payment, lease, now);
-          c.commit();
-          return result;
-        } catch (SQLException e) {
-          c.rollback();
-          // Race: another request created an attempt of this goal between our read and insert.
-          // uk_biz_attempt or uk_live_attempt refused ours; read again and return the live one.
-          if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
-            throw e;
-          }
-        } finally {
-          c.setAutoCommit(true);
-        }
+      try {
+        return Sql.inTransaction(dataSource, c -> createInTransaction(c, payment, lease, now));
       } catch (SQLException e) {
-        throw new StoreException("create attempt", e);
+        // Race: another request created an attempt of this goal between our read and insert.
+        // uk_biz_attempt or uk_live_attempt refused ours; read again and return the live one.
+        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          throw new StoreException("create attempt", e);
+        }
       }
     }
     throw new StoreException("create attempt: too many concurrent creations of one goal", null);
@@ -228,43 +218,12 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public boolean claim(long flowId, Lease lease, Instant now) {
-    return update(
-            """
-            UPDATE pay_flow SET lease_owner = ?, next_retry_time = ?
-             WHERE id = ?
-               AND status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING')
-               AND review_state <> 'FROZEN'
-               AND (lease_owner IS NULL OR next_retry_time <= ?)
-            """,
-            ps -> {
-              ps.setString(1, lease.token());
-              ps.setObject(2, ts(lease.until()));
-              ps.setLong(3, flowId);
-              ps.setObject(4, ts(now));
-            })
-        == 1;
+    return leased.claim(flowId, lease, now);
   }
 
   @Override
   public List<Long> claimDue(long afterId, int limit, Lease lease, Instant now) {
-    List<Long> ids = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(dialect.claimDueSql())) {
-      ps.setObject(1, ts(now));
-      ps.setLong(2, afterId);
-      ps.setInt(3, limit);
-      ps.setString(4, lease.token());
-      ps.setObject(5, ts(lease.until()));
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          ids.add(rs.getLong(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("claim due flows", e);
-    }
-    Collections.sort(ids);
-    return ids;
+    return leased.claimDue(afterId, limit, lease, now);
   }
 
   @Override
@@ -308,29 +267,22 @@ public final class JdbcFlowStore implements FlowStore {
   @Override
   public boolean reschedule(RescheduleWrite w) {
     PayFlow from = w.from();
-    return update(
-            """
-            UPDATE pay_flow
-               SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
-                   review_state = ?, review_reason = ?, lease_owner = NULL
-             WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
-               AND lease_owner = ?
-            """,
-            // Race: a worker whose lease expired and was taken over must not release the new
-            // holder's lease: the fence is the writer's own token, not the owner it read the row
-            // with. updated_at stays: it marks when the flow entered its state (dwell, oldest age).
-            ps -> {
-              ps.setInt(1, w.retryCount());
-              ps.setObject(2, ts(w.nextRetryTime()));
-              ps.setString(3, w.errorCode());
-              ps.setString(4, w.reviewState().name());
-              ps.setString(5, w.reviewReason());
-              ps.setLong(6, from.id());
-              ps.setString(7, from.status().name());
-              ps.setLong(8, from.version());
-              ps.setString(9, w.holder());
-            })
-        == 1;
+    // updated_at stays: it marks when the flow entered its state (dwell, oldest age).
+    return leased.reschedule(
+        "retry_count = ?, next_retry_time = ?, last_error_code = ?, review_state = ?,"
+            + " review_reason = ?",
+        ps -> {
+          ps.setInt(1, w.retryCount());
+          ps.setObject(2, ts(w.nextRetryTime()));
+          ps.setString(3, w.errorCode());
+          ps.setString(4, w.reviewState().name());
+          ps.setString(5, w.reviewReason());
+          return 6;
+        },
+        from.id(),
+        from.status().name(),
+        from.version(),
+        w.holder());
   }
 
   @Override

@@ -251,35 +251,20 @@ public final class JdbcReviewStore {
         FlowRows.instant(rs, "decided_at"));
   }
 
-  @FunctionalInterface
-  private interface Work {
-    Result run(Connection c) throws SQLException;
-  }
-
   /**
    * Runs {@code work} in one transaction. A violation of {@code constraint} (a second open
    * proposal, the database's maker/checker) becomes a refusal with the given code.
    */
   private Result inTransaction(
-      Work work, String constraint, String conflictCode, String conflictMessage) {
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        Result result = work.run(c);
-        c.commit();
-        return result;
-      } catch (SQLException e) {
-        c.rollback();
-        boolean constraintViolation =
-            UNIQUE_VIOLATION.equals(e.getSQLState()) || CHECK_VIOLATION.equals(e.getSQLState());
-        if (constraintViolation && String.valueOf(e.getMessage()).contains(constraint)) {
-          return new Result.Refused(conflictCode, conflictMessage);
-        }
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
+      Sql.Work<Result> work, String constraint, String conflictCode, String conflictMessage) {
+    try {
+      return Sql.inTransaction(dataSource, work);
     } catch (SQLException e) {
+      boolean constraintViolation =
+          UNIQUE_VIOLATION.equals(e.getSQLState()) || CHECK_VIOLATION.equals(e.getSQLState());
+      if (constraintViolation && String.valueOf(e.getMessage()).contains(constraint)) {
+        return new Result.Refused(conflictCode, conflictMessage);
+      }
       throw new StoreException("manual command", e);
     }
   }

@@ -1,6 +1,12 @@
 package dev.clearway.store;
 
-/** PostgreSQL: data-modifying CTEs keep a transition and its history in one statement. */
+import dev.clearway.store.latecharge.LateChargeRows;
+import dev.clearway.store.refund.RefundRows;
+
+/**
+ * PostgreSQL: data-modifying CTEs keep a transition and its history in one statement; {@code FOR
+ * UPDATE SKIP LOCKED} claims pages; {@code ON CONFLICT DO NOTHING} inserts if absent.
+ */
 public final class PostgresDialect implements SqlDialect {
 
   static final String FLOW_COLUMNS =
@@ -63,23 +69,79 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
-  public String claimDueSql() {
-    // SKIP LOCKED: two scanners never claim the same row; the lease (next_retry_time in the
-    // future, lease_owner set) keeps it out of the next rounds until it expires.
+  public String refundTransitionSql() {
+    // Race: a worker whose lease expired and was taken over may still try this; the lease fence
+    // (lease_owner = the writer's own token) refuses it even before the new holder has written,
+    // and the (status, version) guard refuses a writer that read the row before it moved.
+    return """
+        WITH moved AS (
+          UPDATE refund_order
+             SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
+                 lease_owner = ?, last_error_code = ?,
+                 channel_request_id = COALESCE(?, channel_request_id), updated_at = ?
+           WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
+          RETURNING %s
+        ), hist AS (
+          INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
+                 to_status, version, trigger_source, request_id, result_class, error_code,
+                 elapsed_ms, created_at)
+          SELECT id, flow_id, refund_no, ?, status, version, ?, ?, ?, ?, ?, ?
+            FROM moved
+        ), evt AS (
+          INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                    created_at)
+          SELECT 'refund-' || id || '-v' || version, ?, flow_id, merchant_id,
+                 json_build_object('refundId', id, 'flowId', flow_id, 'merchantId', merchant_id,
+                                   'refundNo', refund_no,
+                                   'tradeOrderNo', trade_order_no, 'amount', amount,
+                                   'currency', currency, 'status', status)::text, ?
+            FROM moved
+           WHERE ?::text IS NOT NULL
+        )
+        SELECT %s FROM moved
+        """
+        .formatted(RefundRows.COLUMNS, RefundRows.COLUMNS);
+  }
+
+  @Override
+  public String lateChargeTransitionSql() {
+    // Fenced: (status, version) and the writer's lease. A worker whose lease expired and was taken
+    // over updates 0 rows and changes nothing.
+    return """
+        UPDATE late_charge_check
+           SET status = ?, version = version + 1, retry_count = 0, next_check_time = ?,
+               lease_owner = ?, last_result = ?, last_error_code = ?,
+               refund_id = COALESCE(?, refund_id), updated_at = ?
+         WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
+        RETURNING %s
+        """
+        .formatted(LateChargeRows.COLUMNS);
+  }
+
+  @Override
+  public String claimDueSql(LeasedTable.Shape t) {
+    // SKIP LOCKED: two scanners never claim the same row; the lease (the due column in the
+    // future, lease_owner set) keeps it out of the next rounds until it expires. The open filter
+    // matches the predicate of the table's partial scan index, so the page is read from it.
     return """
         WITH due AS (
-          SELECT id FROM pay_flow
-           WHERE status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING')
-             AND review_state <> 'FROZEN'
-             AND next_retry_time <= ?
+          SELECT id FROM %1$s
+           WHERE %3$s
+             AND %2$s <= ?
              AND id > ?
            ORDER BY id
            LIMIT ?
              FOR UPDATE SKIP LOCKED
         )
-        UPDATE pay_flow f SET lease_owner = ?, next_retry_time = ?
-          FROM due WHERE f.id = due.id
-        RETURNING f.id
-        """;
+        UPDATE %1$s t SET lease_owner = ?, %2$s = ?
+          FROM due WHERE t.id = due.id
+        RETURNING t.id
+        """
+        .formatted(t.table(), t.dueColumn(), t.open());
+  }
+
+  @Override
+  public String insertIfAbsent(String insert, String conflictColumns) {
+    return insert.stripTrailing() + "\nON CONFLICT (" + conflictColumns + ") DO NOTHING\n";
   }
 }

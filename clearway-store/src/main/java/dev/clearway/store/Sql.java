@@ -9,6 +9,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 
 /**
@@ -32,6 +33,55 @@ public final class Sql {
   @FunctionalInterface
   public interface RowMapper<T> {
     T map(ResultSet rs) throws SQLException;
+  }
+
+  /** Work done on the connection of one transaction. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} in one transaction on a pooled connection and commits what it did. Any
+   * exception it throws rolls the transaction back and is rethrown as it was; autocommit is
+   * restored before the connection goes back to the pool either way.
+   */
+  public static <T> T inTransaction(DataSource dataSource, Work<T> work) throws SQLException {
+    return inTransaction(dataSource, work, result -> true);
+  }
+
+  /**
+   * Like {@link #inTransaction(DataSource, Work)}, but commits only when {@code commit} accepts the
+   * result and rolls back otherwise (a refusal that must leave nothing behind and release the locks
+   * it took).
+   */
+  public static <T> T inTransaction(
+      DataSource dataSource, Work<T> work, Predicate<? super T> commit) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        T result = work.run(c);
+        if (commit.test(result)) {
+          c.commit();
+        } else {
+          c.rollback();
+        }
+        return result;
+      } catch (SQLException | RuntimeException | Error e) {
+        rollbackQuietly(c, e);
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, Throwable cause) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
   }
 
   public <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) {

@@ -11,10 +11,12 @@ import dev.clearway.core.engine.AdvanceResult.Outcome;
 import dev.clearway.core.fact.BizCallResult;
 import dev.clearway.core.fact.BizFact;
 import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.lease.LeaseHold;
+import dev.clearway.core.lease.LeasedAdvance;
+import dev.clearway.core.lease.LeasedAdvance.Step;
 import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.port.WakeupScheduler;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
@@ -30,8 +32,9 @@ import java.util.function.Supplier;
  *
  * <p>Each step starts from the row as the primary has it (read, or returned by the last CAS in the
  * same statement), makes at most one kind of external call, decides with a pure function and writes
- * with a CAS fenced by the lease it holds ({@link FlowWrites}). A step that finds nothing decisive
- * reschedules the flow and releases its lease; a wake-up or the scanner continues it later.
+ * with a CAS fenced by the lease it holds ({@link FlowWrites}); the claim, the lease check and the
+ * step loop are the shared {@link LeasedAdvance}. A step that finds nothing decisive reschedules
+ * the flow and releases its lease; a wake-up or the scanner continues it later.
  */
 public final class Advancer {
   private static final int MAX_STEPS = 8;
@@ -40,7 +43,7 @@ public final class Advancer {
   private final WalletGateway wallet;
   private final BusinessGateway business;
   private final EngineEvents events;
-  private final LeaseTokens leases;
+  private final LeasedAdvance<PayFlow, AdvanceResult> loop;
   private final FlowWrites writes;
   private final EngineConfig config;
   private final Clock clock;
@@ -58,8 +61,16 @@ public final class Advancer {
     this.wallet = wallet;
     this.business = business;
     this.events = events;
-    this.leases = leases;
-    this.writes = new FlowWrites(store, wakeups, events, config, clock);
+    this.loop =
+        new LeasedAdvance<>(
+            store,
+            new FlowMachine(),
+            leases,
+            new Backoff(config),
+            clock,
+            MAX_STEPS,
+            () -> events.leaseLost(FlowWrites.TABLE));
+    this.writes = new FlowWrites(store, wakeups, events, loop, config, clock);
     this.config = config;
     this.clock = clock;
   }
@@ -70,14 +81,7 @@ public final class Advancer {
    * flow afresh; the claim fails while another worker holds it.
    */
   public AdvanceResult advance(long flowId, Trigger trigger) {
-    Lease lease = trigger.lease();
-    if (lease == null || expired(lease)) {
-      lease = leases.next();
-      if (!store.claim(flowId, lease, clock.instant())) {
-        return settled(store.find(flowId).orElse(null), Outcome.BUSY);
-      }
-    }
-    return run(store.find(flowId).orElse(null), new AdvanceStep(trigger, lease));
+    return loop.advance(flowId, trigger);
   }
 
   /**
@@ -85,38 +89,43 @@ public final class Advancer {
    * row is the primary's current state, held by {@code lease}, so no second read is needed.
    */
   public AdvanceResult advanceCreated(PayFlow created, Trigger trigger) {
-    if (trigger.lease() == null) {
-      throw new IllegalArgumentException("a created flow is advanced under its creation lease");
-    }
-    if (expired(trigger.lease())) {
-      // Race: the task waited in a queue past its creation lease, so the row it carries may be
-      // stale and the flow taken over. Claim afresh like any other entry, from a fresh read.
-      return advance(created.id(), Trigger.unclaimed(trigger.source()));
-    }
-    return run(created, new AdvanceStep(trigger, trigger.lease()));
+    return loop.advanceCreated(created, trigger);
   }
 
-  private boolean expired(Lease lease) {
-    return !clock.instant().isBefore(lease.until());
-  }
+  /** The flow's part of the leased-advance loop. */
+  private final class FlowMachine implements LeasedAdvance.Machine<PayFlow, AdvanceResult> {
+    @Override
+    public long id(PayFlow flow) {
+      return flow.id();
+    }
 
-  private AdvanceResult run(PayFlow flow, AdvanceStep step) {
-    for (int i = 0; i < MAX_STEPS; i++) {
-      if (flow == null) {
-        return new AdvanceResult(Outcome.NOT_FOUND, null);
-      }
+    @Override
+    public AdvanceResult absent() {
+      return new AdvanceResult(Outcome.NOT_FOUND, null);
+    }
+
+    @Override
+    public Optional<AdvanceResult> ended(PayFlow flow) {
       if (flow.isTerminal()) {
-        return new AdvanceResult(Outcome.TERMINAL, flow);
+        return Optional.of(new AdvanceResult(Outcome.TERMINAL, flow));
       }
-      if (flow.isFrozen()) {
-        return new AdvanceResult(Outcome.FROZEN, flow);
-      }
-      if (!step.holder().equals(flow.leaseOwner())) {
-        // Race: our lease expired and another worker claimed the flow (a scanner task that sat in
-        // a queue, a worker that stalled). Leave it to the holder: no external call from here.
-        return new AdvanceResult(Outcome.BUSY, flow);
-      }
-      step.start(clock.millis());
+      return flow.isFrozen()
+          ? Optional.of(new AdvanceResult(Outcome.FROZEN, flow))
+          : Optional.empty();
+    }
+
+    @Override
+    public AdvanceResult busy(PayFlow flow) {
+      return new AdvanceResult(Outcome.BUSY, flow);
+    }
+
+    @Override
+    public String leaseOwner(PayFlow flow) {
+      return flow.leaseOwner();
+    }
+
+    @Override
+    public Step<PayFlow, AdvanceResult> step(PayFlow flow, LeaseHold step) {
       StepResult result =
           switch (flow.status()) {
             case WAIT_PAY -> waitPay(flow, step);
@@ -125,15 +134,19 @@ public final class Advancer {
             case REFUNDING -> confirmRefund(flow, step);
             case PAY_FAIL, BIZ_SUCCESS, REFUNDED, CLOSED -> StepResult.end(Outcome.TERMINAL);
           };
-      if (result.outcome() != null) {
-        PayFlow last = result.next() != null ? result.next() : store.find(flow.id()).orElse(null);
-        return settled(last, result.outcome());
+      if (result.outcome() == null) {
+        return Step.next(result.next());
       }
-      flow = result.next();
+      PayFlow last = result.next() != null ? result.next() : store.find(flow.id()).orElse(null);
+      return Step.done(settled(last, result.outcome()));
     }
-    // More steps than any legal path has: hand over to a later trigger rather than spin.
-    Outcome handover = writes.reschedule(flow, step, "STEP_LIMIT", false);
-    return settled(store.find(flow.id()).orElse(null), handover);
+
+    @Override
+    public AdvanceResult stepLimit(PayFlow flow, LeaseHold step) {
+      // More steps than any legal path has: hand over to a later trigger rather than spin.
+      Outcome handover = writes.reschedule(flow, step, "STEP_LIMIT", false);
+      return settled(store.find(flow.id()).orElse(null), handover);
+    }
   }
 
   private static AdvanceResult settled(PayFlow flow, Outcome outcome) {
@@ -148,7 +161,7 @@ public final class Advancer {
 
   // ---- WAIT_PAY ----------------------------------------------------------------------------
 
-  private StepResult waitPay(PayFlow flow, AdvanceStep step) {
+  private StepResult waitPay(PayFlow flow, LeaseHold step) {
     if (!flow.hasOrderNumbers()) {
       // Crash between insert and number write: derive the very same numbers from the id.
       store.assignOrderNumbers(
@@ -169,7 +182,7 @@ public final class Advancer {
 
   // ---- PAYING ------------------------------------------------------------------------------
 
-  private StepResult confirmPayment(PayFlow flow, AdvanceStep step) {
+  private StepResult confirmPayment(PayFlow flow, LeaseHold step) {
     WalletResult query = call("PAY_QUERY", () -> wallet.queryPayment(flow.tradeOrderNo()));
     Instant now = clock.instant();
     return switch (PaymentDecision.afterQuery(flow, query, now, config.unpaidTimeout())) {
@@ -197,7 +210,7 @@ public final class Advancer {
 
   // ---- PAYED -------------------------------------------------------------------------------
 
-  private StepResult confirmBusiness(PayFlow flow, AdvanceStep step) {
+  private StepResult confirmBusiness(PayFlow flow, LeaseHold step) {
     if (BusinessDecision.mayCallBusiness(flow, clock.instant())) {
       BizCallResult answer = business.fulfil(flow.goal(), flow.tradeOrderNo(), flow.bizDeadline());
       events.externalCall("BIZ_CALL", answer.name());
@@ -232,7 +245,7 @@ public final class Advancer {
 
   // ---- REFUNDING ---------------------------------------------------------------------------
 
-  private StepResult confirmRefund(PayFlow flow, AdvanceStep step) {
+  private StepResult confirmRefund(PayFlow flow, LeaseHold step) {
     WalletResult query =
         call("REFUND_QUERY", () -> wallet.queryRefund(flow.refundOrderNo(), leaseEnd(flow)));
     WalletResult result =
@@ -261,7 +274,7 @@ public final class Advancer {
   // ---- carrying out decisions --------------------------------------------------------------
 
   private StepResult apply(
-      PayFlow flow, Decision decision, AdvanceStep step, WalletResult result, String resultClass) {
+      PayFlow flow, Decision decision, LeaseHold step, WalletResult result, String resultClass) {
     String requestId = result == null ? null : result.requestId();
     String klass = resultClass != null ? resultClass : result.certainty().name();
     if (decision instanceof Decision.Move m) {

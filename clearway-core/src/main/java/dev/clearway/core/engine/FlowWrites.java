@@ -5,6 +5,8 @@ import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.ReviewState;
 import dev.clearway.core.domain.Transitions;
 import dev.clearway.core.engine.AdvanceResult.Outcome;
+import dev.clearway.core.lease.LeaseHold;
+import dev.clearway.core.lease.LeasedAdvance;
 import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.FlowStore.HistoryNote;
@@ -18,17 +20,17 @@ import java.util.Optional;
 
 /**
  * The state writes of an advance: transitions, reschedules, escalations and freezes, each a CAS
- * fenced by the lease the step holds ({@link AdvanceStep#holder()}). A write refused because the
+ * fenced by the lease the step holds ({@link LeaseHold#holder()}). A write refused because the
  * worker no longer holds the lease changes nothing and is counted ({@link EngineEvents#leaseLost}).
  */
 final class FlowWrites {
   /** The leased table, as counted in {@link EngineEvents#leaseLost}. */
-  private static final String TABLE = "pay_flow";
+  static final String TABLE = "pay_flow";
 
   private final FlowStore store;
   private final WakeupScheduler wakeups;
   private final EngineEvents events;
-  private final Backoff backoff;
+  private final LeasedAdvance<PayFlow, ?> loop;
   private final EngineConfig config;
   private final Clock clock;
 
@@ -36,12 +38,13 @@ final class FlowWrites {
       FlowStore store,
       WakeupScheduler wakeups,
       EngineEvents events,
+      LeasedAdvance<PayFlow, ?> loop,
       EngineConfig config,
       Clock clock) {
     this.store = store;
     this.wakeups = wakeups;
     this.events = events;
-    this.backoff = new Backoff(config);
+    this.loop = loop;
     this.config = config;
     this.clock = clock;
   }
@@ -51,14 +54,15 @@ final class FlowWrites {
       PayFlow flow,
       FlowStatus to,
       String errorCode,
-      AdvanceStep step,
+      LeaseHold step,
       String requestId,
       String klass) {
     Transitions.requireLegal(flow.status(), to);
     Instant now = clock.instant();
     boolean keepLease = !to.isTerminal();
     HistoryNote note =
-        new HistoryNote(step.trigger.source(), requestId, klass, clock.millis() - step.startedAt());
+        new HistoryNote(
+            step.trigger().source(), requestId, klass, clock.millis() - step.startedAt());
     TransitionWrite write =
         new TransitionWrite(
             flow,
@@ -86,7 +90,7 @@ final class FlowWrites {
    * the same or a later legal state ends the step idempotently; any other state is a contradictory
    * branch, which freezes the flow and raises an alert.
    */
-  private void onConflict(PayFlow flow, FlowStatus intended, AdvanceStep step) {
+  private void onConflict(PayFlow flow, FlowStatus intended, LeaseHold step) {
     PayFlow current = store.find(flow.id()).orElseThrow();
     if (!step.holder().equals(current.leaseOwner())) {
       events.leaseLost(TABLE);
@@ -101,7 +105,7 @@ final class FlowWrites {
     freeze(current, step, "CAS_CONTRADICTION_" + intended + "_FOUND_" + current.status());
   }
 
-  Outcome reschedule(PayFlow flow, AdvanceStep step, String errorCode, boolean boundedByDeadline) {
+  Outcome reschedule(PayFlow flow, LeaseHold step, String errorCode, boolean boundedByDeadline) {
     int retries = flow.retryCount() + 1;
     boolean escalate =
         (retries > config.retryBudget() && !boundedByDeadline)
@@ -114,7 +118,7 @@ final class FlowWrites {
     return schedule(flow, step, retries, errorCode, review, reason);
   }
 
-  Outcome escalate(PayFlow flow, AdvanceStep step, String errorCode) {
+  Outcome escalate(PayFlow flow, LeaseHold step, String errorCode) {
     return schedule(
         flow,
         step,
@@ -126,30 +130,35 @@ final class FlowWrites {
 
   private Outcome schedule(
       PayFlow flow,
-      AdvanceStep step,
+      LeaseHold step,
       int retries,
       String errorCode,
       ReviewState review,
       String reason) {
-    Instant now = clock.instant();
     boolean escalated = review == ReviewState.ESCALATED;
-    Instant next = backoff.next(flow.id(), flow.retryCount(), escalated, now);
-    if (!store.reschedule(
-        new RescheduleWrite(flow, retries, next, errorCode, review, reason, now, step.holder()))) {
-      // Every writer that moves the row (a command, a freeze) also releases the lease, so 0 rows
-      // means this worker no longer holds the flow: nothing was written.
-      events.leaseLost(TABLE);
+    // Every writer that moves the row (a command, a freeze) also releases the lease, so a refused
+    // reschedule means this worker no longer holds the flow: nothing was written (counted).
+    Optional<Instant> next =
+        loop.reschedule(
+            flow.id(),
+            flow.retryCount(),
+            escalated,
+            (due, now) ->
+                store.reschedule(
+                    new RescheduleWrite(
+                        flow, retries, due, errorCode, review, reason, now, step.holder())));
+    if (next.isEmpty()) {
       return Outcome.BUSY;
     }
     events.rescheduled(flow.status(), errorCode);
     if (escalated && flow.reviewState() != ReviewState.ESCALATED) {
       events.escalated(flow.id(), flow.status(), errorCode);
     }
-    wakeups.schedule(flow.id(), next);
+    wakeups.schedule(flow.id(), next.get());
     return Outcome.WAITING;
   }
 
-  Outcome freeze(PayFlow flow, AdvanceStep step, String reason) {
+  Outcome freeze(PayFlow flow, LeaseHold step, String reason) {
     if (!store.freeze(flow.id(), step.holder(), reason, clock.instant())) {
       events.leaseLost(TABLE);
       return Outcome.BUSY;

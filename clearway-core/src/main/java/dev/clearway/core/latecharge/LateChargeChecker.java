@@ -12,6 +12,8 @@ import dev.clearway.core.latecharge.LateChargeDecision.Verdict;
 import dev.clearway.core.latecharge.LateChargeDecision.Wait;
 import dev.clearway.core.latecharge.LateChargeStore.RescheduleWrite;
 import dev.clearway.core.latecharge.LateChargeStore.TransitionWrite;
+import dev.clearway.core.lease.LeaseHold;
+import dev.clearway.core.lease.LeasedAdvance;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.port.WalletGateway;
@@ -46,12 +48,15 @@ public final class LateChargeChecker {
     MANUAL
   }
 
+  /** PENDING -> CHARGE_CONFIRMED -> REFUND_REQUESTED is the longest path of one advance. */
+  private static final int MAX_STEPS = 3;
+
   private final LateChargeStore store;
   private final FlowStore flows;
   private final WalletGateway wallet;
   private final RefundService refunds;
   private final LateChargeEvents events;
-  private final LeaseTokens leases;
+  private final LeasedAdvance<LateChargeCheck, Outcome> loop;
   private final Backoff backoff;
   private final EngineConfig config;
   private final Clock clock;
@@ -70,50 +75,77 @@ public final class LateChargeChecker {
     this.wallet = wallet;
     this.refunds = refunds;
     this.events = events;
-    this.leases = leases;
     this.backoff = new Backoff(config);
+    this.loop =
+        new LeasedAdvance<>(
+            store,
+            new CheckMachine(),
+            leases,
+            backoff,
+            clock,
+            MAX_STEPS,
+            () -> {
+              events.leaseLost(TABLE);
+              events.checked("LEASE_LOST");
+            });
     this.config = config;
     this.clock = clock;
   }
 
-  /** Advances a check as far as the facts allow; claims it unless the trigger holds it. */
+  /**
+   * Advances a check as far as the facts allow; claims it unless the trigger holds a lease that has
+   * not expired.
+   */
   public Outcome advance(long checkId, Trigger trigger) {
-    Lease lease = trigger.lease();
-    if (lease == null) {
-      lease = leases.next();
-      if (!store.claim(checkId, lease, clock.instant())) {
-        return store
-            .find(checkId)
-            .map(c -> c.isTerminal() ? Outcome.TERMINAL : Outcome.BUSY)
-            .orElse(Outcome.NOT_FOUND);
-      }
+    return loop.advance(checkId, trigger);
+  }
+
+  /** The check's part of the leased-advance loop. */
+  private final class CheckMachine implements LeasedAdvance.Machine<LateChargeCheck, Outcome> {
+    @Override
+    public long id(LateChargeCheck check) {
+      return check.id();
     }
-    Optional<LateChargeCheck> read = store.find(checkId);
-    // PENDING -> CHARGE_CONFIRMED -> REFUND_REQUESTED is the longest path of one advance.
-    for (int step = 0; step < 3; step++) {
-      if (read.isEmpty()) {
-        return Outcome.NOT_FOUND;
-      }
-      LateChargeCheck check = read.get();
-      if (check.isTerminal()) {
-        return Outcome.TERMINAL;
-      }
-      if (!lease.token().equals(check.leaseOwner())) {
-        // Race: our lease expired and another worker claimed the check. Leave it to the holder.
-        return Outcome.BUSY;
-      }
+
+    @Override
+    public Outcome absent() {
+      return Outcome.NOT_FOUND;
+    }
+
+    @Override
+    public Optional<Outcome> ended(LateChargeCheck check) {
+      return check.isTerminal() ? Optional.of(Outcome.TERMINAL) : Optional.empty();
+    }
+
+    @Override
+    public Outcome busy(LateChargeCheck check) {
+      return Outcome.BUSY;
+    }
+
+    @Override
+    public String leaseOwner(LateChargeCheck check) {
+      return check.leaseOwner();
+    }
+
+    @Override
+    public LeasedAdvance.Step<LateChargeCheck, Outcome> step(
+        LateChargeCheck check, LeaseHold hold) {
       Step next =
           switch (check.status()) {
-            case PENDING, MANUAL -> ask(check, lease);
-            case CHARGE_CONFIRMED -> orderRefund(check, lease);
+            case PENDING, MANUAL -> ask(check, hold.lease());
+            case CHARGE_CONFIRMED -> orderRefund(check, hold.lease());
             case NO_CHARGE, REFUND_REQUESTED, NOT_APPLICABLE -> Step.end(Outcome.TERMINAL);
           };
-      if (next.outcome() != null) {
-        return next.outcome();
-      }
-      read = Optional.of(next.row());
+      return next.outcome() != null
+          ? LeasedAdvance.Step.done(next.outcome())
+          : LeasedAdvance.Step.next(next.row());
     }
-    return Outcome.WAITING;
+
+    @Override
+    public Outcome stepLimit(LateChargeCheck check, LeaseHold hold) {
+      // Unreachable on a legal path; the row stays held until its lease expires.
+      return Outcome.WAITING;
+    }
   }
 
   // ---- PENDING, MANUAL ---------------------------------------------------------------------
@@ -156,10 +188,17 @@ public final class LateChargeChecker {
     Instant now = clock.instant();
     if (verdict instanceof Wait w) {
       boolean slow = check.status() == LateChargeStatus.MANUAL;
-      Instant next = backoff.next(check.id(), check.retryCount(), slow, now);
-      if (!store.reschedule(
-          new RescheduleWrite(check, lease.token(), resultClass, w.errorCode(), next, now))) {
-        return lost();
+      Optional<Instant> next =
+          loop.reschedule(
+              check.id(),
+              check.retryCount(),
+              slow,
+              (due, at) ->
+                  store.reschedule(
+                      new RescheduleWrite(
+                          check, lease.token(), resultClass, w.errorCode(), due, at)));
+      if (next.isEmpty()) {
+        return Step.end(Outcome.BUSY);
       }
       events.checked("RETRY");
       return Step.end(slow ? Outcome.MANUAL : Outcome.WAITING);
@@ -206,8 +245,7 @@ public final class LateChargeChecker {
 
   /** 0 rows: the lease was taken over (or the row moved); nothing was changed. */
   private Step lost() {
-    events.leaseLost(TABLE);
-    events.checked("LEASE_LOST");
+    loop.leaseLost();
     return Step.end(Outcome.BUSY);
   }
 

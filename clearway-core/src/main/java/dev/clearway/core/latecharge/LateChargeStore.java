@@ -1,5 +1,6 @@
 package dev.clearway.core.latecharge;
 
+import dev.clearway.core.lease.LeasedRows;
 import dev.clearway.core.port.FlowStore.Lease;
 import java.time.Instant;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.Optional;
  * lease_owner} = the writer's token): 0 rows means the row moved or the lease was taken over, and
  * nothing changed.
  */
-public interface LateChargeStore {
+public interface LateChargeStore extends LeasedRows<LateChargeCheck> {
 
   /**
    * Records a suspicion: inserts a PENDING check due at {@code now} for a flow that ended without
@@ -20,11 +21,13 @@ public interface LateChargeStore {
    */
   Optional<Suspected> suspect(long flowId, SuspicionSource source, Instant now);
 
+  @Override
   Optional<LateChargeCheck> find(long checkId);
 
   Optional<LateChargeCheck> findByFlow(long flowId);
 
   /** Takes the lease of one non-terminal check whose lease is free or expired. */
+  @Override
   boolean claim(long checkId, Lease lease, Instant now);
 
   /**

@@ -7,6 +7,7 @@ import dev.clearway.core.domain.OrderNumbers;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.ReviewState;
 import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.lease.LeasedRows;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +21,7 @@ import java.util.Optional;
  * API, a person's approved command) write without a lease; they bump the version instead, which
  * fences every worker that read the row before them.
  */
-public interface FlowStore {
+public interface FlowStore extends LeasedRows<PayFlow> {
 
   /**
    * Creates the next attempt of a goal, or returns the goal's live attempt if one exists. The row
@@ -29,6 +30,7 @@ public interface FlowStore {
    */
   CreateResult createAttempt(NewPayment payment, Lease lease, Instant now);
 
+  @Override
   Optional<PayFlow> find(long flowId);
 
   List<PayFlow> findByGoal(GoalKey goal);
@@ -47,6 +49,7 @@ public interface FlowStore {
   void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now);
 
   /** Takes the lease of one due or unleased non-terminal, non-frozen flow. */
+  @Override
   boolean claim(long flowId, Lease lease, Instant now);
 
   /**

@@ -7,9 +7,11 @@ import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.LeaseTokens;
 import dev.clearway.core.engine.Trigger;
 import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.lease.LeaseHold;
+import dev.clearway.core.lease.LeasedAdvance;
+import dev.clearway.core.lease.LeasedAdvance.Step;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.FlowStore.HistoryNote;
-import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.port.WakeupScheduler;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.port.WalletGateway.RefundRequest;
@@ -43,7 +45,7 @@ public final class RefundAdvancer {
   private final WalletGateway wallet;
   private final WakeupScheduler wakeups;
   private final RefundEvents events;
-  private final LeaseTokens leases;
+  private final LeasedAdvance<RefundOrder, RefundAdvanceResult> loop;
   private final Backoff backoff;
   private final EngineConfig config;
   private final Clock clock;
@@ -62,8 +64,16 @@ public final class RefundAdvancer {
     this.wallet = wallet;
     this.wakeups = wakeups;
     this.events = events;
-    this.leases = leases;
     this.backoff = new Backoff(config);
+    this.loop =
+        new LeasedAdvance<>(
+            store,
+            new RefundMachine(),
+            leases,
+            backoff,
+            clock,
+            MAX_STEPS,
+            () -> events.leaseLost(TABLE));
     this.config = config;
     this.clock = clock;
   }
@@ -73,62 +83,65 @@ public final class RefundAdvancer {
    * has not expired (a scanner task that waited in a queue past its lease claims afresh).
    */
   public RefundAdvanceResult advance(long refundId, Trigger trigger) {
-    Lease lease = trigger.lease();
-    if (lease == null || expired(lease)) {
-      lease = leases.next();
-      if (!store.claim(refundId, lease, clock.instant())) {
-        return settled(store.find(refundId).orElse(null), Outcome.BUSY);
-      }
-    }
-    return run(store.find(refundId).orElse(null), new Step(trigger, lease));
+    return loop.advance(refundId, trigger);
   }
 
   /** Advances a refund its creating transaction has just returned, under the creation lease. */
   public RefundAdvanceResult advanceCreated(RefundOrder created, Trigger trigger) {
-    if (trigger.lease() == null) {
-      throw new IllegalArgumentException("a created refund is advanced under its creation lease");
-    }
-    if (expired(trigger.lease())) {
-      // Race: the task waited in a queue past its creation lease, so the row it carries may be
-      // stale and the refund taken over. Claim afresh like any other entry, from a fresh read.
-      return advance(created.id(), Trigger.unclaimed(trigger.source()));
-    }
-    return run(created, new Step(trigger, trigger.lease()));
+    return loop.advanceCreated(created, trigger);
   }
 
-  private boolean expired(Lease lease) {
-    return !clock.instant().isBefore(lease.until());
-  }
+  /** The refund's part of the leased-advance loop. */
+  private final class RefundMachine
+      implements LeasedAdvance.Machine<RefundOrder, RefundAdvanceResult> {
+    @Override
+    public long id(RefundOrder refund) {
+      return refund.id();
+    }
 
-  private RefundAdvanceResult run(RefundOrder refund, Step step) {
-    for (int i = 0; i < MAX_STEPS; i++) {
-      if (refund == null) {
-        return new RefundAdvanceResult(Outcome.NOT_FOUND, null);
-      }
-      if (refund.isTerminal()) {
-        return new RefundAdvanceResult(Outcome.TERMINAL, refund);
-      }
-      if (!step.lease.token().equals(refund.leaseOwner())) {
-        // Race: our lease expired and another worker claimed the refund (a queued scanner task, a
-        // stalled worker). Leave it to the holder: no wallet call from here.
-        return new RefundAdvanceResult(Outcome.BUSY, refund);
-      }
-      step.start(clock.millis());
+    @Override
+    public RefundAdvanceResult absent() {
+      return new RefundAdvanceResult(Outcome.NOT_FOUND, null);
+    }
+
+    @Override
+    public Optional<RefundAdvanceResult> ended(RefundOrder refund) {
+      return refund.isTerminal()
+          ? Optional.of(new RefundAdvanceResult(Outcome.TERMINAL, refund))
+          : Optional.empty();
+    }
+
+    @Override
+    public RefundAdvanceResult busy(RefundOrder refund) {
+      return new RefundAdvanceResult(Outcome.BUSY, refund);
+    }
+
+    @Override
+    public String leaseOwner(RefundOrder refund) {
+      return refund.leaseOwner();
+    }
+
+    @Override
+    public Step<RefundOrder, RefundAdvanceResult> step(RefundOrder refund, LeaseHold step) {
       StepResult result =
           switch (refund.status()) {
             case PENDING -> send(refund, step);
             case PROCESSING, ABNORMAL -> confirm(refund, step);
             case SUCCESS, FAIL, CLOSED -> StepResult.end(Outcome.TERMINAL);
           };
-      if (result.outcome() != null) {
-        RefundOrder last =
-            result.next() != null ? result.next() : store.find(refund.id()).orElse(null);
-        return settled(last, result.outcome());
+      if (result.outcome() == null) {
+        return Step.next(result.next());
       }
-      refund = result.next();
+      RefundOrder last =
+          result.next() != null ? result.next() : store.find(refund.id()).orElse(null);
+      return Step.done(settled(last, result.outcome()));
     }
-    StepResult handover = reschedule(refund, step, "STEP_LIMIT");
-    return settled(store.find(refund.id()).orElse(null), handover.outcome());
+
+    @Override
+    public RefundAdvanceResult stepLimit(RefundOrder refund, LeaseHold step) {
+      StepResult handover = reschedule(refund, step, "STEP_LIMIT");
+      return settled(store.find(refund.id()).orElse(null), handover.outcome());
+    }
   }
 
   private static RefundAdvanceResult settled(RefundOrder refund, Outcome outcome) {
@@ -140,7 +153,7 @@ public final class RefundAdvancer {
 
   // ---- PENDING -----------------------------------------------------------------------------
 
-  private StepResult send(RefundOrder refund, Step step) {
+  private StepResult send(RefundOrder refund, LeaseHold step) {
     FlowStatus flowStatus = flows.find(refund.flowId()).map(PayFlow::status).orElse(null);
     Verdict verdict = RefundOrderDecision.onPending(flowStatus);
     if (!(verdict instanceof Move m) || m.to() != RefundStatus.PROCESSING) {
@@ -163,7 +176,7 @@ public final class RefundAdvancer {
 
   // ---- PROCESSING, ABNORMAL ----------------------------------------------------------------
 
-  private StepResult confirm(RefundOrder refund, Step step) {
+  private StepResult confirm(RefundOrder refund, LeaseHold step) {
     // The claimed row's next_retry_time is its lease expiry: paced calls do not wait past it.
     Instant leaseEnd = refund.nextRetryTime();
     WalletResult query =
@@ -191,7 +204,11 @@ public final class RefundAdvancer {
   // ---- carrying out verdicts ---------------------------------------------------------------
 
   private StepResult apply(
-      RefundOrder refund, Verdict verdict, Step step, WalletResult result, String resultClass) {
+      RefundOrder refund,
+      Verdict verdict,
+      LeaseHold step,
+      WalletResult result,
+      String resultClass) {
     String requestId = result == null ? null : result.requestId();
     String klass = resultClass != null ? resultClass : result.certainty().name();
     if (verdict instanceof Wait w) {
@@ -214,7 +231,7 @@ public final class RefundAdvancer {
       RefundOrder refund,
       RefundStatus to,
       String errorCode,
-      Step step,
+      LeaseHold step,
       String requestId,
       String klass) {
     RefundTransitions.requireLegal(refund.status(), to);
@@ -224,12 +241,13 @@ public final class RefundAdvancer {
     Placement placed =
         switch (to) {
           case SUCCESS, FAIL, CLOSED -> new Placement(now, null);
-          case PROCESSING -> new Placement(now.plus(config.lease()), step.lease.token());
+          case PROCESSING -> new Placement(now.plus(config.lease()), step.holder());
           case ABNORMAL -> new Placement(backoff.next(refund.id(), 0, true, now), null);
           case PENDING -> throw new IllegalStateException("nothing moves back to PENDING");
         };
     HistoryNote note =
-        new HistoryNote(step.trigger.source(), requestId, klass, clock.millis() - step.startedAt);
+        new HistoryNote(
+            step.trigger().source(), requestId, klass, clock.millis() - step.startedAt());
     Optional<RefundOrder> written =
         store.transition(
             new TransitionWrite(
@@ -240,7 +258,7 @@ public final class RefundAdvancer {
                 placed.leaseToken(),
                 note,
                 now,
-                step.lease.token()));
+                step.holder()));
     if (written.isEmpty()) {
       onConflict(refund, to, step);
       return Optional.empty();
@@ -259,10 +277,10 @@ public final class RefundAdvancer {
    * idempotently; anything else (meant SUCCESS, found FAIL: two wallet answers that disagree) is
    * reported as a contradiction for a person to look at.
    */
-  private void onConflict(RefundOrder refund, RefundStatus intended, Step step) {
+  private void onConflict(RefundOrder refund, RefundStatus intended, LeaseHold step) {
     RefundOrder current = store.find(refund.id()).orElseThrow();
-    if (!step.lease.token().equals(current.leaseOwner())) {
-      events.leaseLost(TABLE);
+    if (!step.holder().equals(current.leaseOwner())) {
+      loop.leaseLost();
       return;
     }
     boolean idempotent =
@@ -271,20 +289,24 @@ public final class RefundAdvancer {
     events.casConflict(intended, current.status(), idempotent ? "IDEMPOTENT" : "CONTRADICTION");
   }
 
-  private StepResult reschedule(RefundOrder refund, Step step, String errorCode) {
-    Instant now = clock.instant();
+  private StepResult reschedule(RefundOrder refund, LeaseHold step, String errorCode) {
     boolean slow = refund.status() == RefundStatus.ABNORMAL;
-    Instant next = backoff.next(refund.id(), refund.retryCount(), slow, now);
-    if (!store.reschedule(
-        new RescheduleWrite(
-            refund, refund.retryCount() + 1, next, errorCode, now, step.lease.token()))) {
-      // Only the holder moves a refund, and every transition it makes keeps or releases its own
-      // lease: 0 rows means the lease is lost. Nothing was written.
-      events.leaseLost(TABLE);
+    // Only the holder moves a refund, and every transition it makes keeps or releases its own
+    // lease: a refused reschedule means the lease is lost. Nothing was written (counted).
+    Optional<Instant> next =
+        loop.reschedule(
+            refund.id(),
+            refund.retryCount(),
+            slow,
+            (due, now) ->
+                store.reschedule(
+                    new RescheduleWrite(
+                        refund, refund.retryCount() + 1, due, errorCode, now, step.holder())));
+    if (next.isEmpty()) {
       return StepResult.end(Outcome.BUSY);
     }
     events.rescheduled(refund.status(), errorCode);
-    wakeups.schedule(refund.id(), next);
+    wakeups.schedule(refund.id(), next.get());
     return StepResult.end(Outcome.WAITING);
   }
 
@@ -305,22 +327,6 @@ public final class RefundAdvancer {
 
     static StepResult end(Outcome outcome) {
       return new StepResult(null, outcome);
-    }
-  }
-
-  /** One advance call: who triggered it, which lease it holds, when the current step began. */
-  private static final class Step {
-    final Trigger trigger;
-    final Lease lease;
-    long startedAt;
-
-    Step(Trigger trigger, Lease lease) {
-      this.trigger = trigger;
-      this.lease = lease;
-    }
-
-    void start(long millis) {
-      startedAt = millis;
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.clearway.core.refund;
 
 import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.lease.LeasedRows;
 import dev.clearway.core.port.FlowStore.HistoryNote;
 import dev.clearway.core.port.FlowStore.Lease;
 import java.time.Instant;
@@ -13,7 +14,7 @@ import java.util.Optional;
  * holder}: a worker whose lease expired and was taken over changes nothing), and reports 0 rows as
  * "someone else moved it, or the lease is lost".
  */
-public interface RefundStore {
+public interface RefundStore extends LeasedRows<RefundOrder> {
 
   /**
    * In one transaction: returns the refund already bound to (requester, idempotency key) if any;
@@ -23,12 +24,14 @@ public interface RefundStore {
    */
   CreateOutcome create(NewRefund request, Lease lease, Instant now);
 
+  @Override
   Optional<RefundOrder> find(long refundId);
 
   /** At most {@code limit} refunds of one flow with a seq above {@code afterSeq}, by seq. */
   List<RefundOrder> findByFlow(long flowId, int afterSeq, int limit);
 
   /** Takes the lease of one non-terminal refund whose lease is free or expired. */
+  @Override
   boolean claim(long refundId, Lease lease, Instant now);
 
   /**

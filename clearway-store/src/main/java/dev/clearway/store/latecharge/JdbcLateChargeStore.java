@@ -9,22 +9,24 @@ import dev.clearway.core.latecharge.LateChargeStore;
 import dev.clearway.core.latecharge.LateChargeTransitions;
 import dev.clearway.core.latecharge.SuspicionSource;
 import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.store.LeasedTable;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * {@link LateChargeStore} over JDBC for PostgreSQL (ON CONFLICT, SKIP LOCKED and RETURNING are
- * PostgreSQL's). SQL stays next to its parameters; every update count is checked; every state write
- * carries {@code lease_owner = ?} with the writer's token.
+ * {@link LateChargeStore} over JDBC. The insert-if-absent, the transition and the page claim are
+ * the dialect's ({@link SqlDialect}); claims and reschedules are the leased-table statements
+ * ({@link LeasedTable}). SQL stays next to its parameters; every update count is checked; every
+ * state write carries {@code lease_owner = ?} with the writer's token.
  */
 public final class JdbcLateChargeStore implements LateChargeStore {
   private static final int CODE_MAX = 64;
@@ -33,8 +35,9 @@ public final class JdbcLateChargeStore implements LateChargeStore {
   /**
    * Inserts a PENDING check due at once for a flow that ended without payment, unless the flow has
    * one. The flow's status is read in the inserting statement, so a check exists only for a flow
-   * that was PAY_FAIL or CLOSED (both terminal) when it was written. Parameters: source, now, now,
-   * now, flow id.
+   * that was PAY_FAIL or CLOSED (both terminal) when it was written; {@code uk_late_charge_flow}
+   * keeps one per flow ({@link SqlDialect#insertIfAbsent}). Parameters: source, now, now, now, flow
+   * id.
    */
   static final String SUSPECT_SQL =
       """
@@ -43,24 +46,34 @@ public final class JdbcLateChargeStore implements LateChargeStore {
       SELECT id, merchant_id, trade_order_no, ?, 'PENDING', ?, ?, ?
         FROM pay_flow
        WHERE id = ? AND status IN ('PAY_FAIL', 'CLOSED') AND trade_order_no IS NOT NULL
-      ON CONFLICT (flow_id) DO NOTHING
       """;
 
   private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Sql sql;
+  private final LeasedTable leased;
 
+  /** A store on PostgreSQL. */
   public JdbcLateChargeStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcLateChargeStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
     this.sql = new Sql(dataSource);
+    this.leased = new LeasedTable(LeasedTable.LATE_CHARGE_CHECK, sql, dialect);
   }
 
   /**
    * Records the suspicion on {@code c}, inside the caller's transaction (the callback inbox commits
    * its event and the check together). Returns true when a check was inserted.
    */
-  public static boolean suspect(Connection c, long flowId, SuspicionSource source, Instant now)
+  public static boolean suspect(
+      Connection c, SqlDialect dialect, long flowId, SuspicionSource source, Instant now)
       throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(SUSPECT_SQL)) {
+    try (PreparedStatement ps =
+        c.prepareStatement(dialect.insertIfAbsent(SUSPECT_SQL, "flow_id"))) {
       ps.setString(1, source.name());
       ps.setObject(2, ts(now));
       ps.setObject(3, ts(now));
@@ -74,7 +87,7 @@ public final class JdbcLateChargeStore implements LateChargeStore {
   public Optional<Suspected> suspect(long flowId, SuspicionSource source, Instant now) {
     boolean created;
     try (Connection c = dataSource.getConnection()) {
-      created = suspect(c, flowId, source, now);
+      created = suspect(c, dialect, flowId, source, now);
     } catch (SQLException e) {
       throw new StoreException("record late-charge suspicion", e);
     }
@@ -103,72 +116,21 @@ public final class JdbcLateChargeStore implements LateChargeStore {
 
   @Override
   public boolean claim(long checkId, Lease lease, Instant now) {
-    return sql.update(
-            """
-            UPDATE late_charge_check SET lease_owner = ?, next_check_time = ?
-             WHERE id = ?
-               AND status IN ('PENDING', 'CHARGE_CONFIRMED', 'MANUAL')
-               AND (lease_owner IS NULL OR next_check_time <= ?)
-            """,
-            ps -> {
-              ps.setString(1, lease.token());
-              ps.setObject(2, ts(lease.until()));
-              ps.setLong(3, checkId);
-              ps.setObject(4, ts(now));
-            })
-        == 1;
+    return leased.claim(checkId, lease, now);
   }
 
   @Override
   public List<Long> claimDue(long afterId, int limit, Lease lease, Instant now) {
-    // SKIP LOCKED: two scanners never claim the same row; the lease (next_check_time in the
-    // future, lease_owner set) keeps it out of the next rounds until it expires. The filter
-    // matches idx_late_charge_scan's predicate.
-    List<Long> ids =
-        sql.query(
-            """
-            WITH due AS (
-              SELECT id FROM late_charge_check
-               WHERE status IN ('PENDING', 'CHARGE_CONFIRMED', 'MANUAL')
-                 AND next_check_time <= ?
-                 AND id > ?
-               ORDER BY id
-               LIMIT ?
-                 FOR UPDATE SKIP LOCKED
-            )
-            UPDATE late_charge_check c SET lease_owner = ?, next_check_time = ?
-              FROM due WHERE c.id = due.id
-            RETURNING c.id
-            """,
-            ps -> {
-              ps.setObject(1, ts(now));
-              ps.setLong(2, afterId);
-              ps.setInt(3, limit);
-              ps.setString(4, lease.token());
-              ps.setObject(5, ts(lease.until()));
-            },
-            rs -> rs.getLong(1));
-    List<Long> sorted = new ArrayList<>(ids);
-    Collections.sort(sorted);
-    return sorted;
+    return leased.claimDue(afterId, limit, lease, now);
   }
 
   @Override
   public Optional<LateChargeCheck> transition(TransitionWrite w) {
     LateChargeCheck from = w.from();
     LateChargeTransitions.requireLegal(from.status(), w.to());
-    // Fenced: (status, version) and the writer's lease. A worker whose lease expired and was taken
-    // over updates 0 rows and changes nothing.
+    // Fenced: (status, version) and the writer's lease (see the dialect's statement).
     return query(
-            """
-            UPDATE late_charge_check
-               SET status = ?, version = version + 1, retry_count = 0, next_check_time = ?,
-                   lease_owner = ?, last_result = ?, last_error_code = ?,
-                   refund_id = COALESCE(?, refund_id), updated_at = ?
-             WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
-            RETURNING %s
-            """
-                .formatted(COLUMNS),
+            dialect.lateChargeTransitionSql(),
             ps -> {
               ps.setString(1, w.to().name());
               ps.setObject(2, ts(w.nextCheckTime()));
@@ -189,24 +151,20 @@ public final class JdbcLateChargeStore implements LateChargeStore {
   @Override
   public boolean reschedule(RescheduleWrite w) {
     LateChargeCheck from = w.from();
-    return sql.update(
-            """
-            UPDATE late_charge_check
-               SET retry_count = retry_count + 1, next_check_time = ?, lease_owner = NULL,
-                   last_result = ?, last_error_code = ?, updated_at = ?
-             WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
-            """,
-            ps -> {
-              ps.setObject(1, ts(w.nextCheckTime()));
-              ps.setString(2, truncate(w.resultClass(), RESULT_MAX));
-              ps.setString(3, truncate(w.errorCode(), CODE_MAX));
-              ps.setObject(4, ts(w.now()));
-              ps.setLong(5, from.id());
-              ps.setString(6, from.status().name());
-              ps.setLong(7, from.version());
-              ps.setString(8, w.writerToken());
-            })
-        == 1;
+    return leased.reschedule(
+        "retry_count = retry_count + 1, next_check_time = ?, last_result = ?,"
+            + " last_error_code = ?, updated_at = ?",
+        ps -> {
+          ps.setObject(1, ts(w.nextCheckTime()));
+          ps.setString(2, truncate(w.resultClass(), RESULT_MAX));
+          ps.setString(3, truncate(w.errorCode(), CODE_MAX));
+          ps.setObject(4, ts(w.now()));
+          return 5;
+        },
+        from.id(),
+        from.status().name(),
+        from.version(),
+        w.writerToken());
   }
 
   private List<LateChargeCheck> query(String statement, Sql.Binder binder) {

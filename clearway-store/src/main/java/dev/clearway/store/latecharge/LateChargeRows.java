@@ -9,8 +9,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 
 /** Maps a late_charge_check row selected with {@link #COLUMNS}. */
-final class LateChargeRows {
-  static final String COLUMNS =
+public final class LateChargeRows {
+  public static final String COLUMNS =
       "id, flow_id, trade_order_no, source, status, version, next_check_time, retry_count,"
           + " last_result, last_error_code, refund_id, lease_owner, created_at, updated_at";
 

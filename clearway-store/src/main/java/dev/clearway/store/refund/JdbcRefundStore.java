@@ -13,23 +13,24 @@ import dev.clearway.core.refund.RefundOrder;
 import dev.clearway.core.refund.RefundStatus;
 import dev.clearway.core.refund.RefundStore;
 import dev.clearway.core.refund.RefundTransitions;
+import dev.clearway.store.LeasedTable;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * {@link RefundStore} over JDBC for PostgreSQL (the transition CTE with RETURNING, SKIP LOCKED and
- * the aggregate FILTER are PostgreSQL's). SQL stays next to its parameters; every update count is
- * checked.
+ * {@link RefundStore} over JDBC. The transition and the page claim are the dialect's ({@link
+ * SqlDialect}); claims and reschedules are the leased-table statements ({@link LeasedTable}). SQL
+ * stays next to its parameters; every update count is checked.
  */
 public final class JdbcRefundStore implements RefundStore {
   private static final String UNIQUE_VIOLATION = "23505";
@@ -37,11 +38,20 @@ public final class JdbcRefundStore implements RefundStore {
   private static final int ERROR_CODE_MAX = 64;
 
   private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Sql sql;
+  private final LeasedTable leased;
 
+  /** A store on PostgreSQL. */
   public JdbcRefundStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcRefundStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
     this.sql = new Sql(dataSource);
+    this.leased = new LeasedTable(LeasedTable.REFUND_ORDER, sql, dialect);
   }
 
   // ---- creation ----------------------------------------------------------------------------
@@ -50,28 +60,18 @@ public final class JdbcRefundStore implements RefundStore {
   public CreateOutcome create(NewRefund request, Lease lease, Instant now) {
     String hash = request.requestHash();
     for (int i = 0; i < CREATE_TRIES; i++) {
-      try (Connection c = dataSource.getConnection()) {
-        c.setAutoCommit(false);
-        try {
-          CreateOutcome outcome = createInTransaction(c, request, hash, lease, now);
-          if (outcome instanceof CreateOutcome.Created) {
-            c.commit();
-          } else {
-            c.rollback(); // nothing was written; this releases the flow's row lock
-          }
-          return outcome;
-        } catch (SQLException e) {
-          c.rollback();
-          // Race: a request with the same (merchant, key) inserted between our key lookup and our
-          // insert; uk_refund_idem refused ours. Run again: the lookup now finds that refund.
-          if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
-            throw e;
-          }
-        } finally {
-          c.setAutoCommit(true);
-        }
+      try {
+        // A refusal wrote nothing; rolling it back releases the flow's row lock.
+        return Sql.inTransaction(
+            dataSource,
+            c -> createInTransaction(c, request, hash, lease, now),
+            outcome -> outcome instanceof CreateOutcome.Created);
       } catch (SQLException e) {
-        throw new StoreException("create refund", e);
+        // Race: a request with the same (merchant, key) inserted between our key lookup and our
+        // insert; uk_refund_idem refused ours. Run again: the lookup now finds that refund.
+        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+          throw new StoreException("create refund", e);
+        }
       }
     }
     throw new StoreException("create refund: too many concurrent requests with one key", null);
@@ -133,7 +133,7 @@ public final class JdbcRefundStore implements RefundStore {
     try (PreparedStatement ps =
         c.prepareStatement(
             """
-            SELECT COALESCE(SUM(amount) FILTER (WHERE status NOT IN ('FAIL', 'CLOSED')), 0),
+            SELECT COALESCE(SUM(CASE WHEN status NOT IN ('FAIL', 'CLOSED') THEN amount END), 0),
                    COALESCE(MAX(seq), 0) + 1
               FROM refund_order WHERE flow_id = ?
             """)) {
@@ -251,60 +251,12 @@ public final class JdbcRefundStore implements RefundStore {
 
   @Override
   public boolean claim(long refundId, Lease lease, Instant now) {
-    return update(
-            """
-            UPDATE refund_order SET lease_owner = ?, next_retry_time = ?
-             WHERE id = ?
-               AND status IN ('PENDING', 'PROCESSING', 'ABNORMAL')
-               AND (lease_owner IS NULL OR next_retry_time <= ?)
-            """,
-            ps -> {
-              ps.setString(1, lease.token());
-              ps.setObject(2, ts(lease.until()));
-              ps.setLong(3, refundId);
-              ps.setObject(4, ts(now));
-            })
-        == 1;
+    return leased.claim(refundId, lease, now);
   }
 
   @Override
   public List<Long> claimDue(long afterId, int limit, Lease lease, Instant now) {
-    // SKIP LOCKED: two scanners never claim the same row; the lease (next_retry_time in the
-    // future, lease_owner set) keeps it out of the next rounds until it expires. The filter
-    // matches idx_refund_scan's predicate, so the page is read from that partial index.
-    String sql =
-        """
-        WITH due AS (
-          SELECT id FROM refund_order
-           WHERE status IN ('PENDING', 'PROCESSING', 'ABNORMAL')
-             AND next_retry_time <= ?
-             AND id > ?
-           ORDER BY id
-           LIMIT ?
-             FOR UPDATE SKIP LOCKED
-        )
-        UPDATE refund_order r SET lease_owner = ?, next_retry_time = ?
-          FROM due WHERE r.id = due.id
-        RETURNING r.id
-        """;
-    List<Long> ids = new ArrayList<>();
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setObject(1, ts(now));
-      ps.setLong(2, afterId);
-      ps.setInt(3, limit);
-      ps.setString(4, lease.token());
-      ps.setObject(5, ts(lease.until()));
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          ids.add(rs.getLong(1));
-        }
-      }
-    } catch (SQLException e) {
-      throw new StoreException("claim due refunds", e);
-    }
-    Collections.sort(ids);
-    return ids;
+    return leased.claimDue(afterId, limit, lease, now);
   }
 
   // ---- state writes ------------------------------------------------------------------------
@@ -313,42 +265,10 @@ public final class JdbcRefundStore implements RefundStore {
   public Optional<RefundOrder> transition(TransitionWrite w) {
     RefundOrder from = w.from();
     RefundTransitions.requireLegal(from.status(), w.to());
-    // Race: a worker whose lease expired and was taken over may still try this; the lease fence
-    // (lease_owner = the writer's own token) refuses it even before the new holder has written,
-    // and the (status, version) guard refuses a writer that read the row before it moved.
-    String sql =
-        """
-        WITH moved AS (
-          UPDATE refund_order
-             SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
-                 lease_owner = ?, last_error_code = ?,
-                 channel_request_id = COALESCE(?, channel_request_id), updated_at = ?
-           WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
-          RETURNING %s
-        ), hist AS (
-          INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
-                 to_status, version, trigger_source, request_id, result_class, error_code,
-                 elapsed_ms, created_at)
-          SELECT id, flow_id, refund_no, ?, status, version, ?, ?, ?, ?, ?, ?
-            FROM moved
-        ), evt AS (
-          INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
-                                    created_at)
-          SELECT 'refund-' || id || '-v' || version, ?, flow_id, merchant_id,
-                 json_build_object('refundId', id, 'flowId', flow_id, 'merchantId', merchant_id,
-                                   'refundNo', refund_no,
-                                   'tradeOrderNo', trade_order_no, 'amount', amount,
-                                   'currency', currency, 'status', status)::text, ?
-            FROM moved
-           WHERE ?::text IS NOT NULL
-        )
-        SELECT %s FROM moved
-        """
-            .formatted(COLUMNS, COLUMNS);
     String errorCode = truncate(w.errorCode(), ERROR_CODE_MAX);
     List<RefundOrder> rows =
         query(
-            sql,
+            dialect.refundTransitionSql(),
             ps -> {
               int i = 1;
               ps.setString(i++, w.to().name());
@@ -391,26 +311,19 @@ public final class JdbcRefundStore implements RefundStore {
   @Override
   public boolean reschedule(RescheduleWrite w) {
     RefundOrder from = w.from();
-    return update(
-            """
-            UPDATE refund_order
-               SET retry_count = ?, next_retry_time = ?, last_error_code = ?,
-                   lease_owner = NULL, updated_at = ?
-             WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
-            """,
-            // Race: a worker whose lease expired and was taken over must not release the new
-            // holder's lease: the fence is the writer's own token, not the owner it read.
-            ps -> {
-              ps.setInt(1, w.retryCount());
-              ps.setObject(2, ts(w.nextRetryTime()));
-              ps.setString(3, truncate(w.errorCode(), ERROR_CODE_MAX));
-              ps.setObject(4, ts(w.now()));
-              ps.setLong(5, from.id());
-              ps.setString(6, from.status().name());
-              ps.setLong(7, from.version());
-              ps.setString(8, w.holder());
-            })
-        == 1;
+    return leased.reschedule(
+        "retry_count = ?, next_retry_time = ?, last_error_code = ?, updated_at = ?",
+        ps -> {
+          ps.setInt(1, w.retryCount());
+          ps.setObject(2, ts(w.nextRetryTime()));
+          ps.setString(3, truncate(w.errorCode(), ERROR_CODE_MAX));
+          ps.setObject(4, ts(w.now()));
+          return 5;
+        },
+        from.id(),
+        from.status().name(),
+        from.version(),
+        w.holder());
   }
 
   // ---- plumbing ----------------------------------------------------------------------------

@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 
 /** Maps a refund_order row selected with {@link #COLUMNS}; binds instants as TIMESTAMPTZ. */
-final class RefundRows {
-  static final String COLUMNS =
+public final class RefundRows {
+  public static final String COLUMNS =
       "id, flow_id, merchant_id, seq, trade_order_no, refund_no, amount, currency, reason, requested_by,"
           + " status, version, next_retry_time, retry_count, last_error_code, lease_owner,"
           + " created_at, updated_at";

@@ -1,0 +1,182 @@
+package dev.clearway.core.lease;
+
+import dev.clearway.core.engine.Backoff;
+import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Trigger;
+import dev.clearway.core.port.FlowStore.Lease;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The loop every leased table shares (flows, refund orders, late-charge checks): claim the row
+ * unless the trigger holds a live lease, re-read it, and step it while this advance still holds it.
+ *
+ * <p>Rules it keeps for every table: a trigger without a lease, or whose lease expired while it
+ * waited (a scanner task in a queue, a synchronous advance in a saturated pool), claims afresh from
+ * a fresh read, and the claim fails while another worker holds the row; a row whose {@code
+ * lease_owner} is not this advance's token is left to its holder, with no external call from here;
+ * every write of a step is fenced by {@link LeaseHold#holder()}; a refused reschedule is a lost
+ * lease, counted and never retried; and an advance ends after {@code maxSteps} steps rather than
+ * spin, handing the row to a later trigger.
+ *
+ * @param <R> the row type
+ * @param <T> what one advance returns
+ */
+public final class LeasedAdvance<R, T> {
+
+  /** The table's own part: what ends an advance, and one step of its state machine. */
+  public interface Machine<R, T> {
+
+    /** The row's id. */
+    long id(R row);
+
+    /** The result when the row does not exist. */
+    T absent();
+
+    /** The result that ends an advance before any step (terminal, frozen), or empty to step. */
+    Optional<T> ended(R row);
+
+    /** The result when another worker holds the row. */
+    T busy(R row);
+
+    /** The row's {@code lease_owner}. */
+    String leaseOwner(R row);
+
+    /** One step under {@code hold}: the row to continue from, or the result. */
+    Step<R, T> step(R row, LeaseHold hold);
+
+    /** The result after {@code maxSteps} steps: the machine hands the row to a later trigger. */
+    T stepLimit(R row, LeaseHold hold);
+  }
+
+  /** Either the row to step next, or the result that ends the advance. */
+  public record Step<R, T>(R next, T result) {
+    public static <R, T> Step<R, T> next(R row) {
+      return new Step<>(row, null);
+    }
+
+    public static <R, T> Step<R, T> done(T result) {
+      return new Step<>(null, result);
+    }
+  }
+
+  /** A reschedule write fenced by the holder's lease; false when 0 rows were updated. */
+  @FunctionalInterface
+  public interface RescheduleWrite {
+    boolean write(Instant nextDue, Instant now);
+  }
+
+  private final LeasedRows<R> rows;
+  private final Machine<R, T> machine;
+  private final LeaseTokens leases;
+  private final Backoff backoff;
+  private final Clock clock;
+  private final int maxSteps;
+  private final Runnable leaseLost;
+
+  /**
+   * @param leaseLost told of every write refused because the writer no longer holds its lease
+   */
+  public LeasedAdvance(
+      LeasedRows<R> rows,
+      Machine<R, T> machine,
+      LeaseTokens leases,
+      Backoff backoff,
+      Clock clock,
+      int maxSteps,
+      Runnable leaseLost) {
+    this.rows = rows;
+    this.machine = machine;
+    this.leases = leases;
+    this.backoff = backoff;
+    this.clock = clock;
+    this.maxSteps = maxSteps;
+    this.leaseLost = leaseLost;
+  }
+
+  /** Advances a row as far as its facts allow; claims it unless the trigger holds a live lease. */
+  public T advance(long id, Trigger trigger) {
+    Lease lease = trigger.lease();
+    if (lease == null || expired(lease)) {
+      lease = leases.next();
+      if (!rows.claim(id, lease, clock.instant())) {
+        return settled(rows.find(id).orElse(null));
+      }
+    }
+    return run(rows.find(id).orElse(null), new LeaseHold(trigger, lease));
+  }
+
+  /**
+   * Advances a row that the caller's own transaction has just written and returned under {@code
+   * trigger}'s lease (creation), so no second read is needed.
+   */
+  public T advanceCreated(R created, Trigger trigger) {
+    if (trigger.lease() == null) {
+      throw new IllegalArgumentException("a created row is advanced under its creation lease");
+    }
+    if (expired(trigger.lease())) {
+      // Race: the task waited in a queue past its creation lease, so the row it carries may be
+      // stale and taken over. Claim afresh like any other entry, from a fresh read.
+      return advance(machine.id(created), Trigger.unclaimed(trigger.source()));
+    }
+    return run(created, new LeaseHold(trigger, trigger.lease()));
+  }
+
+  /**
+   * Reschedules the held row after backoff: {@code write} stores the next due time under the
+   * holder's lease. Returns when the row is due again, or empty when the lease was lost (counted;
+   * nothing was written).
+   */
+  public Optional<Instant> reschedule(
+      long id, int retryCount, boolean escalated, RescheduleWrite write) {
+    Instant now = clock.instant();
+    Instant next = backoff.next(id, retryCount, escalated, now);
+    if (!write.write(next, now)) {
+      leaseLost.run();
+      return Optional.empty();
+    }
+    return Optional.of(next);
+  }
+
+  /** Counts a write refused because this advance no longer holds its lease. */
+  public void leaseLost() {
+    leaseLost.run();
+  }
+
+  private boolean expired(Lease lease) {
+    return !clock.instant().isBefore(lease.until());
+  }
+
+  private T run(R row, LeaseHold hold) {
+    for (int i = 0; i < maxSteps; i++) {
+      if (row == null) {
+        return machine.absent();
+      }
+      Optional<T> ended = machine.ended(row);
+      if (ended.isPresent()) {
+        return ended.get();
+      }
+      if (!hold.holder().equals(machine.leaseOwner(row))) {
+        // Race: our lease expired and another worker claimed the row (a scanner task that sat in
+        // a queue, a worker that stalled). Leave it to the holder: no external call from here.
+        return machine.busy(row);
+      }
+      hold.start(clock.millis());
+      Step<R, T> step = machine.step(row, hold);
+      if (step.result() != null) {
+        return step.result();
+      }
+      row = step.next();
+    }
+    return machine.stepLimit(row, hold);
+  }
+
+  /** A claim refused: the row as it is now, which another worker holds unless it ended. */
+  private T settled(R row) {
+    if (row == null) {
+      return machine.absent();
+    }
+    return machine.ended(row).orElseGet(() -> machine.busy(row));
+  }
+}
