@@ -7,7 +7,6 @@ import dev.clearway.core.decision.RefundDecision;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
 import dev.clearway.core.domain.Transitions;
 import dev.clearway.core.engine.Backoff;
 import dev.clearway.core.engine.EngineConfig;
@@ -30,25 +29,19 @@ import org.openjdk.jmh.annotations.State;
 public class DecisionBenchmark {
   private final Instant now = Instant.parse("2026-12-01T00:00:00Z");
   private final PayFlow payed =
-      new PayFlow(
-          901,
-          GoalKey.ofDefaultMerchant(16, "renewal", "biz-R-73"),
-          1,
-          "t_g_p1",
-          "r_t_g_p1",
-          FlowStatus.PAYED,
-          2,
-          1_000,
-          "CNY",
-          now.plusSeconds(60),
-          now,
-          0,
-          null,
-          ReviewState.NONE,
-          null,
-          null,
-          now,
-          now);
+      PayFlow.builder()
+          .id(901)
+          .goal(GoalKey.ofDefaultMerchant(16, "renewal", "biz-R-73"))
+          .attemptNo(1)
+          .orderNumbers("t_g_p1", "r_t_g_p1")
+          .status(FlowStatus.PAYED)
+          .version(2)
+          .money(1_000, "CNY")
+          .bizDeadline(now.plusSeconds(60))
+          .nextRetryTime(now)
+          .createdAt(now)
+          .updatedAt(now)
+          .build();
   private final BizFact doneHere = BizFact.done("t_g_p1");
   private final BizFact doneElsewhere = BizFact.done("t_g_p9");
   private final WalletResult success = WalletResult.success("w1");

@@ -14,30 +14,29 @@ final class FlowRows {
   private FlowRows() {}
 
   static PayFlow map(ResultSet rs) throws SQLException {
-    return new PayFlow(
-        rs.getLong("id"),
-        new GoalKey(
-            rs.getString("merchant_id"),
-            rs.getLong("user_id"),
-            rs.getString("scene"),
-            rs.getString("biz_key")),
-        rs.getInt("attempt_no"),
-        rs.getString("trade_order_no"),
-        rs.getString("refund_order_no"),
-        FlowStatus.valueOf(rs.getString("status")),
-        rs.getLong("version"),
-        rs.getLong("amount"),
-        rs.getString("currency"),
-        instant(rs, "biz_deadline_time"),
-        instant(rs, "next_retry_time"),
-        rs.getInt("retry_count"),
-        rs.getString("last_error_code"),
-        ReviewState.valueOf(rs.getString("review_state")),
-        rs.getString("review_reason"),
-        rs.getString("lease_owner"),
-        instant(rs, "created_at"),
-        instant(rs, "updated_at"),
-        instant(rs, "cancel_requested_at"));
+    return PayFlow.builder()
+        .id(rs.getLong("id"))
+        .goal(
+            new GoalKey(
+                rs.getString("merchant_id"),
+                rs.getLong("user_id"),
+                rs.getString("scene"),
+                rs.getString("biz_key")))
+        .attemptNo(rs.getInt("attempt_no"))
+        .orderNumbers(rs.getString("trade_order_no"), rs.getString("refund_order_no"))
+        .status(FlowStatus.valueOf(rs.getString("status")))
+        .version(rs.getLong("version"))
+        .money(rs.getLong("amount"), rs.getString("currency"))
+        .bizDeadline(instant(rs, "biz_deadline_time"))
+        .nextRetryTime(instant(rs, "next_retry_time"))
+        .retryCount(rs.getInt("retry_count"))
+        .lastErrorCode(rs.getString("last_error_code"))
+        .review(ReviewState.valueOf(rs.getString("review_state")), rs.getString("review_reason"))
+        .leaseOwner(rs.getString("lease_owner"))
+        .createdAt(instant(rs, "created_at"))
+        .updatedAt(instant(rs, "updated_at"))
+        .cancelRequestedAt(instant(rs, "cancel_requested_at"))
+        .build();
   }
 
   static Instant instant(ResultSet rs, String column) throws SQLException {
