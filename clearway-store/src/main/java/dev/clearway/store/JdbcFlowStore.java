@@ -78,7 +78,18 @@ public final class JdbcFlowStore implements FlowStore {
         }
       }
     }
-    long id;
+    long id = insertWaitPay(c, payment, lastAttempt + 1, lease, now);
+    // Numbers are derived from the id; the same derivation repairs a row left without them.
+    PayFlow created = writeNumbers(c, id, OrderNumbers.derive(goal.userId(), id));
+    appendCreationHistory(c, created, now);
+    return new CreateResult(created, true);
+  }
+
+  /** Inserts the attempt, WAIT_PAY and held by the creator's lease; returns its id. */
+  private static long insertWaitPay(
+      Connection c, NewPayment payment, int attemptNo, Lease lease, Instant now)
+      throws SQLException {
+    GoalKey goal = payment.goal();
     try (PreparedStatement ps =
         c.prepareStatement(
             """
@@ -92,7 +103,7 @@ public final class JdbcFlowStore implements FlowStore {
       ps.setLong(2, goal.userId());
       ps.setString(3, goal.scene());
       ps.setString(4, goal.bizKey());
-      ps.setInt(5, lastAttempt + 1);
+      ps.setInt(5, attemptNo);
       ps.setLong(6, payment.amount());
       ps.setString(7, payment.currency());
       ps.setObject(8, ts(payment.bizDeadline()));
@@ -102,12 +113,14 @@ public final class JdbcFlowStore implements FlowStore {
       ps.setObject(12, ts(now));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        id = rs.getLong(1);
+        return rs.getLong(1);
       }
     }
-    // Numbers are derived from the id; the same derivation repairs a row left without them.
-    OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
-    PayFlow created;
+  }
+
+  /** Writes the derived numbers of the row just inserted; returns the row as written. */
+  private static PayFlow writeNumbers(Connection c, long id, OrderNumbers numbers)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             "UPDATE pay_flow SET trade_order_no = ?, refund_order_no = ?"
@@ -120,11 +133,9 @@ public final class JdbcFlowStore implements FlowStore {
         if (!rs.next()) {
           throw new SQLException("pay_flow " + id + " vanished inside its own transaction");
         }
-        created = FlowRows.map(rs);
+        return FlowRows.map(rs);
       }
     }
-    appendCreationHistory(c, created, now);
-    return new CreateResult(created, true);
   }
 
   private static void appendCreationHistory(Connection c, PayFlow f, Instant now)

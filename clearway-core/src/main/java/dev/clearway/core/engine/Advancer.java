@@ -100,23 +100,13 @@ public final class Advancer {
     }
 
     @Override
-    public AdvanceResult absent() {
-      return new AdvanceResult(Outcome.NOT_FOUND, null);
+    public boolean ended(PayFlow flow) {
+      return flow.isTerminal() || flow.isFrozen();
     }
 
     @Override
-    public Optional<AdvanceResult> ended(PayFlow flow) {
-      if (flow.isTerminal()) {
-        return Optional.of(new AdvanceResult(Outcome.TERMINAL, flow));
-      }
-      return flow.isFrozen()
-          ? Optional.of(new AdvanceResult(Outcome.FROZEN, flow))
-          : Optional.empty();
-    }
-
-    @Override
-    public AdvanceResult busy(PayFlow flow) {
-      return new AdvanceResult(Outcome.BUSY, flow);
+    public AdvanceResult settle(PayFlow flow) {
+      return settled(flow, Outcome.BUSY);
     }
 
     @Override

@@ -108,18 +108,16 @@ public final class LateChargeChecker {
     }
 
     @Override
-    public Outcome absent() {
-      return Outcome.NOT_FOUND;
+    public boolean ended(LateChargeCheck check) {
+      return check.isTerminal();
     }
 
     @Override
-    public Optional<Outcome> ended(LateChargeCheck check) {
-      return check.isTerminal() ? Optional.of(Outcome.TERMINAL) : Optional.empty();
-    }
-
-    @Override
-    public Outcome busy(LateChargeCheck check) {
-      return Outcome.BUSY;
+    public Outcome settle(LateChargeCheck check) {
+      if (check == null) {
+        return Outcome.NOT_FOUND;
+      }
+      return check.isTerminal() ? Outcome.TERMINAL : Outcome.BUSY;
     }
 
     @Override

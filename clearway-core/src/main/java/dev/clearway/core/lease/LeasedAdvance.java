@@ -31,14 +31,13 @@ public final class LeasedAdvance<R, T> {
     /** The row's id. */
     long id(R row);
 
-    /** The result when the row does not exist. */
-    T absent();
+    /** Whether the row takes no step, whoever holds it (terminal; frozen for review). */
+    boolean ended(R row);
 
-    /** The result that ends an advance before any step (terminal, frozen), or empty to step. */
-    Optional<T> ended(R row);
-
-    /** The result when another worker holds the row. */
-    T busy(R row);
+    /**
+     * The result for a row that takes no step now: absent (null), ended, or held by another worker.
+     */
+    T settle(R row);
 
     /** The row's {@code lease_owner}. */
     String leaseOwner(R row);
@@ -101,7 +100,7 @@ public final class LeasedAdvance<R, T> {
     if (lease == null || expired(lease)) {
       lease = leases.next();
       if (!rows.claim(id, lease, clock.instant())) {
-        return settled(rows.find(id).orElse(null));
+        return machine.settle(rows.find(id).orElse(null));
       }
     }
     return run(rows.find(id).orElse(null), new LeaseHold(trigger, lease));
@@ -150,17 +149,13 @@ public final class LeasedAdvance<R, T> {
 
   private T run(R row, LeaseHold hold) {
     for (int i = 0; i < maxSteps; i++) {
-      if (row == null) {
-        return machine.absent();
-      }
-      Optional<T> ended = machine.ended(row);
-      if (ended.isPresent()) {
-        return ended.get();
+      if (row == null || machine.ended(row)) {
+        return machine.settle(row);
       }
       if (!hold.holder().equals(machine.leaseOwner(row))) {
         // Race: our lease expired and another worker claimed the row (a scanner task that sat in
         // a queue, a worker that stalled). Leave it to the holder: no external call from here.
-        return machine.busy(row);
+        return machine.settle(row);
       }
       hold.start(clock.millis());
       Step<R, T> step = machine.step(row, hold);
@@ -170,13 +165,5 @@ public final class LeasedAdvance<R, T> {
       row = step.next();
     }
     return machine.stepLimit(row, hold);
-  }
-
-  /** A claim refused: the row as it is now, which another worker holds unless it ended. */
-  private T settled(R row) {
-    if (row == null) {
-      return machine.absent();
-    }
-    return machine.ended(row).orElseGet(() -> machine.busy(row));
   }
 }

@@ -100,20 +100,13 @@ public final class RefundAdvancer {
     }
 
     @Override
-    public RefundAdvanceResult absent() {
-      return new RefundAdvanceResult(Outcome.NOT_FOUND, null);
+    public boolean ended(RefundOrder refund) {
+      return refund.isTerminal();
     }
 
     @Override
-    public Optional<RefundAdvanceResult> ended(RefundOrder refund) {
-      return refund.isTerminal()
-          ? Optional.of(new RefundAdvanceResult(Outcome.TERMINAL, refund))
-          : Optional.empty();
-    }
-
-    @Override
-    public RefundAdvanceResult busy(RefundOrder refund) {
-      return new RefundAdvanceResult(Outcome.BUSY, refund);
+    public RefundAdvanceResult settle(RefundOrder refund) {
+      return settled(refund, Outcome.BUSY);
     }
 
     @Override

@@ -59,18 +59,16 @@ class LeasedAdvanceTest {
         }
 
         @Override
-        public String absent() {
-          return "NOT_FOUND";
+        public boolean ended(Row row) {
+          return row.stepsLeft() == 0;
         }
 
         @Override
-        public Optional<String> ended(Row row) {
-          return row.stepsLeft() == 0 ? Optional.of("TERMINAL") : Optional.empty();
-        }
-
-        @Override
-        public String busy(Row row) {
-          return "BUSY";
+        public String settle(Row row) {
+          if (row == null) {
+            return "NOT_FOUND";
+          }
+          return row.stepsLeft() == 0 ? "TERMINAL" : "BUSY";
         }
 
         @Override

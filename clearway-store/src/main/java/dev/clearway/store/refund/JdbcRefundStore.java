@@ -88,31 +88,14 @@ public final class JdbcRefundStore implements RefundStore {
     // next (a new snapshot per statement under READ COMMITTED, taken after the lock was granted)
     // includes every refund committed by the previous holder. Two concurrent requests can never
     // both fit into the same remaining amount.
-    FlowStatus status;
-    long paid;
-    String currency;
-    String tradeOrderNo;
-    String merchant;
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT status, amount, currency, trade_order_no, merchant_id FROM pay_flow"
-                + " WHERE id = ? FOR UPDATE")) {
-      ps.setLong(1, request.flowId());
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return new CreateOutcome.FlowNotFound();
-        }
-        status = FlowStatus.valueOf(rs.getString("status"));
-        paid = rs.getLong("amount");
-        currency = rs.getString("currency");
-        tradeOrderNo = rs.getString("trade_order_no");
-        merchant = rs.getString("merchant_id");
-      }
-    }
+    Optional<LockedFlow> locked = lockFlow(c, request.flowId());
     // Another merchant's payment answers exactly as a payment that does not exist.
-    if (request.kind().requestedByOwner() && !merchant.equals(request.requestedBy())) {
+    if (locked.isEmpty()
+        || (request.kind().requestedByOwner()
+            && !locked.get().merchant().equals(request.requestedBy()))) {
       return new CreateOutcome.FlowNotFound();
     }
+    LockedFlow flow = locked.get();
     // Race: a request with the same key and flow committed while we waited for the lock (we read
     // "no such key" before it committed). Read the key again under the lock, or we would count
     // its amount against our own copy of it and refuse a replay as an over-refund.
@@ -123,13 +106,52 @@ public final class JdbcRefundStore implements RefundStore {
     // The states a kind accepts are terminal (BIZ_SUCCESS; PAY_FAIL, CLOSED), so they still hold
     // when the refund is sent; none of them had a compensation refund, so what was paid (if
     // anything: the wallet refuses to refund an uncharged trade) is the flow's amount.
-    if (!request.kind().allows(status) || tradeOrderNo == null) {
-      return new CreateOutcome.NotAllowed(status);
+    if (!request.kind().allows(flow.status()) || flow.tradeOrderNo() == null) {
+      return new CreateOutcome.NotAllowed(flow.status());
     }
     // 3. What the flow's refunds hold: every status but FAIL and CLOSED
     // (RefundStatus.holdsAmount), and the next seq.
-    long held;
-    int seq;
+    Holdings holdings = holdings(c, request.flowId());
+    if (request.amount() > flow.paid() - holdings.held()) {
+      return new CreateOutcome.ExceedsPayment(flow.paid(), holdings.held());
+    }
+    // 4. The refund, PENDING, held by the creator's lease (next_retry_time = lease expiry), so the
+    // scanner leaves it to the creating request unless that request dies.
+    RefundOrder created = insertPending(c, request, hash, flow, holdings.nextSeq(), lease, now);
+    // 5. Its creation history row, in the same transaction.
+    appendCreationHistory(c, created, now);
+    return new CreateOutcome.Created(created);
+  }
+
+  /** The refunded flow as read under its row lock. */
+  private record LockedFlow(
+      FlowStatus status, long paid, String currency, String tradeOrderNo, String merchant) {}
+
+  /** What a flow's refunds hold, and the seq of the next one. */
+  private record Holdings(long held, int nextSeq) {}
+
+  private static Optional<LockedFlow> lockFlow(Connection c, long flowId) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT status, amount, currency, trade_order_no, merchant_id FROM pay_flow"
+                + " WHERE id = ? FOR UPDATE")) {
+      ps.setLong(1, flowId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new LockedFlow(
+                FlowStatus.valueOf(rs.getString("status")),
+                rs.getLong("amount"),
+                rs.getString("currency"),
+                rs.getString("trade_order_no"),
+                rs.getString("merchant_id")));
+      }
+    }
+  }
+
+  private static Holdings holdings(Connection c, long flowId) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             """
@@ -137,19 +159,23 @@ public final class JdbcRefundStore implements RefundStore {
                    COALESCE(MAX(seq), 0) + 1
               FROM refund_order WHERE flow_id = ?
             """)) {
-      ps.setLong(1, request.flowId());
+      ps.setLong(1, flowId);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        held = rs.getLong(1);
-        seq = rs.getInt(2);
+        return new Holdings(rs.getLong(1), rs.getInt(2));
       }
     }
-    if (request.amount() > paid - held) {
-      return new CreateOutcome.ExceedsPayment(paid, held);
-    }
-    // 4. The refund, PENDING, held by the creator's lease (next_retry_time = lease expiry), so the
-    // scanner leaves it to the creating request unless that request dies.
-    RefundOrder created;
+  }
+
+  private static RefundOrder insertPending(
+      Connection c,
+      NewRefund request,
+      String hash,
+      LockedFlow flow,
+      int seq,
+      Lease lease,
+      Instant now)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             """
@@ -163,10 +189,10 @@ public final class JdbcRefundStore implements RefundStore {
                 .formatted(COLUMNS))) {
       ps.setLong(1, request.flowId());
       ps.setInt(2, seq);
-      ps.setString(3, tradeOrderNo);
-      ps.setString(4, RefundNumbers.of(tradeOrderNo, seq));
+      ps.setString(3, flow.tradeOrderNo());
+      ps.setString(4, RefundNumbers.of(flow.tradeOrderNo(), seq));
       ps.setLong(5, request.amount());
-      ps.setString(6, currency);
+      ps.setString(6, flow.currency());
       ps.setString(7, request.reason());
       ps.setString(8, request.requestedBy());
       ps.setString(9, request.idempotencyKey());
@@ -176,13 +202,16 @@ public final class JdbcRefundStore implements RefundStore {
       ps.setObject(13, ts(now));
       ps.setObject(14, ts(now));
       ps.setString(15, request.kind().name());
-      ps.setString(16, merchant);
+      ps.setString(16, flow.merchant());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        created = RefundRows.map(rs);
+        return RefundRows.map(rs);
       }
     }
-    // 5. Its creation history row, in the same transaction.
+  }
+
+  private static void appendCreationHistory(Connection c, RefundOrder created, Instant now)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             """
@@ -197,7 +226,6 @@ public final class JdbcRefundStore implements RefundStore {
       ps.setObject(5, ts(now));
       ps.executeUpdate();
     }
-    return new CreateOutcome.Created(created);
   }
 
   /** The refund bound to (requester, key): replayed if the parameters match, else a reuse. */
