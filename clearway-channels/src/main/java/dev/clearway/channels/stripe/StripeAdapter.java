@@ -154,8 +154,7 @@ public final class StripeAdapter implements PspAdapter {
           data.isArray() && data.size() > 1
               ? "ambiguous_search"
               : StripePaymentMapping.NOT_FOUND_IN_SEARCH;
-      return new PspOutcome(
-          ResultCertainty.UNKNOWN, null, null, code, false, false, reply.requestId(), null);
+      return PspOutcome.unknown(code).withRequest(reply.requestId(), null);
     }
     JsonNode chosen = data.get(0);
     for (JsonNode intent : data) {

@@ -170,8 +170,7 @@ public final class WechatPayAdapter implements PspAdapter {
   }
 
   private static PspOutcome refusedLocally(String code) {
-    return new PspOutcome(
-        ResultCertainty.NO_SIDE_EFFECT, null, null, code, false, false, null, null);
+    return PspOutcome.refusedUnexecuted(code);
   }
 
   @Override

@@ -1,9 +1,9 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.domain.ProviderEvidence;
-import dev.clearway.core.channel.port.ChannelStore.ChannelRefund;
-import dev.clearway.core.channel.port.ChannelStore.Compensation;
-import dev.clearway.core.channel.port.ChannelStore.Delivery;
+import dev.clearway.core.channel.port.ChannelRefundStore.ChannelRefund;
+import dev.clearway.core.channel.port.CompensationStore.Compensation;
+import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.store.Sql;
 import java.sql.Connection;

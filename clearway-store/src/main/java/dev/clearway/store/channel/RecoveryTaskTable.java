@@ -1,8 +1,8 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.domain.RecoveryTask;
-import dev.clearway.core.channel.port.ChannelStore.NewTask;
-import dev.clearway.core.channel.port.ChannelStore.TaskChange;
+import dev.clearway.core.channel.port.AttemptStore.NewTask;
+import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.store.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,7 +2,7 @@ package dev.clearway.store.channel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.channel.port.ChannelStore.Delivery;
+import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;

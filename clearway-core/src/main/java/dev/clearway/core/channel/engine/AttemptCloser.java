@@ -38,27 +38,14 @@ final class AttemptCloser {
     }
     PspOutcome outcome = adapter.close(live.ref());
     PspOutcome notEligible =
-        new PspOutcome(
-            outcome.certainty(),
-            outcome.providerStatus(),
-            outcome.providerPaymentId(),
-            outcome.errorCode(),
-            false,
-            false,
-            outcome.requestId(),
-            outcome.rawHash());
+outcome.withoutFailover().withoutCustomerAction();
     return recorder.record(
-        new AttemptRecorder.Observation(
+        AttemptRecorder.Observation.observed(
             live,
             notEligible,
             EvidenceSource.RESPONSE,
             "CLOSE",
-            false,
-            false,
-            null,
-            0,
             recorder.createRule(live, policyVersion),
-            policyVersion,
-            null));
+            policyVersion));
   }
 }

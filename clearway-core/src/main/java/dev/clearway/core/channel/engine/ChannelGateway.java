@@ -1,5 +1,9 @@
 package dev.clearway.core.channel.engine;
 
+import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.ChannelAccountStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.decision.AttemptDecision;
 import dev.clearway.core.channel.decision.CreateRequestHash;
 import dev.clearway.core.channel.decision.FailoverDecision;
@@ -12,8 +16,8 @@ import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
-import dev.clearway.core.channel.port.ChannelStore.NewAttempt;
-import dev.clearway.core.channel.port.ChannelStore.NewTask;
+import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
+import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.spi.CreatePayment;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.engine.TokenMint;
@@ -38,13 +42,17 @@ import java.util.stream.Collectors;
  *
  * <p>Leases: a new attempt's task is held by the creating call until its create's grace ends, and
  * the create's answer is recorded under that lease; a replay of a live attempt first takes the
- * task's lease ({@link dev.clearway.core.channel.port.ChannelStore#holdTask}) and is not sent while
+ * task's lease ({@link dev.clearway.core.channel.port.RecoveryTaskStore#holdTask}) and is not sent while
  * a recovery worker holds it. A close is an order from the flow above, recorded like a webhook
  * against the version it read.
  */
 public final class ChannelGateway implements WalletGateway {
 
   private final ChannelContext ctx;
+  private final PaymentOrderStore orders;
+  private final AttemptStore attemptStore;
+  private final ChannelAccountStore accountStore;
+  private final RecoveryTaskStore tasks;
   private final CreateExecutor executor;
   private final PaymentMethods methods;
   private final ChannelRefunds refunds;
@@ -52,6 +60,10 @@ public final class ChannelGateway implements WalletGateway {
 
   public ChannelGateway(ChannelContext ctx, PaymentMethods methods) {
     this.ctx = ctx;
+    this.orders = ctx.stores().orders();
+    this.attemptStore = ctx.stores().attempts();
+    this.accountStore = ctx.stores().accounts();
+    this.tasks = ctx.stores().tasks();
     this.executor = new CreateExecutor(ctx, new AttemptRecorder(ctx));
     this.methods = methods;
     this.refunds = new ChannelRefunds(ctx);
@@ -62,8 +74,7 @@ public final class ChannelGateway implements WalletGateway {
     PaymentMethods.Choice method = methods.choose(request);
     Instant now = ctx.clock().instant();
     PaymentOrder order =
-        ctx.store()
-            .openOrder(
+        orders.openOrder(
                 new PaymentOrder(
                     request.tradeOrderNo(),
                     request.amount(),
@@ -80,7 +91,7 @@ public final class ChannelGateway implements WalletGateway {
     Map<Long, ChannelAccount> accounts = accountsById();
     // Each round either answers or creates one attempt; a failover adds at most one per domain.
     for (int round = 0; round <= accounts.size(); round++) {
-      List<Attempt> attempts = ctx.store().attempts(request.tradeOrderNo());
+      List<Attempt> attempts = attemptStore.attempts(request.tradeOrderNo());
       Optional<Attempt> charged = firstSucceeded(attempts);
       if (charged.isPresent()) {
         return WalletResult.success(charged.get().providerPaymentId());
@@ -138,12 +149,12 @@ public final class ChannelGateway implements WalletGateway {
    * channel did not fail, the method changed).
    */
   public WalletResult retryWithMethod(String tradeOrderNo, String methodToken) {
-    Optional<PaymentOrder> found = ctx.store().order(tradeOrderNo);
+    Optional<PaymentOrder> found = orders.order(tradeOrderNo);
     if (found.isEmpty()) {
       return WalletResult.noRecord(null);
     }
     PaymentOrder order = found.get();
-    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    List<Attempt> attempts = attemptStore.attempts(tradeOrderNo);
     Optional<Attempt> charged = firstSucceeded(attempts);
     if (charged.isPresent()) {
       return WalletResult.success(charged.get().providerPaymentId());
@@ -165,12 +176,12 @@ public final class ChannelGateway implements WalletGateway {
       if (!closed.isFinal()) {
         return WalletResult.unknown(PREVIOUS_NOT_FINAL);
       }
-      attempts = ctx.store().attempts(tradeOrderNo);
+      attempts = attemptStore.attempts(tradeOrderNo);
     }
     Attempt previous = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
     Optional<ChannelAccount> route =
         Router.route(
-            routable(ctx.store().accounts()), order.paymentMethod(), Set.of(), ctx.health());
+            routable(accountStore.accounts()), order.paymentMethod(), Set.of(), ctx.health());
     if (route.isEmpty()) {
       return WalletResult.failed("NO_ROUTE", null, false);
     }
@@ -201,7 +212,7 @@ public final class ChannelGateway implements WalletGateway {
     }
     Instant now = ctx.clock().instant();
     String lease = tokens.next();
-    if (!ctx.store().holdTask(live.id(), lease, now.plus(ctx.createGrace()), now)) {
+    if (!tasks.holdTask(live.id(), lease, now.plus(ctx.createGrace()), now)) {
       // A recovery worker holds the attempt (it replays or retrieves itself), or a person does:
       // answer from the row rather than race them to the PSP.
       return asWalletResult(live);
@@ -249,8 +260,7 @@ public final class ChannelGateway implements WalletGateway {
             .name();
     // Held by this call until the create's own timeout has passed; then the recovery worker may
     // take it over, so a crash between insert and answer is found.
-    return ctx.store()
-        .insertAttempt(
+    return attemptStore.insertAttempt(
             attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version, lease), now);
   }
 
@@ -274,8 +284,8 @@ public final class ChannelGateway implements WalletGateway {
 
   @Override
   public WalletResult queryPayment(String tradeOrderNo) {
-    Optional<PaymentOrder> order = ctx.store().order(tradeOrderNo);
-    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    Optional<PaymentOrder> order = orders.order(tradeOrderNo);
+    List<Attempt> attempts = attemptStore.attempts(tradeOrderNo);
     if (order.isEmpty() || attempts.isEmpty()) {
       return order.isPresent() && order.get().closed()
           ? WalletResult.failed("ORDER_CLOSED", null, false)
@@ -314,7 +324,7 @@ public final class ChannelGateway implements WalletGateway {
 
   @Override
   public WalletResult closePayment(String tradeOrderNo, Instant leaseUntil) {
-    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    List<Attempt> attempts = attemptStore.attempts(tradeOrderNo);
     if (firstSucceeded(attempts).isPresent()) {
       return WalletResult.failed("ALREADY_PAID", null, false);
     }
@@ -328,7 +338,7 @@ public final class ChannelGateway implements WalletGateway {
         return WalletResult.unknown(orDefault(closed.errorCode(), "CLOSE_UNKNOWN"));
       }
     }
-    if (ctx.store().closeOrder(tradeOrderNo, "CLOSED_BY_FLOW", ctx.clock().instant())) {
+    if (orders.closeOrder(tradeOrderNo, "CLOSED_BY_FLOW", ctx.clock().instant())) {
       return WalletResult.success(null);
     }
     return WalletResult.unknown("CLOSE_RACED");
@@ -356,7 +366,7 @@ public final class ChannelGateway implements WalletGateway {
 
   /** Every account (the guard needs the failure domains of past attempts). */
   private Map<Long, ChannelAccount> accountsById() {
-    return ctx.store().accounts().stream()
+    return accountStore.accounts().stream()
         .collect(Collectors.toMap(ChannelAccount::id, Function.identity()));
   }
 
