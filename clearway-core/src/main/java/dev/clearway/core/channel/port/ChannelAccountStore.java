@@ -8,4 +8,7 @@ public interface ChannelAccountStore {
 
   /** Every account, by priority then id. */
   List<ChannelAccount> accounts();
+
+  /** Inserts or updates an account (configuration: its id, channel and reference never change). */
+  void upsertAccount(ChannelAccount account);
 }
