@@ -6,7 +6,6 @@ import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.engine.AttemptRecorder;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.spi.PspOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.store.Sql;
 import java.util.HashSet;
@@ -62,7 +61,7 @@ final class LedgerReconciliation {
       }
       String version = ctx.policies().versionFor(attempt.get().tradeOrderNo());
       PspOutcome settled =
-PspOutcome.succeeded(charge.providerPaymentId()).withProviderStatus("SETTLED");
+          PspOutcome.succeeded(charge.providerPaymentId()).withProviderStatus("SETTLED");
       recorder.record(
           // An observer: it holds no task lease, the attempt is final already.
           AttemptRecorder.Observation.observed(

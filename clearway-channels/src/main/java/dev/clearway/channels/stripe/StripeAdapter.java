@@ -7,7 +7,6 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
 import java.util.LinkedHashMap;

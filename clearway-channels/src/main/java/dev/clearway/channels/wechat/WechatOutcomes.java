@@ -90,9 +90,7 @@ final class WechatOutcomes {
                       ? tx.path("amount").path("total").asLong()
                       : null);
       case NOTPAY, USERPAYING ->
-          PspOutcome.awaitingCustomer(id)
-              .withProviderStatus(word)
-              .withRequest(requestId, rawHash);
+          PspOutcome.awaitingCustomer(id).withProviderStatus(word).withRequest(requestId, rawHash);
       case PAYERROR ->
           PspOutcome.failedDefinitely(TradeState.PAYERROR.name())
               .withProviderStatus(word)

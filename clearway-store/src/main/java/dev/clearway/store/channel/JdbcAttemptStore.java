@@ -98,7 +98,8 @@ public final class JdbcAttemptStore implements AttemptStore {
   /** The order's status, its row locked; null when there is no such order. */
   private static String lockOrder(Connection c, String tradeOrderNo) throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT status FROM payment_order WHERE trade_order_no = ? FOR UPDATE")) {
+        c.prepareStatement(
+            "SELECT status FROM payment_order WHERE trade_order_no = ? FOR UPDATE")) {
       ps.setString(1, tradeOrderNo);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? rs.getString(1) : null;

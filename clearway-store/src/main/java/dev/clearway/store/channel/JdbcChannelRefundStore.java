@@ -16,7 +16,8 @@ public final class JdbcChannelRefundStore implements ChannelRefundStore {
   }
 
   @Override
-  public ChannelRefund channelRefund(String refundOrderNo, long attemptId, long amount, Instant now) {
+  public ChannelRefund channelRefund(
+      String refundOrderNo, long attemptId, long amount, Instant now) {
     sql.update(
         """
         INSERT INTO channel_refund (refund_order_no, attempt_id, provider_refund_no, generation,

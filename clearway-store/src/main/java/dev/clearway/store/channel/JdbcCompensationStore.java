@@ -89,8 +89,7 @@ public final class JdbcCompensationStore implements CompensationStore {
   public boolean updateCompensation(
       Compensation expected, String status, String error, Instant dueAt, Instant now) {
     if ("PENDING".equals(status)) {
-      return sql.update(
-              UPDATE_COMPENSATION, ps -> bind(ps, expected, status, error, dueAt, now))
+      return sql.update(UPDATE_COMPENSATION, ps -> bind(ps, expected, status, error, dueAt, now))
           == 1;
     }
     // A settled compensation and its domain event commit together.
@@ -143,12 +142,7 @@ public final class JdbcCompensationStore implements CompensationStore {
       """;
 
   private static void bind(
-      PreparedStatement ps,
-      Compensation k,
-      String status,
-      String error,
-      Instant dueAt,
-      Instant now)
+      PreparedStatement ps, Compensation k, String status, String error, Instant dueAt, Instant now)
       throws SQLException {
     ps.setString(1, status);
     ps.setString(2, Sql.truncate(error, CODE_MAX));

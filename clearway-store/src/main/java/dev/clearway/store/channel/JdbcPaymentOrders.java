@@ -12,8 +12,8 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * {@code payment_order} on PostgreSQL. The order's row lock serialises what happens to one order:
- * a close here, the insert of an attempt in {@link JdbcAttemptStore}.
+ * {@code payment_order} on PostgreSQL. The order's row lock serialises what happens to one order: a
+ * close here, the insert of an attempt in {@link JdbcAttemptStore}.
  */
 public final class JdbcPaymentOrders implements PaymentOrderStore {
 

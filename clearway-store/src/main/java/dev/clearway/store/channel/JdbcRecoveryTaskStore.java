@@ -20,8 +20,8 @@ import javax.sql.DataSource;
  * The statements of {@code recovery_task}. A task's lease is its attempt's: every write by a worker
  * names the token it holds ({@code lease_owner = ?} with status LEASED), so a worker whose lease
  * expired and was claimed by another changes nothing; claims and holds bump the version, which
- * fences {@link #rescheduleTask} the same way. Every time written is the engine clock's, passed
- * in as {@code now}.
+ * fences {@link #rescheduleTask} the same way. Every time written is the engine clock's, passed in
+ * as {@code now}.
  */
 public final class JdbcRecoveryTaskStore implements RecoveryTaskStore {
 

@@ -11,12 +11,12 @@ import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
 import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
-import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.AttemptStore.RecordResult;
 import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.store.testing.TestDatabase;
@@ -53,15 +53,17 @@ class ChannelLeaseFenceTest {
         "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
             + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
             + " payment_order, channel_account, outbox_event CASCADE");
-    stores.accounts().upsertAccount(
-        new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
+    stores
+        .accounts()
+        .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
   }
 
   /** A new attempt whose task the creating call holds until T0 + 10 s. */
   private Attempt newAttempt(String trade) {
     stores.orders().openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
     return stores
-        .attempts().insertAttempt(
+        .attempts()
+        .insertAttempt(
             new NewAttempt(
                 trade,
                 1,
@@ -92,8 +94,9 @@ class ChannelLeaseFenceTest {
             : to == AttemptStatus.FAILED
                 ? ResultCertainty.DEFINITE_FAILURE
                 : ResultCertainty.UNKNOWN;
-    return stores.attempts().record(
-        new AttemptChange(read, to, evidence(certainty), task, false, null, lease), now);
+    return stores
+        .attempts()
+        .record(new AttemptChange(read, to, evidence(certainty), task, false, null, lease), now);
   }
 
   private RecoveryTask claim(String owner, Instant now) {
@@ -151,8 +154,10 @@ class ChannelLeaseFenceTest {
             w1.leaseOwner(),
             T0.plusSeconds(52));
     boolean rescheduled =
-        stores.tasks().rescheduleTask(
-            w1, T0.plusSeconds(60), "RETRIEVE", "WAITING_WEBHOOK", T0.plusSeconds(53));
+        stores
+            .tasks()
+            .rescheduleTask(
+                w1, T0.plusSeconds(60), "RETRIEVE", "WAITING_WEBHOOK", T0.plusSeconds(53));
 
     assertThat(stale).isEqualTo(RecordResult.LEASE_LOST);
     assertThat(rescheduled).isFalse();
@@ -178,7 +183,8 @@ class ChannelLeaseFenceTest {
         .isEqualTo(RecordResult.RECORDED);
     assertThat(record(created, AttemptStatus.FAILED, new TaskChange.Resolve(), null, T0))
         .isEqualTo(RecordResult.LOST);
-    assertThat(stores.attempts().attempt(created.id()).orElseThrow().status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(stores.attempts().attempt(created.id()).orElseThrow().status())
+        .isEqualTo(AttemptStatus.PENDING);
 
     // A webhook about the current version is recorded, whoever holds the task.
     Attempt pending = stores.attempts().attempt(created.id()).orElseThrow();
@@ -201,7 +207,8 @@ class ChannelLeaseFenceTest {
     assertThat(stores.tasks().holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(5)))
         .as("the creating call still holds it")
         .isFalse();
-    assertThat(stores.tasks().holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(11))).isTrue();
+    assertThat(stores.tasks().holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(11)))
+        .isTrue();
     assertThat(stores.tasks().claimDue("w1/x/1", 10, LEASE, T0.plusSeconds(20))).isEmpty();
     assertThat(
             record(
@@ -219,21 +226,32 @@ class ChannelLeaseFenceTest {
     Attempt a = newAttempt("t_comp");
     record(a, AttemptStatus.FAILED, new TaskChange.Resolve(), CREATOR, T0.plusSeconds(1));
     assertThat(
-            stores.compensations().openCompensation(
-                Compensation.opening(a.id(), "t_comp", "cmp_1", 500, "CHARGED_AFTER_FAILURE"),
-                T0))
+            stores
+                .compensations()
+                .openCompensation(
+                    Compensation.opening(a.id(), "t_comp", "cmp_1", 500, "CHARGED_AFTER_FAILURE"),
+                    T0))
         .isTrue();
 
     List<Compensation> first = stores.compensations().claimCompensations(10, LEASE, T0);
     assertThat(first).hasSize(1);
     assertThat(stores.compensations().claimCompensations(10, LEASE, T0.plusSeconds(10))).isEmpty();
-    List<Compensation> second = stores.compensations().claimCompensations(10, LEASE, T0.plusSeconds(31));
+    List<Compensation> second =
+        stores.compensations().claimCompensations(10, LEASE, T0.plusSeconds(31));
     assertThat(second).hasSize(1);
 
-    assertThat(stores.compensations().updateCompensation(first.get(0), "REFUNDED", null, T0.plusSeconds(32), T0.plusSeconds(32)))
+    assertThat(
+            stores
+                .compensations()
+                .updateCompensation(
+                    first.get(0), "REFUNDED", null, T0.plusSeconds(32), T0.plusSeconds(32)))
         .isFalse();
     assertThat(text("SELECT status FROM attempt_compensation")).isEqualTo("PENDING");
-    assertThat(stores.compensations().updateCompensation(second.get(0), "REFUNDED", null, T0.plusSeconds(32), T0.plusSeconds(32)))
+    assertThat(
+            stores
+                .compensations()
+                .updateCompensation(
+                    second.get(0), "REFUNDED", null, T0.plusSeconds(32), T0.plusSeconds(32)))
         .isTrue();
     assertThat(text("SELECT status FROM attempt_compensation")).isEqualTo("REFUNDED");
   }

@@ -10,12 +10,12 @@ import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
-import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
-import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.AttemptStore.TaskChange;
+import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.modelcheck.memory.Fencing;
@@ -37,10 +37,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The model checker's in-memory channel store (in its {@code LEASE} mode, the fenced SQL) is held
- * to {@link JdbcAttemptStore} and {@link JdbcRecoveryTaskStore} on PostgreSQL for one attempt and its recovery task: records by the
- * task's holder, by a holder whose lease was taken over ({@code LEASE_LOST}) and by observers
- * without a lease, claims and takeovers, holds, reschedules with a stale claim, resolutions, wakes
- * and the webhook inbox's claims give the same answers and leave the same attempt and task.
+ * to {@link JdbcAttemptStore} and {@link JdbcRecoveryTaskStore} on PostgreSQL for one attempt and
+ * its recovery task: records by the task's holder, by a holder whose lease was taken over ({@code
+ * LEASE_LOST}) and by observers without a lease, claims and takeovers, holds, reschedules with a
+ * stale claim, resolutions, wakes and the webhook inbox's claims give the same answers and leave
+ * the same attempt and task.
  */
 class InMemoryChannelStoreConformanceTest {
   private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
@@ -63,9 +64,11 @@ class InMemoryChannelStoreConformanceTest {
             + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
             + " payment_order, channel_account, outbox_event CASCADE");
     jdbc.accounts().upsertAccount(ACCOUNT);
-    PaymentOrder order = jdbc.orders().openOrder(new PaymentOrder("t_1", 500, "EUR", "card", false), T0);
+    PaymentOrder order =
+        jdbc.orders().openOrder(new PaymentOrder("t_1", 500, "EUR", "card", false), T0);
     created =
-        jdbc.attempts().insertAttempt(
+        jdbc.attempts()
+            .insertAttempt(
                 new NewAttempt(
                     "t_1",
                     ACCOUNT.id(),
@@ -137,7 +140,8 @@ class InMemoryChannelStoreConformanceTest {
     Attempt unknown = takenOverTwice();
     both(
         "an observer records whoever holds the task",
-        s -> s.attempts().record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
+        s ->
+            s.attempts().record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
     assertThat(task().status()).isEqualTo(RecoveryTask.TaskStatus.READY);
   }
 
@@ -149,26 +153,33 @@ class InMemoryChannelStoreConformanceTest {
     both("a claim within the creation lease", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(5)));
     both(
         "the creator records under its lease",
-        s -> s.attempts().record(change(created, AttemptStatus.UNKNOWN, due(20), CREATOR, 1), at(1)));
+        s ->
+            s.attempts()
+                .record(change(created, AttemptStatus.UNKNOWN, due(20), CREATOR, 1), at(1)));
     Attempt unknown = current();
     both("a claim before the task is due", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(15)));
-    List<RecoveryTask> first = both("a claim", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(20)));
+    List<RecoveryTask> first =
+        both("a claim", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(20)));
     both(
         "the creator after the claim",
         s ->
-            s.attempts().record(
-                change(unknown, AttemptStatus.FAILED, new TaskChange.Resolve(), CREATOR, 21),
-                at(21)));
+            s.attempts()
+                .record(
+                    change(unknown, AttemptStatus.FAILED, new TaskChange.Resolve(), CREATOR, 21),
+                    at(21)));
     both("a claim of a held task", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(50)));
     both("a takeover", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(51)));
     both(
         "the first worker after the takeover",
         s ->
-            s.attempts().record(
-                change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w1/0/1", 52),
-                at(52)));
+            s.attempts()
+                .record(
+                    change(
+                        unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w1/0/1", 52),
+                    at(52)));
     both(
-        "its reschedule of the task", s -> s.tasks().rescheduleTask(first.get(0), at(60), "RETRIEVE", "x", at(53)));
+        "its reschedule of the task",
+        s -> s.tasks().rescheduleTask(first.get(0), at(60), "RETRIEVE", "x", at(53)));
     return unknown;
   }
 
@@ -177,13 +188,16 @@ class InMemoryChannelStoreConformanceTest {
     Attempt unknown = takenOverTwice();
     both(
         "an observer records whoever holds the task",
-        s -> s.attempts().record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
+        s ->
+            s.attempts().record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
     both(
         "the holder whose task an observer rescheduled",
         s ->
-            s.attempts().record(
-                change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w2/0/1", 54),
-                at(54)));
+            s.attempts()
+                .record(
+                    change(
+                        unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w2/0/1", 54),
+                    at(54)));
     Attempt pending = current();
     both(
         "a wake of the task",
@@ -196,23 +210,29 @@ class InMemoryChannelStoreConformanceTest {
     both(
         "a stale version by the holder",
         s ->
-            s.attempts().record(
-                change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 58),
-                at(58)));
+            s.attempts()
+                .record(
+                    change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 58),
+                    at(58)));
     both(
         "the holder records the charge",
         s ->
-            s.attempts().record(
-                change(pending, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 59),
-                at(59)));
+            s.attempts()
+                .record(
+                    change(pending, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 59),
+                    at(59)));
     Attempt succeeded = current();
-    both("a hold of a resolved task", s -> s.tasks().holdTask(created.id(), "h/0/3", at(99), at(99)));
+    both(
+        "a hold of a resolved task",
+        s -> s.tasks().holdTask(created.id(), "h/0/3", at(99), at(99)));
     both("a claim of a resolved task", s -> s.tasks().claimDue("w3/0/1", 10, LEASE, at(99)));
     both(
         "an observer's stale version",
         s ->
-            s.attempts().record(
-                change(pending, AttemptStatus.FAILED, new TaskChange.Resolve(), null, 60), at(60)));
+            s.attempts()
+                .record(
+                    change(pending, AttemptStatus.FAILED, new TaskChange.Resolve(), null, 60),
+                    at(60)));
     both(
         "resolve a resolved task",
         s -> {
@@ -231,16 +251,19 @@ class InMemoryChannelStoreConformanceTest {
     both(
         "the holder hands the attempt to a person",
         s ->
-            s.attempts().record(
-                change(
-                    created,
-                    AttemptStatus.UNKNOWN,
-                    new TaskChange.Manual("MAX_UNKNOWN_AGE"),
-                    "w1/0/1",
-                    13),
-                at(13)));
+            s.attempts()
+                .record(
+                    change(
+                        created,
+                        AttemptStatus.UNKNOWN,
+                        new TaskChange.Manual("MAX_UNKNOWN_AGE"),
+                        "w1/0/1",
+                        13),
+                    at(13)));
     both("a claim of a person's task", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(99)));
-    both("a hold of a person's task", s -> s.tasks().holdTask(created.id(), "h/0/1", at(120), at(99)));
+    both(
+        "a hold of a person's task",
+        s -> s.tasks().holdTask(created.id(), "h/0/1", at(120), at(99)));
     both(
         "resolve a person's task",
         s -> {
@@ -251,7 +274,8 @@ class InMemoryChannelStoreConformanceTest {
 
   @Test
   void aResolutionIsNotFencedAndARescheduleIsFencedByTheClaimsVersion() {
-    List<RecoveryTask> first = both("a takeover", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(11)));
+    List<RecoveryTask> first =
+        both("a takeover", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(11)));
     both("a later takeover", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(42)));
     both(
         "a reschedule under the first claim",

@@ -65,8 +65,8 @@ class JdbcAttemptStoreTest {
         .isInstanceOf(RuntimeException.class);
 
     assertThat(store.attempt(a.id()).orElseThrow().status()).isEqualTo(AttemptStatus.CREATED);
-    assertThat(db.count("SELECT db.count(*) FROM provider_evidence")).isZero();
-    assertThat(db.count("SELECT db.count(*) FROM payment_attempt_history")).isZero();
+    assertThat(db.count("SELECT count(*) FROM provider_evidence")).isZero();
+    assertThat(db.count("SELECT count(*) FROM payment_attempt_history")).isZero();
     assertThat(db.text("SELECT status FROM recovery_task")).isEqualTo("LEASED");
     assertThat(db.text("SELECT lease_owner FROM recovery_task")).isEqualTo(CREATOR);
   }
@@ -101,8 +101,8 @@ class JdbcAttemptStoreTest {
 
     assertThat(late).isEqualTo(RecordResult.LOST);
     assertThat(store.attempt(a.id()).orElseThrow().status()).isEqualTo(AttemptStatus.UNKNOWN);
-    assertThat(db.count("SELECT db.count(*) FROM provider_evidence")).isEqualTo(1);
-    assertThat(db.count("SELECT db.count(*) FROM outbox_event")).isZero();
+    assertThat(db.count("SELECT count(*) FROM provider_evidence")).isEqualTo(1);
+    assertThat(db.count("SELECT count(*) FROM outbox_event")).isZero();
   }
 
   @Test

@@ -109,8 +109,7 @@ class JdbcRecoveryTaskStoreTest {
                     + " FROM recovery_task"))
         .isEqualTo("2031-06-15T08:00:00");
     // Not due before the engine's clock reaches the new time, whatever the database's now() is.
-    assertThat(store.claimDue("w2/0/1", 10, Duration.ofSeconds(30), next.minusMillis(1)))
-        .isEmpty();
+    assertThat(store.claimDue("w2/0/1", 10, Duration.ofSeconds(30), next.minusMillis(1))).isEmpty();
     assertThat(store.claimDue("w2/0/1", 10, Duration.ofSeconds(30), next)).hasSize(1);
   }
 }

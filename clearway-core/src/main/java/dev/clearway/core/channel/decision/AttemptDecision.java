@@ -76,7 +76,7 @@ public final class AttemptDecision {
     if (outcome.certainty() == dev.clearway.core.channel.spi.ResultCertainty.NO_SIDE_EFFECT
         && to == AttemptStatus.UNKNOWN
         && source == EvidenceSource.QUERY) {
-      return outcome.withError(NOT_FOUND_AT_PSP).withoutCustomerAction();
+      return outcome.withError(NOT_FOUND_AT_PSP).withoutCustomerAction().withAmount(null);
     }
     return outcome;
   }

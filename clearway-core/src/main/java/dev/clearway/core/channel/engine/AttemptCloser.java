@@ -38,7 +38,8 @@ final class AttemptCloser {
     }
     PspOutcome outcome = adapter.close(live.ref());
     PspOutcome notEligible =
-outcome.withoutFailover().withoutCustomerAction();
+        // A close is recorded without a charged amount, as it always was.
+        outcome.withoutFailover().withoutCustomerAction().withAmount(null);
     return recorder.record(
         AttemptRecorder.Observation.observed(
             live,

@@ -1,10 +1,5 @@
 package dev.clearway.core.channel.engine;
 
-import dev.clearway.core.channel.port.AttemptStore;
-import dev.clearway.core.channel.port.RecoveryTaskStore;
-import dev.clearway.core.channel.port.PaymentOrderStore;
-import dev.clearway.core.channel.port.EvidenceStore;
-import dev.clearway.core.channel.port.CompensationStore;
 import dev.clearway.core.channel.decision.AttemptDecision;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
@@ -13,10 +8,15 @@ import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
 import dev.clearway.core.channel.policy.PolicyRule;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
+import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
-import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.channel.port.AttemptStore.RecordResult;
 import dev.clearway.core.channel.port.AttemptStore.TaskChange;
+import dev.clearway.core.channel.port.CompensationStore;
+import dev.clearway.core.channel.port.CompensationStore.Compensation;
+import dev.clearway.core.channel.port.EvidenceStore;
+import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import java.time.Duration;
@@ -25,9 +25,9 @@ import java.util.List;
 
 /**
  * The one path by which any observer (the create's response, the recovery worker, a webhook)
- * records provider evidence: evidence → decision → CAS → history, evidence,
- * outbox and task in one transaction. A final attempt is never moved: new evidence about it is
- * appended, and a charge found on a FAILED attempt opens a compensation (refund), never a rewrite.
+ * records provider evidence: evidence → decision → CAS → history, evidence, outbox and task in one
+ * transaction. A final attempt is never moved: new evidence about it is appended, and a charge
+ * found on a FAILED attempt opens a compensation (refund), never a rewrite.
  *
  * <p>A worker records under the lease of the attempt's recovery task ({@code taskLease}); once that
  * lease is lost (it expired and the task was claimed by another worker) its record changes nothing
@@ -120,7 +120,9 @@ public final class AttemptRecorder {
           taskLease);
     }
 
-    /** A recovery run's query by {@code strategy}, recorded under the run's claim of {@code task}. */
+    /**
+     * A recovery run's query by {@code strategy}, recorded under the run's claim of {@code task}.
+     */
     public static Observation queried(
         Attempt attempt,
         PspOutcome outcome,
@@ -142,8 +144,8 @@ public final class AttemptRecorder {
     }
 
     /**
-     * What an observer that holds no lease saw (a webhook, a close ordered by the flow, a settlement
-     * report): fenced by the attempt's version alone.
+     * What an observer that holds no lease saw (a webhook, a close ordered by the flow, a
+     * settlement report): fenced by the attempt's version alone.
      */
     public static Observation observed(
         Attempt attempt,
@@ -187,9 +189,9 @@ public final class AttemptRecorder {
             : to.isFinal() ? new TaskChange.Resolve() : nextRun(o, attempt, stored, now);
     RecordResult result =
         attemptStore.record(
-                new AttemptChange(
-                    attempt, to, storedEvidence, task, o.replayed(), o.taskId(), o.taskLease()),
-                now);
+            new AttemptChange(
+                attempt, to, storedEvidence, task, o.replayed(), o.taskId(), o.taskLease()),
+            now);
     if (result == RecordResult.LEASE_LOST) {
       // Race: this worker's lease expired and the task was claimed by another, which now asks the
       // PSP itself. Nothing was written; the holder's record decides.
@@ -275,7 +277,8 @@ public final class AttemptRecorder {
   public PolicyRule createRule(Attempt attempt, String policyVersion) {
     String channel = ctx.adapters().adapter(attempt.channelAccountId()).channel();
     String family =
-        orders.order(attempt.tradeOrderNo())
+        orders
+            .order(attempt.tradeOrderNo())
             .map(dev.clearway.core.channel.domain.PaymentOrder::paymentMethod)
             .orElse("");
     return ctx.policies()
@@ -300,16 +303,16 @@ public final class AttemptRecorder {
       // lied): the attempt stays FAILED in history and its charge is refunded (seed 001 s. 7).
       boolean opened =
           compensations.openCompensation(
-                  Compensation.opening(
-                      attempt.id(),
-                      attempt.tradeOrderNo(),
-                      CompensationWorker.refundNo(attempt),
-                      // What was taken: the PSP's amount when it reported one.
-                      evidence.outcome().amount() != null
-                          ? evidence.outcome().amount()
-                          : attempt.money().amount(),
-                      "CHARGED_AFTER_FAILURE"),
-                  n);
+              Compensation.opening(
+                  attempt.id(),
+                  attempt.tradeOrderNo(),
+                  CompensationWorker.refundNo(attempt),
+                  // What was taken: the PSP's amount when it reported one.
+                  evidence.outcome().amount() != null
+                      ? evidence.outcome().amount()
+                      : attempt.money().amount(),
+                  "CHARGED_AFTER_FAILURE"),
+              n);
       if (opened) {
         ctx.events().multipleSuccess(attempt.tradeOrderNo());
       }

@@ -1,9 +1,5 @@
 package dev.clearway.core.channel.engine;
 
-import dev.clearway.core.channel.port.PaymentOrderStore;
-import dev.clearway.core.channel.port.AttemptStore;
-import dev.clearway.core.channel.port.ChannelAccountStore;
-import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.decision.AttemptDecision;
 import dev.clearway.core.channel.decision.CreateRequestHash;
 import dev.clearway.core.channel.decision.FailoverDecision;
@@ -16,8 +12,12 @@ import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
+import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
+import dev.clearway.core.channel.port.ChannelAccountStore;
+import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.spi.CreatePayment;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.engine.TokenMint;
@@ -42,9 +42,9 @@ import java.util.stream.Collectors;
  *
  * <p>Leases: a new attempt's task is held by the creating call until its create's grace ends, and
  * the create's answer is recorded under that lease; a replay of a live attempt first takes the
- * task's lease ({@link dev.clearway.core.channel.port.RecoveryTaskStore#holdTask}) and is not sent while
- * a recovery worker holds it. A close is an order from the flow above, recorded like a webhook
- * against the version it read.
+ * task's lease ({@link dev.clearway.core.channel.port.RecoveryTaskStore#holdTask}) and is not sent
+ * while a recovery worker holds it. A close is an order from the flow above, recorded like a
+ * webhook against the version it read.
  */
 public final class ChannelGateway implements WalletGateway {
 
@@ -75,13 +75,13 @@ public final class ChannelGateway implements WalletGateway {
     Instant now = ctx.clock().instant();
     PaymentOrder order =
         orders.openOrder(
-                new PaymentOrder(
-                    request.tradeOrderNo(),
-                    request.amount(),
-                    request.currency(),
-                    method.family(),
-                    false),
-                now);
+            new PaymentOrder(
+                request.tradeOrderNo(),
+                request.amount(),
+                request.currency(),
+                method.family(),
+                false),
+            now);
     if (order.closed()) {
       return WalletResult.failed("ORDER_CLOSED", null, false);
     }
@@ -261,7 +261,7 @@ public final class ChannelGateway implements WalletGateway {
     // Held by this call until the create's own timeout has passed; then the recovery worker may
     // take it over, so a crash between insert and answer is found.
     return attemptStore.insertAttempt(
-            attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version, lease), now);
+        attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version, lease), now);
   }
 
   /**

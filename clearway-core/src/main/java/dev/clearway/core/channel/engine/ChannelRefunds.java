@@ -1,8 +1,8 @@
 package dev.clearway.core.channel.engine;
 
+import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.port.ChannelRefundStore;
-import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.port.ChannelRefundStore.ChannelRefund;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.RefundCall;
@@ -41,10 +41,7 @@ final class ChannelRefunds {
     }
     ChannelRefund refund =
         refunds.channelRefund(
-                request.refundOrderNo(),
-                charged.get().id(),
-                request.amount(),
-                ctx.clock().instant());
+            request.refundOrderNo(), charged.get().id(), request.amount(), ctx.clock().instant());
     return send(refund, charged.get(), false, leaseUntil);
   }
 

@@ -1,11 +1,11 @@
 package dev.clearway.core.channel.engine;
 
-import dev.clearway.core.channel.port.WebhookInbox;
-import dev.clearway.core.channel.port.RecoveryTaskStore;
-import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.EvidenceSource;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
+import dev.clearway.core.channel.port.WebhookInbox;
 import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;

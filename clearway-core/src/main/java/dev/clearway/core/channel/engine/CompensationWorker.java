@@ -1,8 +1,8 @@
 package dev.clearway.core.channel.engine;
 
-import dev.clearway.core.channel.port.CompensationStore;
-import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.CompensationStore;
 import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.channel.spi.AttemptRef;
 import dev.clearway.core.channel.spi.PspAdapter;

@@ -9,9 +9,9 @@ import dev.clearway.core.channel.spi.PspOutcome;
 
 /**
  * Sends the create of an attempt, first time or as a transport replay (same attempt, same key, same
- * parameters), and records the answer. Never inside a transaction. The
- * caller holds the lease of the attempt's recovery task ({@code taskLease}: the creation lease, a
- * recovery worker's claim, a hold taken for a replay); the answer is recorded only while it does.
+ * parameters), and records the answer. Never inside a transaction. The caller holds the lease of
+ * the attempt's recovery task ({@code taskLease}: the creation lease, a recovery worker's claim, a
+ * hold taken for a replay); the answer is recorded only while it does.
  */
 public final class CreateExecutor {
 
@@ -44,7 +44,10 @@ public final class CreateExecutor {
     ctx.health().onCreate(attempt.channelAccountId(), healthy(outcome));
     return recorder.record(
         AttemptRecorder.Observation.created(
-            attempt, outcome, createRule(attempt, methodFamily, policyVersion), policyVersion,
+            attempt,
+            outcome,
+            createRule(attempt, methodFamily, policyVersion),
+            policyVersion,
             taskLease));
   }
 
@@ -64,8 +67,8 @@ public final class CreateExecutor {
   }
 
   /**
-   * A transport replay by a recovery run that has already looked up its {@code rule} (null when
-   * the pinned version has none), under the run's claim.
+   * A transport replay by a recovery run that has already looked up its {@code rule} (null when the
+   * pinned version has none), under the run's claim.
    */
   public Attempt replay(
       Attempt attempt,
@@ -92,9 +95,7 @@ public final class CreateExecutor {
 
   private PolicyRule createRule(Attempt attempt, String methodFamily, String policyVersion) {
     String channel = ctx.adapters().adapter(attempt.channelAccountId()).channel();
-    return ctx.policies()
-        .rule(policyVersion, channel, methodFamily, Operation.CREATE)
-        .orElse(null);
+    return ctx.policies().rule(policyVersion, channel, methodFamily, Operation.CREATE).orElse(null);
   }
 
   /** Outages and unknown results count against the circuit; a declined card does not. */

@@ -1,14 +1,14 @@
 package dev.clearway.core.channel.engine;
 
-import dev.clearway.core.channel.port.AttemptStore;
-import dev.clearway.core.channel.port.PaymentOrderStore;
-import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.RecoveryTask;
 import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.PolicyRule;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.engine.TokenMint;
@@ -28,11 +28,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Claims due recovery tasks with a lease (FOR UPDATE SKIP LOCKED; takeover once a lease expires)
  * and runs each task's current strategy against the attempt's own channel account, paced by the
- * policy's query QPS and bounded by its query concurrency. The
- * claim's transaction has ended before any PSP call. Results go through {@link AttemptRecorder}
- * under the claim's token, so a worker whose lease was taken over writes nothing, and a late worker
- * can never overwrite what a webhook or the response path recorded. A task whose pacing slot or
- * concurrency permit would come after its lease ends is rescheduled instead of waiting.
+ * policy's query QPS and bounded by its query concurrency. The claim's transaction has ended before
+ * any PSP call. Results go through {@link AttemptRecorder} under the claim's token, so a worker
+ * whose lease was taken over writes nothing, and a late worker can never overwrite what a webhook
+ * or the response path recorded. A task whose pacing slot or concurrency permit would come after
+ * its lease ends is rescheduled instead of waiting.
  */
 public final class RecoveryWorker {
 
@@ -77,7 +77,7 @@ public final class RecoveryWorker {
   public int runOnce(ExecutorService pool) {
     List<RecoveryTask> claimed =
         tasks.claimDue(
-                tokens.next(), settings.claimBatch(), settings.lease(), ctx.clock().instant());
+            tokens.next(), settings.claimBatch(), settings.lease(), ctx.clock().instant());
     List<Future<?>> running = new ArrayList<>(claimed.size());
     for (RecoveryTask task : claimed) {
       running.add(pool.submit(() -> run(task)));

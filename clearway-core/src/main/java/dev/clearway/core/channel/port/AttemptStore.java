@@ -74,12 +74,12 @@ public interface AttemptStore {
   }
 
   /**
-   * The one recording transaction: CAS the attempt from {@code change.expected()}'s
-   * version, append evidence and (when the status changes) history and the outbox event, then apply
-   * the task change. A writer that holds the task's lease ({@code change.taskLease()} set) writes
-   * only while the task is still LEASED to that token: otherwise {@link RecordResult#LEASE_LOST}
-   * and the whole transaction is rolled back. {@link RecordResult#LOST} when the attempt's CAS
-   * matched no row: someone else recorded first; re-read and never overwrite.
+   * The one recording transaction: CAS the attempt from {@code change.expected()}'s version, append
+   * evidence and (when the status changes) history and the outbox event, then apply the task
+   * change. A writer that holds the task's lease ({@code change.taskLease()} set) writes only while
+   * the task is still LEASED to that token: otherwise {@link RecordResult#LEASE_LOST} and the whole
+   * transaction is rolled back. {@link RecordResult#LOST} when the attempt's CAS matched no row:
+   * someone else recorded first; re-read and never overwrite.
    */
   RecordResult record(AttemptChange change, Instant now);
 

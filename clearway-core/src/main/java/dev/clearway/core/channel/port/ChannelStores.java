@@ -28,14 +28,10 @@ public record ChannelStores(
   }
 
   /** Every role served by one object (an in-memory store). */
-  public static <S extends ChannelAccountStore
-          & PaymentOrderStore
-          & AttemptStore
-          & RecoveryTaskStore
-          & EvidenceStore
-          & CompensationStore
-          & ChannelRefundStore
-          & WebhookInbox>
+  public static <
+          S extends
+              ChannelAccountStore & PaymentOrderStore & AttemptStore & RecoveryTaskStore
+                  & EvidenceStore & CompensationStore & ChannelRefundStore & WebhookInbox>
       ChannelStores of(S all) {
     return new ChannelStores(all, all, all, all, all, all, all, all);
   }

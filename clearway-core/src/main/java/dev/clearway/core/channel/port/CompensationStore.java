@@ -25,8 +25,8 @@ public interface CompensationStore {
 
   /**
    * CAS on the version the claim returned (a claim bumps it): false, and nothing written, when the
-   * claim was taken over or the compensation settled by another worker. A settled compensation
-   * (not PENDING) and its outbox event commit together. {@code now} is the time recorded.
+   * claim was taken over or the compensation settled by another worker. A settled compensation (not
+   * PENDING) and its outbox event commit together. {@code now} is the time recorded.
    */
   boolean updateCompensation(
       Compensation expected, String status, String error, Instant dueAt, Instant now);

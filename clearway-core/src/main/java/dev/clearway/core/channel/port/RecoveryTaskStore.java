@@ -3,8 +3,8 @@ package dev.clearway.core.channel.port;
 import dev.clearway.core.channel.domain.RecoveryTask;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Recovery tasks, one per attempt. A task's lease is its attempt's: a worker writes only while it

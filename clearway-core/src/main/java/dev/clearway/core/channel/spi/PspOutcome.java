@@ -30,7 +30,9 @@ public record PspOutcome(
     Objects.requireNonNull(certainty, "certainty");
   }
 
-  /** An answer that carries no amount (tests build answers this way; main code uses the factories). */
+  /**
+   * An answer that carries no amount (tests build answers this way; main code uses the factories).
+   */
   public PspOutcome(
       ResultCertainty certainty,
       String providerStatus,
@@ -52,7 +54,9 @@ public record PspOutcome(
         null);
   }
 
-  /** An answer of {@code certainty} that carries nothing else yet (see the {@code with} methods). */
+  /**
+   * An answer of {@code certainty} that carries nothing else yet (see the {@code with} methods).
+   */
   public static PspOutcome of(ResultCertainty certainty) {
     return new PspOutcome(certainty, null, null, null, false, false, null, null, null);
   }
@@ -78,8 +82,8 @@ public record PspOutcome(
   }
 
   /**
-   * The payment definitely failed for a reason of the channel (an outage the protocol proves), so
-   * a new attempt on another channel is allowed.
+   * The payment definitely failed for a reason of the channel (an outage the protocol proves), so a
+   * new attempt on another channel is allowed.
    */
   public static PspOutcome failedOnChannel(String errorCode) {
     return failedDefinitely(errorCode).withFailoverEligible();
@@ -147,7 +151,10 @@ public record PspOutcome(
     return withErrorCode(code).withoutFailover();
   }
 
-  /** The same answer, from the PSP's request {@code requestId} whose raw body hashed to {@code hash}. */
+  /**
+   * The same answer, from the PSP's request {@code requestId} whose raw body hashed to {@code
+   * hash}.
+   */
   public PspOutcome withRequest(String requestId, String hash) {
     return new PspOutcome(
         certainty,

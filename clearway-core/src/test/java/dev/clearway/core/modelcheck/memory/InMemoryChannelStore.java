@@ -27,8 +27,8 @@ import java.util.Optional;
 
 /**
  * The part of the channel stores that attempts and recovery tasks use, in memory, with the
- * semantics of {@code JdbcAttemptStore} and {@code JdbcRecoveryTaskStore}: one order, one attempt and
- * its task. The record of an observation by a holder of the task's lease applies only while the
+ * semantics of {@code JdbcAttemptStore} and {@code JdbcRecoveryTaskStore}: one order, one attempt
+ * and its task. The record of an observation by a holder of the task's lease applies only while the
  * task is LEASED to that token ({@link RecordResult#LEASE_LOST} otherwise, nothing written), then
  * compare-and-sets the attempt's (id, version, status); an observer's record (no lease) goes by the
  * compare-and-set alone and changes the open task whoever holds it. What the model does not use
