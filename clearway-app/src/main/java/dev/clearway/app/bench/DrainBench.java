@@ -15,13 +15,14 @@ import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.policy.RuleMatch;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.fact.Certainty;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.SimPsp;
 import dev.clearway.store.Database;
 import dev.clearway.store.Sql;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcChannelStores;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,7 +131,7 @@ public final class DrainBench {
 
   public static Result measure(Database db, int backlog, int qps, PrintStream err)
       throws InterruptedException, java.util.concurrent.ExecutionException {
-    JdbcChannelStore store = new JdbcChannelStore(db.dataSource());
+    ChannelStores store = JdbcChannelStores.create(db.dataSource());
     PspFaults faults = new PspFaults(42).lostResponseRate(1.0);
     try (SimChannels channels =
         new SimChannels(

@@ -8,10 +8,11 @@ import dev.clearway.core.channel.engine.ChannelWebhookIntake;
 import dev.clearway.core.channel.engine.PacedRateLimiter;
 import dev.clearway.core.channel.engine.StaticRecoveryPolicies;
 import dev.clearway.core.channel.port.ChannelEvents;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.psp.PspCharge;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcChannelStores;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
@@ -71,7 +72,7 @@ public final class ChannelChaos {
 
   public ChannelChaosReport run() throws InterruptedException {
     long started = System.nanoTime();
-    JdbcChannelStore store = new JdbcChannelStore(dataSource);
+    ChannelStores store = JdbcChannelStores.create(dataSource);
     ChaosAccounts accounts = new ChaosAccounts(seed);
     String prefix = "t_ch_" + seed + "_" + Long.toString(System.nanoTime(), 36) + "_";
     ChaosPaymentMix mix = new ChaosPaymentMix(new FaultPlan(seed, 1));
@@ -80,7 +81,8 @@ public final class ChannelChaos {
       Map<Long, String> channelOf = new HashMap<>();
       channels.accounts().forEach(acc -> channelOf.put(acc.id(), acc.channel()));
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
-      ChannelEvents metrics = new MicrometerChannelEvents(registry, store, Clock.systemUTC());
+      ChannelEvents metrics =
+          new MicrometerChannelEvents(registry, store.tasks(), Clock.systemUTC());
       ChannelContext ctx =
           context(store, channels, new ChaosEvents(metrics, counts, channelOf, mix));
       ChannelGateway gateway = new ChannelGateway(ctx, mix.methods());
@@ -104,7 +106,7 @@ public final class ChannelChaos {
   }
 
   private static ChannelContext context(
-      JdbcChannelStore store, SimChannels channels, ChannelEvents events) {
+      ChannelStores store, SimChannels channels, ChannelEvents events) {
     return new ChannelContext(
         store,
         channels::adapter,

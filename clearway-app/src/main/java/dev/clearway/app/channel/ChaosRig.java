@@ -2,8 +2,8 @@ package dev.clearway.app.channel;
 
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.sim.psp.PspCharge;
-import dev.clearway.store.channel.JdbcChannelStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.Map;
  * prefix of the run's order numbers and each account's channel name.
  */
 record ChaosRig(
-    JdbcChannelStore store,
+    ChannelStores store,
     SimChannels channels,
     ChannelContext ctx,
     ChannelGateway gateway,

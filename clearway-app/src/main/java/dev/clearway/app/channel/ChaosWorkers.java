@@ -3,7 +3,7 @@ package dev.clearway.app.channel;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.engine.RecoveryWorker;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.core.channel.port.ChannelStores;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -18,12 +18,12 @@ import java.util.concurrent.Executors;
 final class ChaosWorkers {
 
   private final ChannelContext ctx;
-  private final JdbcChannelStore store;
+  private final ChannelStores store;
   private final ChaosCounts counts;
   private final ExecutorService pool = Executors.newFixedThreadPool(32);
   private final ChaosLoops loops = new ChaosLoops();
 
-  ChaosWorkers(ChannelContext ctx, JdbcChannelStore store, ChaosCounts counts) {
+  ChaosWorkers(ChannelContext ctx, ChannelStores store, ChaosCounts counts) {
     this.ctx = ctx;
     this.store = store;
     this.counts = counts;
@@ -49,6 +49,7 @@ final class ChaosWorkers {
   void crashOne() {
     int taken =
         store
+            .tasks()
             .claimDue(
                 "crashed-worker",
                 20,

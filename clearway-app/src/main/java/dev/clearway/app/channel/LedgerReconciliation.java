@@ -6,7 +6,6 @@ import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.engine.AttemptRecorder;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.spi.PspOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.store.Sql;
 import java.util.HashSet;
@@ -54,7 +53,7 @@ final class LedgerReconciliation {
       if (!charge.charged() || !charge.merchantReference().startsWith(orderPrefix)) {
         continue;
       }
-      Optional<Attempt> attempt = ctx.store().attemptByKey(charge.idempotencyKey());
+      Optional<Attempt> attempt = ctx.stores().attempts().attemptByKey(charge.idempotencyKey());
       if (attempt.isEmpty()
           || attempt.get().status() != AttemptStatus.FAILED
           || compensated.contains(attempt.get().id())) {
@@ -62,28 +61,16 @@ final class LedgerReconciliation {
       }
       String version = ctx.policies().versionFor(attempt.get().tradeOrderNo());
       PspOutcome settled =
-          new PspOutcome(
-              ResultCertainty.CONFIRMED_SUCCESS,
-              "SETTLED",
-              charge.providerPaymentId(),
-              null,
-              false,
-              false,
-              null,
-              null);
+          PspOutcome.succeeded(charge.providerPaymentId()).withProviderStatus("SETTLED");
       recorder.record(
-          new AttemptRecorder.Observation(
+          // An observer: it holds no task lease, the attempt is final already.
+          AttemptRecorder.Observation.observed(
               attempt.get(),
               settled,
               EvidenceSource.RECONCILIATION,
               "SETTLEMENT_REPORT",
-              false,
-              false,
               null,
-              0,
-              null,
-              version,
-              null)); // an observer: it holds no task lease, the attempt is final already
+              version));
       found.accept(attempt.get());
       n++;
     }

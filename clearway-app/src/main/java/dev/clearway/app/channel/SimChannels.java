@@ -6,6 +6,7 @@ import dev.clearway.channels.wechat.WechatCredentials;
 import dev.clearway.channels.wechat.WechatPayAdapter;
 import dev.clearway.channels.wechat.WechatPayConfig;
 import dev.clearway.core.channel.domain.ChannelAccount;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.SimPsp;
@@ -17,7 +18,6 @@ import dev.clearway.sim.psp.wechat.RefundBehaviour;
 import dev.clearway.sim.psp.wechat.WechatSimKeys;
 import dev.clearway.sim.psp.wechat.WechatSimOptions;
 import dev.clearway.sim.psp.wechat.WechatSimServer;
-import dev.clearway.store.channel.JdbcChannelStore;
 import java.net.URI;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -94,10 +94,7 @@ public final class SimChannels implements AutoCloseable {
   }
 
   public SimChannels(
-      JdbcChannelStore store,
-      List<AccountSpec> specs,
-      Duration lostResponseHold,
-      Duration timeout) {
+      ChannelStores store, List<AccountSpec> specs, Duration lostResponseHold, Duration timeout) {
     try {
       for (AccountSpec spec : specs) {
         if (spec.wechat() == null) {
@@ -113,7 +110,7 @@ public final class SimChannels implements AutoCloseable {
   }
 
   private void addStripe(
-      JdbcChannelStore store, AccountSpec spec, Duration lostResponseHold, Duration timeout) {
+      ChannelStores store, AccountSpec spec, Duration lostResponseHold, Duration timeout) {
     String secret = "sk_test_" + randomHex(24);
     String webhookSecret = "whsec_" + randomHex(24);
     StripeSimServer sim =
@@ -139,7 +136,7 @@ public final class SimChannels implements AutoCloseable {
   }
 
   private void addWechat(
-      JdbcChannelStore store, AccountSpec spec, Duration lostResponseHold, Duration timeout) {
+      ChannelStores store, AccountSpec spec, Duration lostResponseHold, Duration timeout) {
     String mchid = mchid(spec.id());
     KeyPair merchant = rsa();
     KeyPair platform = rsa();
@@ -176,7 +173,7 @@ public final class SimChannels implements AutoCloseable {
                 .withTimeouts(Duration.ofSeconds(2), timeout)));
   }
 
-  private void register(JdbcChannelStore store, AccountSpec spec, String accountRef) {
+  private void register(ChannelStores store, AccountSpec spec, String accountRef) {
     ChannelAccount account =
         new ChannelAccount(
             spec.id(),
@@ -186,7 +183,7 @@ public final class SimChannels implements AutoCloseable {
             Set.of(spec.paymentMethod()),
             spec.priority(),
             true);
-    store.upsertAccount(account);
+    store.accounts().upsertAccount(account);
     accounts.add(account);
   }
 

@@ -3,7 +3,7 @@ package dev.clearway.app.metrics;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.port.ChannelEvents;
-import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +27,7 @@ public final class MicrometerChannelEvents implements ChannelEvents {
 
   private final MeterRegistry registry;
 
-  public MicrometerChannelEvents(MeterRegistry registry, ChannelStore store, Clock clock) {
+  public MicrometerChannelEvents(MeterRegistry registry, RecoveryTaskStore store, Clock clock) {
     this(registry, store, clock, CachedReading.DEFAULT_PERIOD);
   }
 
@@ -36,7 +36,7 @@ public final class MicrometerChannelEvents implements ChannelEvents {
    *     queried at most once per period per gauge, however often Prometheus scrapes
    */
   public MicrometerChannelEvents(
-      MeterRegistry registry, ChannelStore store, Clock clock, Duration refresh) {
+      MeterRegistry registry, RecoveryTaskStore store, Clock clock, Duration refresh) {
     this.registry = registry;
     CachedReading oldest =
         new CachedReading(

@@ -14,12 +14,13 @@ import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RegistryRecoveryPolicies;
 import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.PolicyRejected;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.domain.OrderNumbers;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.store.Database;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.net.URI;
@@ -40,7 +41,7 @@ final class ServeChannels implements AutoCloseable {
   private final ChannelLayer layer;
   private final AtomicReference<EngineAssembly> engine = new AtomicReference<>();
   private final PolicyRegistry registry;
-  private final JdbcChannelStore store;
+  private final ChannelStores store;
   private final CircuitBreakerHealth health = CircuitBreakerHealth.defaults();
   private final dev.clearway.app.metrics.LateBoundChannelEvents events =
       new dev.clearway.app.metrics.LateBoundChannelEvents();
@@ -48,7 +49,7 @@ final class ServeChannels implements AutoCloseable {
   private final CompositeMeterRegistry failureMeters = new CompositeMeterRegistry();
 
   ServeChannels(Database db, int port, Clock clock) {
-    this.store = new JdbcChannelStore(db.dataSource());
+    this.store = JdbcChannelStores.create(db.dataSource());
     this.sims =
         new SimChannels(
             store,
@@ -118,7 +119,8 @@ final class ServeChannels implements AutoCloseable {
   void bind(EngineAssembly assembly, io.micrometer.core.instrument.MeterRegistry meters) {
     engine.set(assembly);
     failureMeters.add(meters);
-    events.bind(new dev.clearway.app.metrics.MicrometerChannelEvents(meters, store, clock()));
+    events.bind(
+        new dev.clearway.app.metrics.MicrometerChannelEvents(meters, store.tasks(), clock()));
     for (var account : sims.accounts()) {
       io.micrometer.core.instrument.Gauge.builder(
               "clearway.channel.circuit.open",

@@ -17,11 +17,12 @@ import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.PolicyRejected;
 import dev.clearway.core.channel.port.AdapterRegistry;
 import dev.clearway.core.channel.port.ChannelEvents;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.domain.OrderNumbers;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.WorkerFailures;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -45,10 +46,10 @@ import org.springframework.context.annotation.Configuration;
 public class ClearwayChannelConfiguration {
 
   @Bean
-  JdbcChannelStore clearwayChannelStore(
+  ChannelStores clearwayChannelStore(
       DataSource dataSource, FlowStore migratedFirst, ChannelAccounts accounts) {
-    JdbcChannelStore store = new JdbcChannelStore(dataSource);
-    accounts.accounts().forEach(store::upsertAccount);
+    ChannelStores store = JdbcChannelStores.create(dataSource);
+    accounts.accounts().forEach(store.accounts()::upsertAccount);
     return store;
   }
 
@@ -75,7 +76,7 @@ public class ClearwayChannelConfiguration {
 
   @Bean(destroyMethod = "close")
   ChannelLayer clearwayChannelLayer(
-      JdbcChannelStore store,
+      ChannelStores store,
       AdapterRegistry adapters,
       PolicyRegistry policies,
       CircuitBreakerHealth health,
@@ -87,7 +88,9 @@ public class ClearwayChannelConfiguration {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     MeterRegistry registry = meters.getIfAvailable();
     ChannelEvents events =
-        registry == null ? ChannelEvents.NONE : new MicrometerChannelEvents(registry, store, c);
+        registry == null
+            ? ChannelEvents.NONE
+            : new MicrometerChannelEvents(registry, store.tasks(), c);
     ChannelContext ctx =
         new ChannelContext(
             store,

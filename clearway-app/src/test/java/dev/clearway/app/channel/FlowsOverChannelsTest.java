@@ -14,6 +14,7 @@ import dev.clearway.core.channel.policy.RecoveryPolicy;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.policy.RuleMatch;
 import dev.clearway.core.channel.port.ChannelEvents;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
@@ -27,7 +28,7 @@ import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.store.JdbcFlowStore;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -50,7 +51,7 @@ import org.junit.jupiter.api.Test;
 class FlowsOverChannelsTest {
 
   private final JdbcFlowStore flows = TestDatabase.get().store();
-  private final JdbcChannelStore channels = new JdbcChannelStore(TestDatabase.get().dataSource());
+  private final ChannelStores channels = JdbcChannelStores.create(TestDatabase.get().dataSource());
 
   @BeforeEach
   void clean() throws Exception {
@@ -159,6 +160,7 @@ class FlowsOverChannelsTest {
         Map<String, Long> origins = new HashMap<>();
         for (PayFlow f : now) {
           channels
+              .attempts()
               .attempts(f.tradeOrderNo())
               .forEach(at -> origins.merge(at.origin().name(), 1L, Long::sum));
         }

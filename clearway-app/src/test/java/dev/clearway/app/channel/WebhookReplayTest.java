@@ -18,12 +18,13 @@ import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.policy.RuleMatch;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.SimPsp;
 import dev.clearway.sim.psp.wechat.Payer;
 import dev.clearway.sim.psp.wechat.PayerChoice;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.testing.TestDatabase;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -54,7 +55,7 @@ class WebhookReplayTest {
   private static final long STRIPE = 41;
   private static final long WECHAT = 42;
 
-  private final JdbcChannelStore store = new JdbcChannelStore(TestDatabase.get().dataSource());
+  private final ChannelStores store = JdbcChannelStores.create(TestDatabase.get().dataSource());
   private final Capture capture = new Capture();
   private SimChannels sims;
   private ChannelWebhookIntake intake;
@@ -114,7 +115,7 @@ class WebhookReplayTest {
         "stripe",
         "card");
     gateway.pay(new ChargeRequest("t_replay_s", 16, 1_000, "EUR"));
-    Attempt attempt = store.attempts("t_replay_s").get(0);
+    Attempt attempt = store.attempts().attempts("t_replay_s").get(0);
     assertThat(attempt.status()).isEqualTo(AttemptStatus.FAILED);
     Capture.Delivery succeeded = capture.await(d -> d.body().contains("payment_intent.succeeded"));
     SimPsp sim = sims.sim(STRIPE);
@@ -155,7 +156,8 @@ class WebhookReplayTest {
         .isEqualTo("recorded");
     long evidence = count("SELECT count(*) FROM provider_evidence");
     long history = count("SELECT count(*) FROM payment_attempt_history");
-    assertThat(store.attempts("t_replay_w").get(0).status()).isEqualTo(AttemptStatus.SUCCEEDED);
+    assertThat(store.attempts().attempts("t_replay_w").get(0).status())
+        .isEqualTo(AttemptStatus.SUCCEEDED);
 
     assertThat(intake.accept(WECHAT, paid.headers(), paid.bodyBytes()).code())
         .isEqualTo("duplicate");

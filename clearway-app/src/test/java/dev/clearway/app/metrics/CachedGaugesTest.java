@@ -2,7 +2,7 @@ package dev.clearway.app.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
@@ -49,11 +49,11 @@ class CachedGaugesTest {
   void recoveryGaugesQueryTheStoreOncePerPeriod() {
     Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     StepClock clock = new StepClock();
-    ChannelStore store =
-        (ChannelStore)
+    RecoveryTaskStore store =
+        (RecoveryTaskStore)
             Proxy.newProxyInstance(
                 getClass().getClassLoader(),
-                new Class<?>[] {ChannelStore.class},
+                new Class<?>[] {RecoveryTaskStore.class},
                 (p, method, args) -> {
                   calls
                       .computeIfAbsent(method.getName(), n -> new AtomicInteger())

@@ -3,7 +3,7 @@ package dev.clearway.app.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.app.refund.MicrometerRefundEvents;
-import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.domain.FlowStatus;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -60,11 +60,11 @@ class MicrometerEngineEventsTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     LateBoundChannelEvents channel = new LateBoundChannelEvents();
     // The channel meters' gauges read the store only when scraped; this test never scrapes.
-    ChannelStore unread =
-        (ChannelStore)
+    RecoveryTaskStore unread =
+        (RecoveryTaskStore)
             Proxy.newProxyInstance(
-                ChannelStore.class.getClassLoader(),
-                new Class<?>[] {ChannelStore.class},
+                RecoveryTaskStore.class.getClassLoader(),
+                new Class<?>[] {RecoveryTaskStore.class},
                 (proxy, method, args) -> {
                   throw new UnsupportedOperationException(method.getName());
                 });

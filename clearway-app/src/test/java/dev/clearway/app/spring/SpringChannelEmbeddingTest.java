@@ -7,6 +7,7 @@ import dev.clearway.channels.stripe.StripeConfig;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.port.AdapterRegistry;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
@@ -18,7 +19,6 @@ import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.sim.psp.stripe.StripeSimOptions;
 import dev.clearway.sim.psp.stripe.StripeSimServer;
-import dev.clearway.store.channel.JdbcChannelStore;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -120,7 +120,7 @@ class SpringChannelEmbeddingTest {
 
       assertThat(context.getBean(FlowStore.class).find(flow.id()).orElseThrow().status())
           .isEqualTo(FlowStatus.BIZ_SUCCESS);
-      assertThat(context.getBean(JdbcChannelStore.class).attempts(flow.tradeOrderNo()))
+      assertThat(context.getBean(ChannelStores.class).attempts().attempts(flow.tradeOrderNo()))
           .singleElement()
           .satisfies(a -> assertThat(a.channelAccountId()).isEqualTo(31L));
       assertThat(PSP.ledger())

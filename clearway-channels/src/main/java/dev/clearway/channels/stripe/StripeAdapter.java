@@ -7,7 +7,6 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
 import java.util.LinkedHashMap;
@@ -154,8 +153,7 @@ public final class StripeAdapter implements PspAdapter {
           data.isArray() && data.size() > 1
               ? "ambiguous_search"
               : StripePaymentMapping.NOT_FOUND_IN_SEARCH;
-      return new PspOutcome(
-          ResultCertainty.UNKNOWN, null, null, code, false, false, reply.requestId(), null);
+      return PspOutcome.unknown(code).withRequest(reply.requestId(), null);
     }
     JsonNode chosen = data.get(0);
     for (JsonNode intent : data) {

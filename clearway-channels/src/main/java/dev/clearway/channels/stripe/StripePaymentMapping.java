@@ -31,8 +31,9 @@ final class StripePaymentMapping {
       case "processing", "requires_capture" ->
           outcome(ResultCertainty.PENDING, status, id, null, requestId, rawHash);
       case "requires_action" ->
-          new PspOutcome(
-              ResultCertainty.PENDING, status, id, null, false, true, requestId, rawHash);
+          PspOutcome.awaitingCustomer(id)
+              .withProviderStatus(status)
+              .withRequest(requestId, rawHash);
       case "requires_payment_method" -> {
         String code = StripeFields.text(intent.path("last_payment_error"), "code");
         yield outcome(
@@ -95,8 +96,7 @@ final class StripePaymentMapping {
       return refusedUnexecuted("auth", requestId, rawHash);
     }
     if (status == 503 && "channel_unavailable".equals(code)) {
-      return new PspOutcome(
-          ResultCertainty.DEFINITE_FAILURE, null, null, code, true, false, requestId, rawHash);
+      return PspOutcome.failedOnChannel(code).withRequest(requestId, rawHash);
     }
     if (status == 409) {
       return outcome(
@@ -169,8 +169,7 @@ final class StripePaymentMapping {
 
   /** Stripe refused this request before executing it; not a channel failure. */
   private static PspOutcome refusedUnexecuted(String code, String requestId, String rawHash) {
-    return new PspOutcome(
-        ResultCertainty.NO_SIDE_EFFECT, null, null, code, false, false, requestId, rawHash);
+    return PspOutcome.refusedUnexecuted(code).withRequest(requestId, rawHash);
   }
 
   private static PspOutcome outcome(
@@ -180,7 +179,10 @@ final class StripePaymentMapping {
       String errorCode,
       String requestId,
       String rawHash) {
-    return new PspOutcome(
-        certainty, providerStatus, id, errorCode, false, false, requestId, rawHash);
+    return PspOutcome.of(certainty)
+        .withProviderStatus(providerStatus)
+        .withProviderPaymentId(id)
+        .withErrorCode(errorCode)
+        .withRequest(requestId, rawHash);
   }
 }

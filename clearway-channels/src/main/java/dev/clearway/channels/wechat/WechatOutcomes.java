@@ -26,15 +26,7 @@ final class WechatOutcomes {
           .customerActionPending();
     }
     if (r.status() == 503 && "CHANNEL_UNAVAILABLE".equals(code)) {
-      return new PspOutcome(
-          ResultCertainty.DEFINITE_FAILURE,
-          null,
-          null,
-          code,
-          true,
-          false,
-          r.requestId(),
-          r.rawHash());
+      return PspOutcome.failedOnChannel(code).withRequest(r.requestId(), r.rawHash());
     }
     if (r.status() == 400 && "INVALID_REQUEST".equals(code)) {
       return outcome(r, ResultCertainty.NO_SIDE_EFFECT, null, null, code).build();
@@ -44,15 +36,8 @@ final class WechatOutcomes {
           .build();
     }
     if (r.status() == 401) {
-      return new PspOutcome(
-          ResultCertainty.NO_SIDE_EFFECT,
-          null,
-          null,
-          code == null ? "SIGN_ERROR" : code,
-          true,
-          false,
-          r.requestId(),
-          r.rawHash());
+      return PspOutcome.noSideEffect(code == null ? "SIGN_ERROR" : code)
+          .withRequest(r.requestId(), r.rawHash());
     }
     return unknown(r, errorWord(r));
   }
@@ -90,46 +75,32 @@ final class WechatOutcomes {
     String id = text(tx, "transaction_id");
     TradeState state = TradeState.parse(word);
     if (state == null) {
-      return new PspOutcome(
-          ResultCertainty.UNKNOWN,
-          word,
-          id,
-          "UNKNOWN_TRADE_STATE",
-          false,
-          false,
-          requestId,
-          rawHash);
+      return PspOutcome.unknown("UNKNOWN_TRADE_STATE")
+          .withProviderStatus(word)
+          .withProviderPaymentId(id)
+          .withRequest(requestId, rawHash);
     }
     return switch (state) {
       case SUCCESS, REFUND ->
-          new PspOutcome(
-                  ResultCertainty.CONFIRMED_SUCCESS,
-                  word,
-                  id,
-                  null,
-                  false,
-                  false,
-                  requestId,
-                  rawHash)
+          PspOutcome.succeeded(id)
+              .withProviderStatus(word)
+              .withRequest(requestId, rawHash)
               .withAmount(
                   tx.path("amount").path("total").canConvertToLong()
                       ? tx.path("amount").path("total").asLong()
                       : null);
       case NOTPAY, USERPAYING ->
-          new PspOutcome(ResultCertainty.PENDING, word, id, null, false, true, requestId, rawHash);
+          PspOutcome.awaitingCustomer(id).withProviderStatus(word).withRequest(requestId, rawHash);
       case PAYERROR ->
-          new PspOutcome(
-              ResultCertainty.DEFINITE_FAILURE,
-              word,
-              id,
-              TradeState.PAYERROR.name(),
-              false,
-              false,
-              requestId,
-              rawHash);
+          PspOutcome.failedDefinitely(TradeState.PAYERROR.name())
+              .withProviderStatus(word)
+              .withProviderPaymentId(id)
+              .withRequest(requestId, rawHash);
       case CLOSED ->
-          new PspOutcome(
-              ResultCertainty.DEFINITE_FAILURE, word, id, CLOSED, false, false, requestId, rawHash);
+          PspOutcome.failedDefinitely(CLOSED)
+              .withProviderStatus(word)
+              .withProviderPaymentId(id)
+              .withRequest(requestId, rawHash);
     };
   }
 
@@ -181,8 +152,7 @@ final class WechatOutcomes {
   }
 
   private static PspOutcome unknown(WechatReply r, String code) {
-    return new PspOutcome(
-        ResultCertainty.UNKNOWN, null, null, code, false, false, r.requestId(), r.rawHash());
+    return PspOutcome.unknown(code).withRequest(r.requestId(), r.rawHash());
   }
 
   private static Draft outcome(
@@ -199,11 +169,15 @@ final class WechatOutcomes {
       String requestId,
       String rawHash) {
     PspOutcome build() {
-      return new PspOutcome(certainty, status, paymentId, code, false, false, requestId, rawHash);
+      return PspOutcome.of(certainty)
+          .withProviderStatus(status)
+          .withProviderPaymentId(paymentId)
+          .withErrorCode(code)
+          .withRequest(requestId, rawHash);
     }
 
     PspOutcome customerActionPending() {
-      return new PspOutcome(certainty, status, paymentId, code, false, true, requestId, rawHash);
+      return build().withCustomerActionPending();
     }
   }
 }

@@ -7,7 +7,6 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
 import java.util.LinkedHashMap;
@@ -170,8 +169,7 @@ public final class WechatPayAdapter implements PspAdapter {
   }
 
   private static PspOutcome refusedLocally(String code) {
-    return new PspOutcome(
-        ResultCertainty.NO_SIDE_EFFECT, null, null, code, false, false, null, null);
+    return PspOutcome.refusedUnexecuted(code);
   }
 
   @Override

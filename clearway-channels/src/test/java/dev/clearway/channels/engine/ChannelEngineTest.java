@@ -76,7 +76,7 @@ class ChannelEngineTest {
     assertThat(rig.a.creates.get(0)).isEqualTo(rig.a.creates.get(1));
     assertThat(rig.a2.calls).isEmpty();
     assertThat(rig.b.calls).isEmpty();
-    List<Attempt> attempts = rig.store.attempts("t_1");
+    List<Attempt> attempts = rig.stores.attempts().attempts("t_1");
     assertThat(attempts).hasSize(1);
     assertThat(attempts.get(0).replayCount()).isEqualTo(1);
     assertThat(
@@ -92,7 +92,7 @@ class ChannelEngineTest {
 
     assertThat(gateway.pay(charge("t_2")).certainty()).isEqualTo(Certainty.SUCCESS);
 
-    List<Attempt> attempts = rig.store.attempts("t_2");
+    List<Attempt> attempts = rig.stores.attempts().attempts("t_2");
     assertThat(attempts).hasSize(2);
     assertThat(attempts.get(0).status()).isEqualTo(AttemptStatus.FAILED);
     assertThat(attempts.get(1).origin()).isEqualTo(AttemptOrigin.FAILOVER);
@@ -111,7 +111,7 @@ class ChannelEngineTest {
 
     assertThat(result.certainty()).isEqualTo(Certainty.DEFINITE_FAILURE);
     assertThat(result.errorCode()).isEqualTo("card_declined");
-    assertThat(rig.store.attempts("t_3")).hasSize(1);
+    assertThat(rig.stores.attempts().attempts("t_3")).hasSize(1);
     assertThat(rig.denied).contains("ERROR_POLICY_DENIES_FAILOVER");
     assertThat(gateway.queryPayment("t_3").certainty()).isEqualTo(Certainty.DEFINITE_FAILURE);
   }
@@ -132,24 +132,25 @@ class ChannelEngineTest {
         };
     rig.a2.onCreate(ScriptedPsp.success());
     assertThat(gateway.pay(charge("t_5")).certainty()).isEqualTo(Certainty.SUCCESS);
-    assertThat(rig.store.attempts("t_5").get(0).channelAccountId()).isEqualTo(2L);
+    assertThat(rig.stores.attempts().attempts("t_5").get(0).channelAccountId()).isEqualTo(2L);
 
     // The in-flight attempt is still recovered on its own account.
     rig.a.onRetrieve(ScriptedPsp.success());
     rig.clock.advance(Duration.ofMinutes(1));
     assertThat(worker.runOnce(pool)).isEqualTo(1);
     assertThat(rig.a.count("retrieve")).isEqualTo(1);
-    assertThat(rig.store.attempts("t_4").get(0).status()).isEqualTo(AttemptStatus.SUCCEEDED);
+    assertThat(rig.stores.attempts().attempts("t_4").get(0).status())
+        .isEqualTo(AttemptStatus.SUCCEEDED);
   }
 
   @Test
   void webhookAndRecoveryRacingMoveTheAttemptOnce() throws Exception {
     rig.a.onCreate(PspOutcome.unknown("read_timeout"));
     gateway.pay(charge("t_6"));
-    Attempt attempt = rig.store.attempts("t_6").get(0);
+    Attempt attempt = rig.stores.attempts().attempts("t_6").get(0);
     rig.clock.advance(Duration.ofMinutes(1));
     List<RecoveryTask> claimed =
-        rig.store.claimDue("w1", 10, Duration.ofSeconds(45), rig.clock.instant());
+        rig.stores.tasks().claimDue("w1", 10, Duration.ofSeconds(45), rig.clock.instant());
     assertThat(claimed).hasSize(1);
 
     // The webhook lands between the claim and the worker's answer.
@@ -185,14 +186,15 @@ class ChannelEngineTest {
     rig.a.onCreate(PspOutcome.unknown("read_timeout"));
     gateway.pay(charge("t_7"));
     rig.clock.advance(Duration.ofMinutes(1));
-    assertThat(rig.store.claimDue("w1", 10, Duration.ofSeconds(45), rig.clock.instant()))
+    assertThat(rig.stores.tasks().claimDue("w1", 10, Duration.ofSeconds(45), rig.clock.instant()))
         .hasSize(1);
     // w1 "crashed". Within its lease nobody else may take the task.
     rig.clock.advance(Duration.ofSeconds(30));
-    assertThat(rig.store.claimDue("w2", 10, Duration.ofSeconds(45), rig.clock.instant())).isEmpty();
+    assertThat(rig.stores.tasks().claimDue("w2", 10, Duration.ofSeconds(45), rig.clock.instant()))
+        .isEmpty();
     rig.clock.advance(Duration.ofSeconds(20));
     List<RecoveryTask> taken =
-        rig.store.claimDue("w2", 10, Duration.ofSeconds(45), rig.clock.instant());
+        rig.stores.tasks().claimDue("w2", 10, Duration.ofSeconds(45), rig.clock.instant());
     assertThat(taken).hasSize(1);
     assertThat(taken.get(0).leaseOwner()).isEqualTo("w2");
     assertThat(taken.get(0).attemptCount()).isEqualTo(2);
@@ -202,7 +204,7 @@ class ChannelEngineTest {
   void aReplayWhoseParametersDifferIsRefusedBeforeItLeaves() {
     rig.a.onCreate(PspOutcome.unknown("read_timeout"));
     gateway.pay(charge("t_8"));
-    Attempt stored = rig.store.attempts("t_8").get(0);
+    Attempt stored = rig.stores.attempts().attempts("t_8").get(0);
     Attempt tampered =
         new Attempt(
             stored.id(),
@@ -227,7 +229,8 @@ class ChannelEngineTest {
         new dev.clearway.core.channel.engine.CreateExecutor(
             ctx, new dev.clearway.core.channel.engine.AttemptRecorder(ctx));
     Instant now = rig.clock.instant();
-    assertThat(rig.store.holdTask(stored.id(), "replayer", now.plusSeconds(30), now)).isTrue();
+    assertThat(rig.stores.tasks().holdTask(stored.id(), "replayer", now.plusSeconds(30), now))
+        .isTrue();
     Attempt after = executor.replay(tampered, "card", "test-v1", null, 0, "replayer");
 
     assertThat(rig.a.creates).hasSize(1); // the tampered replay never reached the PSP
@@ -241,7 +244,7 @@ class ChannelEngineTest {
     rig.a.onCreate(ScriptedPsp.of(DEFINITE_FAILURE, "channel_unavailable", true));
     rig.b.onCreate(ScriptedPsp.success());
     gateway.pay(charge("t_9"));
-    Attempt failed = rig.store.attempts("t_9").get(0);
+    Attempt failed = rig.stores.attempts().attempts("t_9").get(0);
     rig.a.nextWebhook =
         new WebhookNotice(
             "evt_9",
@@ -255,7 +258,7 @@ class ChannelEngineTest {
 
     new ChannelWebhookIntake(ctx).accept(1L, Map.of(), new byte[0]);
 
-    assertThat(rig.store.attempt(failed.id()).orElseThrow().status())
+    assertThat(rig.stores.attempts().attempt(failed.id()).orElseThrow().status())
         .isEqualTo(AttemptStatus.FAILED);
     assertThat(rig.multiple).containsExactly("t_9");
     assertThat(new CompensationWorker(ctx).runOnce(10)).isEqualTo(1);
@@ -280,7 +283,8 @@ class ChannelEngineTest {
     assertThat(rig.text("SELECT status FROM recovery_task")).isEqualTo("MANUAL");
     assertThat(rig.text("SELECT last_error FROM recovery_task")).isEqualTo("MAX_UNKNOWN_AGE");
     assertThat(rig.a.count("retrieve")).isZero();
-    assertThat(rig.store.attempts("t_10").get(0).status()).isEqualTo(AttemptStatus.UNKNOWN);
+    assertThat(rig.stores.attempts().attempts("t_10").get(0).status())
+        .isEqualTo(AttemptStatus.UNKNOWN);
   }
 
   @Test
@@ -293,7 +297,8 @@ class ChannelEngineTest {
     worker.runOnce(pool);
 
     assertThat(rig.text("SELECT status FROM recovery_task")).isEqualTo("READY");
-    assertThat(rig.store.attempts("t_11").get(0).status()).isEqualTo(AttemptStatus.UNKNOWN);
+    assertThat(rig.stores.attempts().attempts("t_11").get(0).status())
+        .isEqualTo(AttemptStatus.UNKNOWN);
     assertThat(worker.runOnce(pool)).isZero(); // not due again yet
     assertThat(rig.b.calls).isEmpty();
   }
@@ -317,7 +322,7 @@ class ChannelEngineTest {
 
     assertThat(retried.certainty()).isEqualTo(Certainty.SUCCESS);
     assertThat(rig.a.count("close")).isEqualTo(1);
-    List<Attempt> attempts = rig.store.attempts("t_12");
+    List<Attempt> attempts = rig.stores.attempts().attempts("t_12");
     assertThat(attempts).hasSize(2);
     assertThat(attempts.get(0).status()).isEqualTo(AttemptStatus.FAILED);
     assertThat(attempts.get(1).origin()).isEqualTo(AttemptOrigin.BUSINESS_RETRY);
@@ -352,7 +357,7 @@ class ChannelEngineTest {
     assertThat(paced.errorCode()).isEqualTo(ChannelGateway.PREVIOUS_NOT_FINAL);
     assertThat(tookMillis).isLessThan(500);
     assertThat(rig.a.count("close")).isZero();
-    assertThat(rig.store.attempts("t_14")).hasSize(1);
+    assertThat(rig.stores.attempts().attempts("t_14")).hasSize(1);
   }
 
   @Test
@@ -363,20 +368,22 @@ class ChannelEngineTest {
     WalletResult refused = gateway.retryWithMethod("t_13", "pm_card_other");
 
     assertThat(refused.errorCode()).isEqualTo(ChannelGateway.PREVIOUS_NOT_FINAL);
-    assertThat(rig.store.attempts("t_13")).hasSize(1);
+    assertThat(rig.stores.attempts().attempts("t_13")).hasSize(1);
     assertThat(rig.a.creates).hasSize(1);
   }
 
   @Test
   void anAccountThisProcessHasNoAdapterForIsNeverRouted() {
     // Another deployment's account, first by priority, in the shared table.
-    rig.store.upsertAccount(
-        new dev.clearway.core.channel.domain.ChannelAccount(
-            99, "stripe", "acct_other", "psp:other", java.util.Set.of("card"), 0, true));
+    rig.stores
+        .accounts()
+        .upsertAccount(
+            new dev.clearway.core.channel.domain.ChannelAccount(
+                99, "stripe", "acct_other", "psp:other", java.util.Set.of("card"), 0, true));
     rig.a.onCreate(ScriptedPsp.success());
 
     assertThat(gateway.pay(charge("t_14")).certainty()).isEqualTo(Certainty.SUCCESS);
-    assertThat(rig.store.attempts("t_14").get(0).channelAccountId()).isEqualTo(1L);
+    assertThat(rig.stores.attempts().attempts("t_14").get(0).channelAccountId()).isEqualTo(1L);
   }
 
   @Test
@@ -397,8 +404,9 @@ class ChannelEngineTest {
     assertThat(gateway.closePayment("t_15").certainty()).isEqualTo(Certainty.UNKNOWN);
 
     assertThat(rig.text("SELECT status FROM recovery_task")).isEqualTo("READY");
-    assertThat(rig.store.attempts("t_15").get(0).status()).isEqualTo(AttemptStatus.PENDING);
-    assertThat(rig.store.order("t_15").orElseThrow().closed()).isFalse();
+    assertThat(rig.stores.attempts().attempts("t_15").get(0).status())
+        .isEqualTo(AttemptStatus.PENDING);
+    assertThat(rig.stores.orders().order("t_15").orElseThrow().closed()).isFalse();
   }
 
   @Test
@@ -410,7 +418,8 @@ class ChannelEngineTest {
 
     worker.runOnce(pool);
 
-    assertThat(rig.store.attempts("t_16").get(0).status()).isEqualTo(AttemptStatus.UNKNOWN);
+    assertThat(rig.stores.attempts().attempts("t_16").get(0).status())
+        .isEqualTo(AttemptStatus.UNKNOWN);
     assertThat(rig.text("SELECT status FROM recovery_task")).isEqualTo("MANUAL");
     assertThat(rig.text("SELECT last_error FROM recovery_task")).isEqualTo("AMOUNT_MISMATCH");
     WalletResult seen = gateway.queryPayment("t_16");

@@ -68,13 +68,13 @@ class ChannelLeaseFencingTest {
   }
 
   private Attempt only(String trade) {
-    List<Attempt> attempts = rig.store.attempts(trade);
+    List<Attempt> attempts = rig.stores.attempts().attempts(trade);
     assertThat(attempts).hasSize(1);
     return attempts.get(0);
   }
 
   private List<RecoveryTask> claimAs(String owner) {
-    return rig.store.claimDue(owner, 10, WORKER_LEASE, rig.clock.instant());
+    return rig.stores.tasks().claimDue(owner, 10, WORKER_LEASE, rig.clock.instant());
   }
 
   @Test

@@ -11,8 +11,9 @@ import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.policy.RuleMatch;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
-import dev.clearway.store.channel.JdbcChannelStore;
+import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,7 +34,7 @@ final class ChannelTestRig {
   static final RecoveryCapabilities ALL = new RecoveryCapabilities(true, true, true, true, true);
 
   final DataSource dataSource = TestDatabase.get().dataSource();
-  final JdbcChannelStore store = new JdbcChannelStore(dataSource);
+  final ChannelStores stores = JdbcChannelStores.create(dataSource);
   final ScriptedPsp a = new ScriptedPsp("stripe", ALL);
   final ScriptedPsp a2 = new ScriptedPsp("stripe", ALL);
   final ScriptedPsp b = new ScriptedPsp("stripe", ALL);
@@ -46,9 +47,9 @@ final class ChannelTestRig {
 
   ChannelTestRig() {
     reset();
-    store.upsertAccount(account(1, "psp-a", 1));
-    store.upsertAccount(account(2, "psp-a", 2));
-    store.upsertAccount(account(3, "psp-b", 3));
+    stores.accounts().upsertAccount(account(1, "psp-a", 1));
+    stores.accounts().upsertAccount(account(2, "psp-a", 2));
+    stores.accounts().upsertAccount(account(3, "psp-b", 3));
   }
 
   static PolicyRule rule(List<RecoveryStrategy> strategies, Duration maxAge) {
@@ -86,7 +87,7 @@ final class ChannelTestRig {
           }
         };
     return new ChannelContext(
-        store,
+        stores,
         adapters::get,
         new ChannelHealth() {
           @Override

@@ -42,7 +42,7 @@ class CompensationIsolationTest {
     rig.b.onCreate(ScriptedPsp.success());
     new ChannelGateway(ctx, PaymentMethods.fixed("card", "pm_card_visa"))
         .pay(new ChargeRequest(trade, 7, 1_000, "EUR"));
-    Attempt failed = rig.store.attempts(trade).get(0);
+    Attempt failed = rig.stores.attempts().attempts(trade).get(0);
     rig.a.nextWebhook =
         new WebhookNotice(
             "evt_" + trade,

@@ -64,7 +64,8 @@ class RecoveryFailureTest {
     assertThat(worker(ctx).runOnce(pool)).isEqualTo(1);
 
     assertThat(failures).isEmpty();
-    assertThat(rig.store.attempts("t_search").get(0).status()).isEqualTo(AttemptStatus.SUCCEEDED);
+    assertThat(rig.stores.attempts().attempts("t_search").get(0).status())
+        .isEqualTo(AttemptStatus.SUCCEEDED);
     assertThat(
             rig.count(
                 "SELECT count(*) FROM provider_evidence"
@@ -80,6 +81,7 @@ class RecoveryFailureTest {
     assertThat(worker(ctx).runOnce(pool)).isEqualTo(1);
 
     assertThat(failures).containsExactly("channel-recovery-task: retrieve exploded");
-    assertThat(rig.store.attempts("t_throws").get(0).status()).isEqualTo(AttemptStatus.UNKNOWN);
+    assertThat(rig.stores.attempts().attempts("t_throws").get(0).status())
+        .isEqualTo(AttemptStatus.UNKNOWN);
   }
 }

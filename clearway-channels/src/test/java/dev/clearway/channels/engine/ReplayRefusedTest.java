@@ -54,13 +54,13 @@ class ReplayRefusedTest {
     assertThat(gateway.pay(charge("t_r1")).certainty()).isEqualTo(Certainty.UNKNOWN);
     assertThat(gateway.pay(charge("t_r1")).certainty()).isEqualTo(Certainty.UNKNOWN);
 
-    List<Attempt> attempts = rig.store.attempts("t_r1");
+    List<Attempt> attempts = rig.stores.attempts().attempts("t_r1");
     assertThat(attempts).hasSize(1);
     assertThat(attempts.get(0).status()).isEqualTo(AttemptStatus.UNKNOWN);
     assertThat(rig.b.calls).as("no failover while the original may have executed").isEmpty();
 
     assertThat(gateway.pay(charge("t_r1")).certainty()).isEqualTo(Certainty.SUCCESS);
-    assertThat(rig.store.attempts("t_r1")).hasSize(1);
+    assertThat(rig.stores.attempts().attempts("t_r1")).hasSize(1);
   }
 
   @Test
@@ -82,7 +82,8 @@ class ReplayRefusedTest {
     }
 
     assertThat(rig.a.creates).as("the task replayed the create").hasSize(2);
-    assertThat(rig.store.attempts("t_r2").get(0).status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(rig.stores.attempts().attempts("t_r2").get(0).status())
+        .isEqualTo(AttemptStatus.PENDING);
     assertThat(rig.b.calls).isEmpty();
   }
 
@@ -92,6 +93,7 @@ class ReplayRefusedTest {
     rig.b.onCreate(ScriptedPsp.success());
 
     assertThat(gateway.pay(charge("t_r3")).certainty()).isEqualTo(Certainty.SUCCESS);
-    assertThat(rig.store.attempts("t_r3").get(0).status()).isEqualTo(AttemptStatus.FAILED);
+    assertThat(rig.stores.attempts().attempts("t_r3").get(0).status())
+        .isEqualTo(AttemptStatus.FAILED);
   }
 }

@@ -52,7 +52,7 @@ class WebhookClaimTest {
     rig.b.onCreate(ScriptedPsp.success());
     new ChannelGateway(ctx, PaymentMethods.fixed("card", "pm_card_visa"))
         .pay(new ChargeRequest("t_claim", 7, 1_000, "EUR"));
-    failed = rig.store.attempts("t_claim").get(0);
+    failed = rig.stores.attempts().attempts("t_claim").get(0);
     assertThat(failed.status()).isEqualTo(AttemptStatus.FAILED);
     stripe.nextWebhook =
         new WebhookNotice(

@@ -10,12 +10,13 @@ import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
-import dev.clearway.core.channel.port.ChannelStore.AttemptChange;
-import dev.clearway.core.channel.port.ChannelStore.Compensation;
-import dev.clearway.core.channel.port.ChannelStore.NewAttempt;
-import dev.clearway.core.channel.port.ChannelStore.NewTask;
-import dev.clearway.core.channel.port.ChannelStore.RecordResult;
-import dev.clearway.core.channel.port.ChannelStore.TaskChange;
+import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
+import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
+import dev.clearway.core.channel.port.AttemptStore.NewTask;
+import dev.clearway.core.channel.port.AttemptStore.RecordResult;
+import dev.clearway.core.channel.port.AttemptStore.TaskChange;
+import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.store.testing.TestDatabase;
@@ -44,7 +45,7 @@ class ChannelLeaseFenceTest {
   private static final String CREATOR = "gateway/abc/1";
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
-  private final JdbcChannelStore store = new JdbcChannelStore(dataSource);
+  private final ChannelStores stores = JdbcChannelStores.create(dataSource);
 
   @BeforeEach
   void clean() {
@@ -52,14 +53,16 @@ class ChannelLeaseFenceTest {
         "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
             + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
             + " payment_order, channel_account, outbox_event CASCADE");
-    store.upsertAccount(
-        new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
+    stores
+        .accounts()
+        .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
   }
 
   /** A new attempt whose task the creating call holds until T0 + 10 s. */
   private Attempt newAttempt(String trade) {
-    store.openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
-    return store
+    stores.orders().openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
+    return stores
+        .attempts()
         .insertAttempt(
             new NewAttempt(
                 trade,
@@ -91,12 +94,13 @@ class ChannelLeaseFenceTest {
             : to == AttemptStatus.FAILED
                 ? ResultCertainty.DEFINITE_FAILURE
                 : ResultCertainty.UNKNOWN;
-    return store.record(
-        new AttemptChange(read, to, evidence(certainty), task, false, null, lease), now);
+    return stores
+        .attempts()
+        .record(new AttemptChange(read, to, evidence(certainty), task, false, null, lease), now);
   }
 
   private RecoveryTask claim(String owner, Instant now) {
-    List<RecoveryTask> claimed = store.claimDue(owner, 10, LEASE, now);
+    List<RecoveryTask> claimed = stores.tasks().claimDue(owner, 10, LEASE, now);
     assertThat(claimed).hasSize(1);
     return claimed.get(0);
   }
@@ -104,14 +108,14 @@ class ChannelLeaseFenceTest {
   @Test
   void theCreatesAnswerAfterItsTaskWasTakenOverChangesNothing() {
     Attempt a = newAttempt("t_create");
-    assertThat(store.claimDue("w2/x/1", 10, LEASE, T0.plusSeconds(5))).isEmpty();
+    assertThat(stores.tasks().claimDue("w2/x/1", 10, LEASE, T0.plusSeconds(5))).isEmpty();
     claim("w2/x/1", T0.plusSeconds(11)); // the creation lease expired: the worker takes over
 
     RecordResult late =
         record(a, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), CREATOR, T0.plusSeconds(12));
 
     assertThat(late).isEqualTo(RecordResult.LEASE_LOST);
-    Attempt after = store.attempt(a.id()).orElseThrow();
+    Attempt after = stores.attempts().attempt(a.id()).orElseThrow();
     assertThat(after.status()).isEqualTo(AttemptStatus.CREATED);
     assertThat(after.version()).isEqualTo(a.version());
     assertThat(count("SELECT count(*) FROM provider_evidence")).isZero();
@@ -138,7 +142,7 @@ class ChannelLeaseFenceTest {
                 CREATOR,
                 T0.plusSeconds(1)))
         .isEqualTo(RecordResult.RECORDED);
-    Attempt unknown = store.attempt(created.id()).orElseThrow();
+    Attempt unknown = stores.attempts().attempt(created.id()).orElseThrow();
     RecoveryTask w1 = claim("w1/x/1", T0.plusSeconds(20));
     RecoveryTask w2 = claim("w2/x/1", T0.plusSeconds(51)); // w1's lease ended at T0 + 50 s
 
@@ -150,11 +154,14 @@ class ChannelLeaseFenceTest {
             w1.leaseOwner(),
             T0.plusSeconds(52));
     boolean rescheduled =
-        store.rescheduleTask(w1, T0.plusSeconds(60), "RETRIEVE", "WAITING_WEBHOOK");
+        stores
+            .tasks()
+            .rescheduleTask(
+                w1, T0.plusSeconds(60), "RETRIEVE", "WAITING_WEBHOOK", T0.plusSeconds(53));
 
     assertThat(stale).isEqualTo(RecordResult.LEASE_LOST);
     assertThat(rescheduled).isFalse();
-    assertThat(store.attempt(created.id()).orElseThrow()).isEqualTo(unknown);
+    assertThat(stores.attempts().attempt(created.id()).orElseThrow()).isEqualTo(unknown);
     assertThat(count("SELECT count(*) FROM provider_evidence")).isEqualTo(1);
     assertThat(text("SELECT status || ' ' || lease_owner FROM recovery_task"))
         .isEqualTo("LEASED " + w2.leaseOwner());
@@ -176,10 +183,11 @@ class ChannelLeaseFenceTest {
         .isEqualTo(RecordResult.RECORDED);
     assertThat(record(created, AttemptStatus.FAILED, new TaskChange.Resolve(), null, T0))
         .isEqualTo(RecordResult.LOST);
-    assertThat(store.attempt(created.id()).orElseThrow().status()).isEqualTo(AttemptStatus.PENDING);
+    assertThat(stores.attempts().attempt(created.id()).orElseThrow().status())
+        .isEqualTo(AttemptStatus.PENDING);
 
     // A webhook about the current version is recorded, whoever holds the task.
-    Attempt pending = store.attempt(created.id()).orElseThrow();
+    Attempt pending = stores.attempts().attempt(created.id()).orElseThrow();
     claim("w2/x/1", T0.plusSeconds(31));
     assertThat(
             record(
@@ -196,11 +204,12 @@ class ChannelLeaseFenceTest {
   void aTaskIsHeldForAReplayOnlyWhenNobodyElseHoldsIt() {
     Attempt a = newAttempt("t_hold");
 
-    assertThat(store.holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(5)))
+    assertThat(stores.tasks().holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(5)))
         .as("the creating call still holds it")
         .isFalse();
-    assertThat(store.holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(11))).isTrue();
-    assertThat(store.claimDue("w1/x/1", 10, LEASE, T0.plusSeconds(20))).isEmpty();
+    assertThat(stores.tasks().holdTask(a.id(), "flow/x/1", T0.plusSeconds(40), T0.plusSeconds(11)))
+        .isTrue();
+    assertThat(stores.tasks().claimDue("w1/x/1", 10, LEASE, T0.plusSeconds(20))).isEmpty();
     assertThat(
             record(
                 a,
@@ -217,22 +226,32 @@ class ChannelLeaseFenceTest {
     Attempt a = newAttempt("t_comp");
     record(a, AttemptStatus.FAILED, new TaskChange.Resolve(), CREATOR, T0.plusSeconds(1));
     assertThat(
-            store.openCompensation(
-                new Compensation(
-                    a.id(), "t_comp", "cmp_1", 500, "PENDING", "CHARGED_AFTER_FAILURE", 0, 0),
-                T0))
+            stores
+                .compensations()
+                .openCompensation(
+                    Compensation.opening(a.id(), "t_comp", "cmp_1", 500, "CHARGED_AFTER_FAILURE"),
+                    T0))
         .isTrue();
 
-    List<Compensation> first = store.claimCompensations(10, LEASE, T0);
+    List<Compensation> first = stores.compensations().claimCompensations(10, LEASE, T0);
     assertThat(first).hasSize(1);
-    assertThat(store.claimCompensations(10, LEASE, T0.plusSeconds(10))).isEmpty();
-    List<Compensation> second = store.claimCompensations(10, LEASE, T0.plusSeconds(31));
+    assertThat(stores.compensations().claimCompensations(10, LEASE, T0.plusSeconds(10))).isEmpty();
+    List<Compensation> second =
+        stores.compensations().claimCompensations(10, LEASE, T0.plusSeconds(31));
     assertThat(second).hasSize(1);
 
-    assertThat(store.updateCompensation(first.get(0), "REFUNDED", null, T0.plusSeconds(32)))
+    assertThat(
+            stores
+                .compensations()
+                .updateCompensation(
+                    first.get(0), "REFUNDED", null, T0.plusSeconds(32), T0.plusSeconds(32)))
         .isFalse();
     assertThat(text("SELECT status FROM attempt_compensation")).isEqualTo("PENDING");
-    assertThat(store.updateCompensation(second.get(0), "REFUNDED", null, T0.plusSeconds(32)))
+    assertThat(
+            stores
+                .compensations()
+                .updateCompensation(
+                    second.get(0), "REFUNDED", null, T0.plusSeconds(32), T0.plusSeconds(32)))
         .isTrue();
     assertThat(text("SELECT status FROM attempt_compensation")).isEqualTo("REFUNDED");
   }

@@ -10,12 +10,12 @@ import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
-import dev.clearway.core.channel.port.ChannelStore;
-import dev.clearway.core.channel.port.ChannelStore.AttemptChange;
-import dev.clearway.core.channel.port.ChannelStore.Delivery;
-import dev.clearway.core.channel.port.ChannelStore.NewAttempt;
-import dev.clearway.core.channel.port.ChannelStore.NewTask;
-import dev.clearway.core.channel.port.ChannelStore.TaskChange;
+import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
+import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
+import dev.clearway.core.channel.port.AttemptStore.NewTask;
+import dev.clearway.core.channel.port.AttemptStore.TaskChange;
+import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.modelcheck.memory.Fencing;
@@ -37,10 +37,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The model checker's in-memory channel store (in its {@code LEASE} mode, the fenced SQL) is held
- * to {@link JdbcChannelStore} on PostgreSQL for one attempt and its recovery task: records by the
- * task's holder, by a holder whose lease was taken over ({@code LEASE_LOST}) and by observers
- * without a lease, claims and takeovers, holds, reschedules with a stale claim, resolutions, wakes
- * and the webhook inbox's claims give the same answers and leave the same attempt and task.
+ * to {@link JdbcAttemptStore} and {@link JdbcRecoveryTaskStore} on PostgreSQL for one attempt and
+ * its recovery task: records by the task's holder, by a holder whose lease was taken over ({@code
+ * LEASE_LOST}) and by observers without a lease, claims and takeovers, holds, reschedules with a
+ * stale claim, resolutions, wakes and the webhook inbox's claims give the same answers and leave
+ * the same attempt and task.
  */
 class InMemoryChannelStoreConformanceTest {
   private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
@@ -50,7 +51,7 @@ class InMemoryChannelStoreConformanceTest {
       new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true);
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
-  private final JdbcChannelStore jdbc = new JdbcChannelStore(dataSource);
+  private final ChannelStores jdbc = JdbcChannelStores.create(dataSource);
   private final Sql sql = new Sql(dataSource);
   private InMemoryChannelStore memory;
   private Attempt created;
@@ -62,10 +63,12 @@ class InMemoryChannelStoreConformanceTest {
         "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
             + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
             + " payment_order, channel_account, outbox_event CASCADE");
-    jdbc.upsertAccount(ACCOUNT);
-    PaymentOrder order = jdbc.openOrder(new PaymentOrder("t_1", 500, "EUR", "card", false), T0);
+    jdbc.accounts().upsertAccount(ACCOUNT);
+    PaymentOrder order =
+        jdbc.orders().openOrder(new PaymentOrder("t_1", 500, "EUR", "card", false), T0);
     created =
-        jdbc.insertAttempt(
+        jdbc.attempts()
+            .insertAttempt(
                 new NewAttempt(
                     "t_1",
                     ACCOUNT.id(),
@@ -84,13 +87,13 @@ class InMemoryChannelStoreConformanceTest {
   }
 
   /** Runs {@code op} on both stores; the answers, the attempt and its task must agree. */
-  private <T> T both(String what, Function<ChannelStore, T> op) {
+  private <T> T both(String what, Function<ChannelStores, T> op) {
     T fromJdbc = op.apply(jdbc);
-    T fromMemory = op.apply(memory);
+    T fromMemory = op.apply(ChannelStores.of(memory));
     assertThat(fromMemory).as(what).isEqualTo(fromJdbc);
     assertThat(memory.attempt(created.id()))
         .as(what + ": attempt")
-        .isEqualTo(jdbc.attempt(created.id()));
+        .isEqualTo(jdbc.attempts().attempt(created.id()));
     assertThat(memory.snapshot().task()).as(what + ": task").isEqualTo(task());
     return fromJdbc;
   }
@@ -105,7 +108,7 @@ class InMemoryChannelStoreConformanceTest {
   }
 
   private Attempt current() {
-    return jdbc.attempt(created.id()).orElseThrow();
+    return jdbc.attempts().attempt(created.id()).orElseThrow();
   }
 
   private static Instant at(int seconds) {
@@ -137,7 +140,8 @@ class InMemoryChannelStoreConformanceTest {
     Attempt unknown = takenOverTwice();
     both(
         "an observer records whoever holds the task",
-        s -> s.record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
+        s ->
+            s.attempts().record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
     assertThat(task().status()).isEqualTo(RecoveryTask.TaskStatus.READY);
   }
 
@@ -146,29 +150,36 @@ class InMemoryChannelStoreConformanceTest {
    * over once that lease expired: neither the creator nor the first worker writes any more.
    */
   private Attempt takenOverTwice() {
-    both("a claim within the creation lease", s -> s.claimDue("w1/0/1", 10, LEASE, at(5)));
+    both("a claim within the creation lease", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(5)));
     both(
         "the creator records under its lease",
-        s -> s.record(change(created, AttemptStatus.UNKNOWN, due(20), CREATOR, 1), at(1)));
+        s ->
+            s.attempts()
+                .record(change(created, AttemptStatus.UNKNOWN, due(20), CREATOR, 1), at(1)));
     Attempt unknown = current();
-    both("a claim before the task is due", s -> s.claimDue("w1/0/1", 10, LEASE, at(15)));
-    List<RecoveryTask> first = both("a claim", s -> s.claimDue("w1/0/1", 10, LEASE, at(20)));
+    both("a claim before the task is due", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(15)));
+    List<RecoveryTask> first =
+        both("a claim", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(20)));
     both(
         "the creator after the claim",
         s ->
-            s.record(
-                change(unknown, AttemptStatus.FAILED, new TaskChange.Resolve(), CREATOR, 21),
-                at(21)));
-    both("a claim of a held task", s -> s.claimDue("w2/0/1", 10, LEASE, at(50)));
-    both("a takeover", s -> s.claimDue("w2/0/1", 10, LEASE, at(51)));
+            s.attempts()
+                .record(
+                    change(unknown, AttemptStatus.FAILED, new TaskChange.Resolve(), CREATOR, 21),
+                    at(21)));
+    both("a claim of a held task", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(50)));
+    both("a takeover", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(51)));
     both(
         "the first worker after the takeover",
         s ->
-            s.record(
-                change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w1/0/1", 52),
-                at(52)));
+            s.attempts()
+                .record(
+                    change(
+                        unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w1/0/1", 52),
+                    at(52)));
     both(
-        "its reschedule of the task", s -> s.rescheduleTask(first.get(0), at(60), "RETRIEVE", "x"));
+        "its reschedule of the task",
+        s -> s.tasks().rescheduleTask(first.get(0), at(60), "RETRIEVE", "x", at(53)));
     return unknown;
   }
 
@@ -177,46 +188,55 @@ class InMemoryChannelStoreConformanceTest {
     Attempt unknown = takenOverTwice();
     both(
         "an observer records whoever holds the task",
-        s -> s.record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
+        s ->
+            s.attempts().record(change(unknown, AttemptStatus.PENDING, due(70), null, 53), at(53)));
     both(
         "the holder whose task an observer rescheduled",
         s ->
-            s.record(
-                change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w2/0/1", 54),
-                at(54)));
+            s.attempts()
+                .record(
+                    change(
+                        unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "w2/0/1", 54),
+                    at(54)));
     Attempt pending = current();
     both(
         "a wake of the task",
         s -> {
-          s.wakeTask(created.id(), at(55));
+          s.tasks().wakeTask(created.id(), at(55));
           return true;
         });
-    both("a hold of a READY task", s -> s.holdTask(created.id(), "h/0/1", at(85), at(56)));
-    both("a hold of a held task", s -> s.holdTask(created.id(), "h/0/2", at(86), at(57)));
+    both("a hold of a READY task", s -> s.tasks().holdTask(created.id(), "h/0/1", at(85), at(56)));
+    both("a hold of a held task", s -> s.tasks().holdTask(created.id(), "h/0/2", at(86), at(57)));
     both(
         "a stale version by the holder",
         s ->
-            s.record(
-                change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 58),
-                at(58)));
+            s.attempts()
+                .record(
+                    change(unknown, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 58),
+                    at(58)));
     both(
         "the holder records the charge",
         s ->
-            s.record(
-                change(pending, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 59),
-                at(59)));
+            s.attempts()
+                .record(
+                    change(pending, AttemptStatus.SUCCEEDED, new TaskChange.Resolve(), "h/0/1", 59),
+                    at(59)));
     Attempt succeeded = current();
-    both("a hold of a resolved task", s -> s.holdTask(created.id(), "h/0/3", at(99), at(99)));
-    both("a claim of a resolved task", s -> s.claimDue("w3/0/1", 10, LEASE, at(99)));
+    both(
+        "a hold of a resolved task",
+        s -> s.tasks().holdTask(created.id(), "h/0/3", at(99), at(99)));
+    both("a claim of a resolved task", s -> s.tasks().claimDue("w3/0/1", 10, LEASE, at(99)));
     both(
         "an observer's stale version",
         s ->
-            s.record(
-                change(pending, AttemptStatus.FAILED, new TaskChange.Resolve(), null, 60), at(60)));
+            s.attempts()
+                .record(
+                    change(pending, AttemptStatus.FAILED, new TaskChange.Resolve(), null, 60),
+                    at(60)));
     both(
         "resolve a resolved task",
         s -> {
-          s.resolveTask(created.id(), at(61));
+          s.tasks().resolveTask(created.id(), at(61));
           return true;
         });
     assertThat(succeeded.status()).isEqualTo(AttemptStatus.SUCCEEDED);
@@ -224,46 +244,50 @@ class InMemoryChannelStoreConformanceTest {
 
   @Test
   void manualTasksAndResolutionsAgree() {
-    both("a takeover of the creation lease", s -> s.claimDue("w1/0/1", 10, LEASE, at(11)));
+    both("a takeover of the creation lease", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(11)));
     List<RecoveryTask> claimed =
-        both("its claim again", s -> s.claimDue("w1/0/1", 10, LEASE, at(12)));
+        both("its claim again", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(12)));
     assertThat(claimed).isEmpty();
     both(
         "the holder hands the attempt to a person",
         s ->
-            s.record(
-                change(
-                    created,
-                    AttemptStatus.UNKNOWN,
-                    new TaskChange.Manual("MAX_UNKNOWN_AGE"),
-                    "w1/0/1",
-                    13),
-                at(13)));
-    both("a claim of a person's task", s -> s.claimDue("w2/0/1", 10, LEASE, at(99)));
-    both("a hold of a person's task", s -> s.holdTask(created.id(), "h/0/1", at(120), at(99)));
+            s.attempts()
+                .record(
+                    change(
+                        created,
+                        AttemptStatus.UNKNOWN,
+                        new TaskChange.Manual("MAX_UNKNOWN_AGE"),
+                        "w1/0/1",
+                        13),
+                    at(13)));
+    both("a claim of a person's task", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(99)));
+    both(
+        "a hold of a person's task",
+        s -> s.tasks().holdTask(created.id(), "h/0/1", at(120), at(99)));
     both(
         "resolve a person's task",
         s -> {
-          s.resolveTask(created.id(), at(99));
+          s.tasks().resolveTask(created.id(), at(99));
           return true;
         });
   }
 
   @Test
   void aResolutionIsNotFencedAndARescheduleIsFencedByTheClaimsVersion() {
-    List<RecoveryTask> first = both("a takeover", s -> s.claimDue("w1/0/1", 10, LEASE, at(11)));
-    both("a later takeover", s -> s.claimDue("w2/0/1", 10, LEASE, at(42)));
+    List<RecoveryTask> first =
+        both("a takeover", s -> s.tasks().claimDue("w1/0/1", 10, LEASE, at(11)));
+    both("a later takeover", s -> s.tasks().claimDue("w2/0/1", 10, LEASE, at(42)));
     both(
         "a reschedule under the first claim",
-        s -> s.rescheduleTask(first.get(0), at(60), "RETRIEVE", "x"));
+        s -> s.tasks().rescheduleTask(first.get(0), at(60), "RETRIEVE", "x", at(43)));
     RecoveryTask second = task();
     both(
         "a reschedule under the current claim",
-        s -> s.rescheduleTask(second, at(60), "RETRIEVE", "x"));
+        s -> s.tasks().rescheduleTask(second, at(60), "RETRIEVE", "x", at(43)));
     both(
         "resolve a READY task",
         s -> {
-          s.resolveTask(created.id(), at(61));
+          s.tasks().resolveTask(created.id(), at(61));
           return true;
         });
   }
@@ -272,29 +296,29 @@ class InMemoryChannelStoreConformanceTest {
   void webhookClaimsAgree() {
     Delivery d = new Delivery(ACCOUNT.id(), "stripe", "evt_1");
     Delivery other = new Delivery(ACCOUNT.id(), "stripe", "evt_2");
-    both("the first delivery", s -> s.claimDelivery(d, at(0), at(-120)));
-    both("a duplicate while it runs", s -> s.claimDelivery(d, at(1), at(-119)));
-    both("another event", s -> s.claimDelivery(other, at(1), at(-119)));
+    both("the first delivery", s -> s.inbox().claimDelivery(d, at(0), at(-120)));
+    both("a duplicate while it runs", s -> s.inbox().claimDelivery(d, at(1), at(-119)));
+    both("another event", s -> s.inbox().claimDelivery(other, at(1), at(-119)));
     both(
         "released",
         s -> {
-          s.releaseDelivery(d);
+          s.inbox().releaseDelivery(d);
           return true;
         });
-    both("a redelivery after a release", s -> s.claimDelivery(d, at(2), at(-118)));
-    both("an unfinished claim goes stale", s -> s.claimDelivery(other, at(200), at(80)));
+    both("a redelivery after a release", s -> s.inbox().claimDelivery(d, at(2), at(-118)));
+    both("an unfinished claim goes stale", s -> s.inbox().claimDelivery(other, at(200), at(80)));
     both(
         "finished",
         s -> {
-          s.finishDelivery(d, at(3));
+          s.inbox().finishDelivery(d, at(3));
           return true;
         });
-    both("a duplicate after it finished", s -> s.claimDelivery(d, at(300), at(180)));
+    both("a duplicate after it finished", s -> s.inbox().claimDelivery(d, at(300), at(180)));
     both(
         "a release after it finished",
         s -> {
-          s.releaseDelivery(d);
-          return s.claimDelivery(d, at(301), at(181));
+          s.inbox().releaseDelivery(d);
+          return s.inbox().claimDelivery(d, at(301), at(181));
         });
   }
 

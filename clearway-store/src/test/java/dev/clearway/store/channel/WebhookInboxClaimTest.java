@@ -2,7 +2,8 @@ package dev.clearway.store.channel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.channel.port.ChannelStore.Delivery;
+import dev.clearway.core.channel.port.WebhookInbox;
+import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -22,7 +23,7 @@ class WebhookInboxClaimTest {
   private static final Delivery EVT_1_ELSEWHERE = new Delivery(12, "stripe", "evt_1");
   private static final Delivery EVT_2 = new Delivery(11, "stripe", "evt_2");
 
-  private final JdbcChannelStore store = new JdbcChannelStore(TestDatabase.get().dataSource());
+  private final WebhookInbox inbox = new JdbcWebhookInbox(TestDatabase.get().dataSource());
 
   @BeforeEach
   void clean() throws Exception {
@@ -34,30 +35,30 @@ class WebhookInboxClaimTest {
 
   @Test
   void aClaimedEventIsClaimedOnceUntilItGoesStaleAndADoneOneNeverAgain() {
-    assertThat(store.claimDelivery(EVT_1, T0, T0.minusSeconds(120))).isTrue();
-    assertThat(store.claimDelivery(EVT_1, T0.plusSeconds(1), T0.minusSeconds(119)))
+    assertThat(inbox.claimDelivery(EVT_1, T0, T0.minusSeconds(120))).isTrue();
+    assertThat(inbox.claimDelivery(EVT_1, T0.plusSeconds(1), T0.minusSeconds(119)))
         .as("in progress elsewhere")
         .isFalse();
-    assertThat(store.claimDelivery(EVT_1_ELSEWHERE, T0, T0.minusSeconds(120)))
+    assertThat(inbox.claimDelivery(EVT_1_ELSEWHERE, T0, T0.minusSeconds(120)))
         .as("event ids are per account: another account's evt_1 is another event")
         .isTrue();
 
     Instant late = T0.plusSeconds(300);
-    assertThat(store.claimDelivery(EVT_1, late, late.minusSeconds(120)))
+    assertThat(inbox.claimDelivery(EVT_1, late, late.minusSeconds(120)))
         .as("the claiming process died: taken over")
         .isTrue();
-    store.finishDelivery(EVT_1, late);
+    inbox.finishDelivery(EVT_1, late);
 
     Instant later = late.plusSeconds(3_600);
-    assertThat(store.claimDelivery(EVT_1, later, later.minusSeconds(120))).isFalse();
-    store.releaseDelivery(EVT_1); // a done event is never forgotten
-    assertThat(store.claimDelivery(EVT_1, later, later.minusSeconds(120))).isFalse();
+    assertThat(inbox.claimDelivery(EVT_1, later, later.minusSeconds(120))).isFalse();
+    inbox.releaseDelivery(EVT_1); // a done event is never forgotten
+    assertThat(inbox.claimDelivery(EVT_1, later, later.minusSeconds(120))).isFalse();
   }
 
   @Test
   void aReleasedClaimIsClaimedAgainAtOnce() {
-    assertThat(store.claimDelivery(EVT_2, T0, T0.minusSeconds(120))).isTrue();
-    store.releaseDelivery(EVT_2);
-    assertThat(store.claimDelivery(EVT_2, T0.plusSeconds(1), T0.minusSeconds(119))).isTrue();
+    assertThat(inbox.claimDelivery(EVT_2, T0, T0.minusSeconds(120))).isTrue();
+    inbox.releaseDelivery(EVT_2);
+    assertThat(inbox.claimDelivery(EVT_2, T0.plusSeconds(1), T0.minusSeconds(119))).isTrue();
   }
 }

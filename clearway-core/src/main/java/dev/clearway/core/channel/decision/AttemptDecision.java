@@ -76,15 +76,7 @@ public final class AttemptDecision {
     if (outcome.certainty() == dev.clearway.core.channel.spi.ResultCertainty.NO_SIDE_EFFECT
         && to == AttemptStatus.UNKNOWN
         && source == EvidenceSource.QUERY) {
-      return new PspOutcome(
-          outcome.certainty(),
-          outcome.providerStatus(),
-          outcome.providerPaymentId(),
-          NOT_FOUND_AT_PSP,
-          false,
-          false,
-          outcome.requestId(),
-          outcome.rawHash());
+      return outcome.withError(NOT_FOUND_AT_PSP).withoutCustomerAction().withAmount(null);
     }
     return outcome;
   }

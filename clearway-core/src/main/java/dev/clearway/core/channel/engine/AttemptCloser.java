@@ -38,27 +38,15 @@ final class AttemptCloser {
     }
     PspOutcome outcome = adapter.close(live.ref());
     PspOutcome notEligible =
-        new PspOutcome(
-            outcome.certainty(),
-            outcome.providerStatus(),
-            outcome.providerPaymentId(),
-            outcome.errorCode(),
-            false,
-            false,
-            outcome.requestId(),
-            outcome.rawHash());
+        // A close is recorded without a charged amount, as it always was.
+        outcome.withoutFailover().withoutCustomerAction().withAmount(null);
     return recorder.record(
-        new AttemptRecorder.Observation(
+        AttemptRecorder.Observation.observed(
             live,
             notEligible,
             EvidenceSource.RESPONSE,
             "CLOSE",
-            false,
-            false,
-            null,
-            0,
             recorder.createRule(live, policyVersion),
-            policyVersion,
-            null));
+            policyVersion));
   }
 }

@@ -3,7 +3,7 @@ package dev.clearway.core.channel.engine;
 import dev.clearway.core.channel.port.AdapterRegistry;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
-import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.RecoveryPolicies;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import java.util.function.Consumer;
  *     (the call's own timeout plus a margin)
  */
 public record ChannelContext(
-    ChannelStore store,
+    ChannelStores stores,
     AdapterRegistry adapters,
     ChannelHealth health,
     RecoveryPolicies policies,
@@ -30,7 +30,7 @@ public record ChannelContext(
     Duration createGrace) {
 
   public ChannelContext {
-    Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(stores, "stores");
     Objects.requireNonNull(adapters, "adapters");
     Objects.requireNonNull(health, "health");
     Objects.requireNonNull(policies, "policies");

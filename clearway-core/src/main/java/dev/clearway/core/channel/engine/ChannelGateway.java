@@ -1,7 +1,6 @@
 package dev.clearway.core.channel.engine;
 
 import dev.clearway.core.channel.decision.AttemptDecision;
-import dev.clearway.core.channel.decision.CreateRequestHash;
 import dev.clearway.core.channel.decision.FailoverDecision;
 import dev.clearway.core.channel.decision.FailoverGuard;
 import dev.clearway.core.channel.decision.Router;
@@ -10,11 +9,10 @@ import dev.clearway.core.channel.domain.AttemptOrigin;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.PaymentOrder;
-import dev.clearway.core.channel.policy.Operation;
-import dev.clearway.core.channel.policy.RecoveryStrategy;
-import dev.clearway.core.channel.port.ChannelStore.NewAttempt;
-import dev.clearway.core.channel.port.ChannelStore.NewTask;
-import dev.clearway.core.channel.spi.CreatePayment;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.ChannelAccountStore;
+import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.engine.TokenMint;
 import dev.clearway.core.fact.WalletResult;
@@ -29,8 +27,8 @@ import java.util.stream.Collectors;
 
 /**
  * The channel layer seen from the flow engine: one "wallet" whose orders are paid through attempts
- * across PSPs (seed 001). The flow's trade order number is the payment order; each attempt is bound
- * to one channel account with its own provider idempotency key.
+ * across PSPs. The flow's trade order number is the payment order; each attempt is bound to one
+ * channel account with its own provider idempotency key.
  *
  * <p>Queries are answered from local facts only; the network work of recovering an attempt is the
  * recovery worker's ({@link RecoveryWorker}). Refunds go to the channel account of the charged
@@ -38,39 +36,40 @@ import java.util.stream.Collectors;
  *
  * <p>Leases: a new attempt's task is held by the creating call until its create's grace ends, and
  * the create's answer is recorded under that lease; a replay of a live attempt first takes the
- * task's lease ({@link dev.clearway.core.channel.port.ChannelStore#holdTask}) and is not sent while
- * a recovery worker holds it. A close is an order from the flow above, recorded like a webhook
- * against the version it read.
+ * task's lease ({@link dev.clearway.core.channel.port.RecoveryTaskStore#holdTask}) and is not sent
+ * while a recovery worker holds it. A close is an order from the flow above, recorded like a
+ * webhook against the version it read.
  */
 public final class ChannelGateway implements WalletGateway {
 
   private final ChannelContext ctx;
+  private final PaymentOrderStore orders;
+  private final AttemptStore attemptStore;
+  private final ChannelAccountStore accountStore;
+  private final RecoveryTaskStore tasks;
   private final CreateExecutor executor;
   private final PaymentMethods methods;
   private final ChannelRefunds refunds;
+  private final AttemptInserter inserter;
   private final TokenMint tokens = new TokenMint("gateway");
 
   public ChannelGateway(ChannelContext ctx, PaymentMethods methods) {
     this.ctx = ctx;
+    this.orders = ctx.stores().orders();
+    this.attemptStore = ctx.stores().attempts();
+    this.accountStore = ctx.stores().accounts();
+    this.tasks = ctx.stores().tasks();
     this.executor = new CreateExecutor(ctx, new AttemptRecorder(ctx));
     this.methods = methods;
     this.refunds = new ChannelRefunds(ctx);
+    this.inserter = new AttemptInserter(ctx);
   }
 
   @Override
   public WalletResult pay(ChargeRequest request) {
     PaymentMethods.Choice method = methods.choose(request);
     Instant now = ctx.clock().instant();
-    PaymentOrder order =
-        ctx.store()
-            .openOrder(
-                new PaymentOrder(
-                    request.tradeOrderNo(),
-                    request.amount(),
-                    request.currency(),
-                    method.family(),
-                    false),
-                now);
+    PaymentOrder order = open(request, method.family(), now);
     if (order.closed()) {
       return WalletResult.failed("ORDER_CLOSED", null, false);
     }
@@ -80,7 +79,7 @@ public final class ChannelGateway implements WalletGateway {
     Map<Long, ChannelAccount> accounts = accountsById();
     // Each round either answers or creates one attempt; a failover adds at most one per domain.
     for (int round = 0; round <= accounts.size(); round++) {
-      List<Attempt> attempts = ctx.store().attempts(request.tradeOrderNo());
+      List<Attempt> attempts = attemptStore.attempts(request.tradeOrderNo());
       Optional<Attempt> charged = firstSucceeded(attempts);
       if (charged.isPresent()) {
         return WalletResult.success(charged.get().providerPaymentId());
@@ -101,10 +100,7 @@ public final class ChannelGateway implements WalletGateway {
               guard.excludedDomains(),
               ctx.health());
       if (route.isEmpty()) {
-        ctx.events().failoverDenied(FailoverDecision.DenyReason.NO_ROUTE.name());
-        return attempts.isEmpty()
-            ? WalletResult.failed("NO_ROUTE", null, false)
-            : failedAs(attempts.get(attempts.size() - 1));
+        return noRoute(attempts);
       }
       Attempt previous = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
       if (previous != null) {
@@ -113,7 +109,7 @@ public final class ChannelGateway implements WalletGateway {
       AttemptOrigin origin = previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.FAILOVER;
       String lease = tokens.next();
       Optional<Attempt> created =
-          insert(order, route.get(), previous, guard, method.token(), origin, lease, now);
+          inserter.insert(order, route.get(), previous, guard, method.token(), origin, lease, now);
       if (created.isEmpty()) {
         continue; // Race: another caller created the next attempt; re-read and join it.
       }
@@ -126,24 +122,38 @@ public final class ChannelGateway implements WalletGateway {
     return WalletResult.unknown("FAILOVER_ROUNDS_EXHAUSTED");
   }
 
+  private PaymentOrder open(ChargeRequest request, String family, Instant now) {
+    return orders.openOrder(
+        new PaymentOrder(
+            request.tradeOrderNo(), request.amount(), request.currency(), family, false),
+        now);
+  }
+
+  private WalletResult noRoute(List<Attempt> attempts) {
+    ctx.events().failoverDenied(FailoverDecision.DenyReason.NO_ROUTE.name());
+    return attempts.isEmpty()
+        ? WalletResult.failed("NO_ROUTE", null, false)
+        : failedAs(attempts.get(attempts.size() - 1));
+  }
+
   /** Error code: a business retry while the previous attempt's result is not known. */
   public static final String PREVIOUS_NOT_FINAL = "PREVIOUS_ATTEMPT_NOT_FINAL";
 
   /**
-   * A business retry (seed 001 section 2): the customer changed the payment method (another card,
-   * after a 3-D Secure challenge they could not pass) while the order is still open. A pending
-   * attempt that waits for the customer is closed at its PSP first; an attempt whose result is not
-   * known refuses the retry ({@link #PREVIOUS_NOT_FINAL}), since it may still charge. The new
-   * attempt has origin BUSINESS_RETRY, a new key and the new method; routing excludes nothing (the
-   * channel did not fail, the method changed).
+   * A business retry: the customer changed the payment method (another card, after a 3-D Secure
+   * challenge they could not pass) while the order is still open. A pending attempt that waits for
+   * the customer is closed at its PSP first; an attempt whose result is not known refuses the retry
+   * ({@link #PREVIOUS_NOT_FINAL}), since it may still charge. The new attempt has origin
+   * BUSINESS_RETRY, a new key and the new method; routing excludes nothing (the channel did not
+   * fail, the method changed).
    */
   public WalletResult retryWithMethod(String tradeOrderNo, String methodToken) {
-    Optional<PaymentOrder> found = ctx.store().order(tradeOrderNo);
+    Optional<PaymentOrder> found = orders.order(tradeOrderNo);
     if (found.isEmpty()) {
       return WalletResult.noRecord(null);
     }
     PaymentOrder order = found.get();
-    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    List<Attempt> attempts = attemptStore.attempts(tradeOrderNo);
     Optional<Attempt> charged = firstSucceeded(attempts);
     if (charged.isPresent()) {
       return WalletResult.success(charged.get().providerPaymentId());
@@ -165,19 +175,19 @@ public final class ChannelGateway implements WalletGateway {
       if (!closed.isFinal()) {
         return WalletResult.unknown(PREVIOUS_NOT_FINAL);
       }
-      attempts = ctx.store().attempts(tradeOrderNo);
+      attempts = attemptStore.attempts(tradeOrderNo);
     }
     Attempt previous = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
     Optional<ChannelAccount> route =
         Router.route(
-            routable(ctx.store().accounts()), order.paymentMethod(), Set.of(), ctx.health());
+            routable(accountStore.accounts()), order.paymentMethod(), Set.of(), ctx.health());
     if (route.isEmpty()) {
       return WalletResult.failed("NO_ROUTE", null, false);
     }
     Instant now = ctx.clock().instant();
     String lease = tokens.next();
     Optional<Attempt> created =
-        insert(
+        inserter.insert(
             order,
             route.get(),
             previous,
@@ -201,57 +211,13 @@ public final class ChannelGateway implements WalletGateway {
     }
     Instant now = ctx.clock().instant();
     String lease = tokens.next();
-    if (!ctx.store().holdTask(live.id(), lease, now.plus(ctx.createGrace()), now)) {
+    if (!tasks.holdTask(live.id(), lease, now.plus(ctx.createGrace()), now)) {
       // A recovery worker holds the attempt (it replays or retrieves itself), or a person does:
       // answer from the row rather than race them to the PSP.
       return asWalletResult(live);
     }
     // Transport replay: same attempt, same key, same parameters. Never a new attempt.
     return asWalletResult(executor.replay(live, family, versionOf(live), null, 0, lease));
-  }
-
-  private Optional<Attempt> insert(
-      PaymentOrder order,
-      ChannelAccount account,
-      Attempt previous,
-      FailoverDecision guard,
-      String token,
-      AttemptOrigin origin,
-      String lease,
-      Instant now) {
-    Attempt.Money money = new Attempt.Money(order.amount(), order.currency(), token);
-    NewAttempt attempt =
-        new NewAttempt(
-            order.tradeOrderNo(),
-            account.id(),
-            origin,
-            previous == null ? null : previous.id(),
-            String.join(",", guard.excludedDomains()),
-            money,
-            id -> {
-              String key = keyFor(id);
-              CreatePayment request =
-                  new CreatePayment(
-                      key,
-                      order.tradeOrderNo(),
-                      money.amount(),
-                      money.currency(),
-                      token,
-                      "order " + order.tradeOrderNo());
-              return new String[] {key, CreateRequestHash.of(account.id(), request)};
-            });
-    String version = ctx.policies().versionFor(order.tradeOrderNo());
-    String firstStrategy =
-        ctx.policies()
-            .rule(version, account.channel(), order.paymentMethod(), Operation.CREATE)
-            .map(r -> AttemptRecorder.strategyFor(r, 0))
-            .orElse(RecoveryStrategy.WAIT_WEBHOOK)
-            .name();
-    // Held by this call until the create's own timeout has passed; then the recovery worker may
-    // take it over, so a crash between insert and answer is found.
-    return ctx.store()
-        .insertAttempt(
-            attempt, new NewTask(firstStrategy, now.plus(ctx.createGrace()), version, lease), now);
   }
 
   /**
@@ -274,8 +240,8 @@ public final class ChannelGateway implements WalletGateway {
 
   @Override
   public WalletResult queryPayment(String tradeOrderNo) {
-    Optional<PaymentOrder> order = ctx.store().order(tradeOrderNo);
-    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    Optional<PaymentOrder> order = orders.order(tradeOrderNo);
+    List<Attempt> attempts = attemptStore.attempts(tradeOrderNo);
     if (order.isEmpty() || attempts.isEmpty()) {
       return order.isPresent() && order.get().closed()
           ? WalletResult.failed("ORDER_CLOSED", null, false)
@@ -314,7 +280,7 @@ public final class ChannelGateway implements WalletGateway {
 
   @Override
   public WalletResult closePayment(String tradeOrderNo, Instant leaseUntil) {
-    List<Attempt> attempts = ctx.store().attempts(tradeOrderNo);
+    List<Attempt> attempts = attemptStore.attempts(tradeOrderNo);
     if (firstSucceeded(attempts).isPresent()) {
       return WalletResult.failed("ALREADY_PAID", null, false);
     }
@@ -328,7 +294,7 @@ public final class ChannelGateway implements WalletGateway {
         return WalletResult.unknown(orDefault(closed.errorCode(), "CLOSE_UNKNOWN"));
       }
     }
-    if (ctx.store().closeOrder(tradeOrderNo, "CLOSED_BY_FLOW", ctx.clock().instant())) {
+    if (orders.closeOrder(tradeOrderNo, "CLOSED_BY_FLOW", ctx.clock().instant())) {
       return WalletResult.success(null);
     }
     return WalletResult.unknown("CLOSE_RACED");
@@ -356,7 +322,7 @@ public final class ChannelGateway implements WalletGateway {
 
   /** Every account (the guard needs the failure domains of past attempts). */
   private Map<Long, ChannelAccount> accountsById() {
-    return ctx.store().accounts().stream()
+    return accountStore.accounts().stream()
         .collect(Collectors.toMap(ChannelAccount::id, Function.identity()));
   }
 

@@ -1,7 +1,9 @@
 package dev.clearway.core.channel.engine;
 
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.port.ChannelStore.ChannelRefund;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.ChannelRefundStore;
+import dev.clearway.core.channel.port.ChannelRefundStore.ChannelRefund;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
@@ -22,33 +24,33 @@ final class ChannelRefunds {
   private static final int REFUND_QPS = 20;
 
   private final ChannelContext ctx;
+  private final AttemptStore attemptStore;
+  private final ChannelRefundStore refunds;
 
   ChannelRefunds(ChannelContext ctx) {
     this.ctx = ctx;
+    this.attemptStore = ctx.stores().attempts();
+    this.refunds = ctx.stores().refunds();
   }
 
   WalletResult refund(RefundRequest request, Instant leaseUntil) {
     Optional<Attempt> charged =
-        ChannelGateway.firstSucceeded(ctx.store().attempts(request.tradeOrderNo()));
+        ChannelGateway.firstSucceeded(attemptStore.attempts(request.tradeOrderNo()));
     if (charged.isEmpty()) {
       return WalletResult.failed("NOT_CHARGED", null, false);
     }
     ChannelRefund refund =
-        ctx.store()
-            .channelRefund(
-                request.refundOrderNo(),
-                charged.get().id(),
-                request.amount(),
-                ctx.clock().instant());
+        refunds.channelRefund(
+            request.refundOrderNo(), charged.get().id(), request.amount(), ctx.clock().instant());
     return send(refund, charged.get(), false, leaseUntil);
   }
 
   WalletResult query(String refundOrderNo, Instant leaseUntil) {
-    Optional<ChannelRefund> refund = ctx.store().findChannelRefund(refundOrderNo);
+    Optional<ChannelRefund> refund = refunds.findChannelRefund(refundOrderNo);
     if (refund.isEmpty()) {
       return WalletResult.noRecord(null);
     }
-    Attempt attempt = ctx.store().attempt(refund.get().attemptId()).orElseThrow();
+    Attempt attempt = attemptStore.attempt(refund.get().attemptId()).orElseThrow();
     return send(refund.get(), attempt, true, leaseUntil);
   }
 
@@ -79,7 +81,7 @@ final class ChannelRefunds {
       case CLOSED -> {
         // The number is spent at the PSP: the next send uses a new one. CAS on the generation,
         // so two callers cannot skip a number.
-        ctx.store().nextRefundGeneration(refund, ctx.clock().instant());
+        refunds.nextRefundGeneration(refund, ctx.clock().instant());
         yield WalletResult.failed("REFUND_CLOSED", requestId, true);
       }
     };

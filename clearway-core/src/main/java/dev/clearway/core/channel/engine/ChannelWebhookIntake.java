@@ -3,7 +3,10 @@ package dev.clearway.core.channel.engine;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.EvidenceSource;
-import dev.clearway.core.channel.port.ChannelStore.Delivery;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
+import dev.clearway.core.channel.port.WebhookInbox;
+import dev.clearway.core.channel.port.WebhookInbox.Delivery;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
@@ -52,10 +55,16 @@ public final class ChannelWebhookIntake {
   static final Duration CLAIM_STALE = Duration.ofMinutes(2);
 
   private final ChannelContext ctx;
+  private final WebhookInbox inbox;
+  private final RecoveryTaskStore tasks;
+  private final AttemptStore attemptStore;
   private final AttemptRecorder recorder;
 
   public ChannelWebhookIntake(ChannelContext ctx) {
     this.ctx = ctx;
+    this.inbox = ctx.stores().inbox();
+    this.tasks = ctx.stores().tasks();
+    this.attemptStore = ctx.stores().attempts();
     this.recorder = new AttemptRecorder(ctx);
   }
 
@@ -77,7 +86,7 @@ public final class ChannelWebhookIntake {
     }
     Instant now = ctx.clock().instant();
     Delivery delivery = new Delivery(channelAccountId, adapter.channel(), notice.eventId());
-    if (!ctx.store().claimDelivery(delivery, now, now.minus(CLAIM_STALE))) {
+    if (!inbox.claimDelivery(delivery, now, now.minus(CLAIM_STALE))) {
       return new Result(Disposition.PROCESSED, "duplicate");
     }
     String code;
@@ -89,23 +98,23 @@ public final class ChannelWebhookIntake {
           };
     } catch (RuntimeException e) {
       try {
-        ctx.store().releaseDelivery(delivery);
+        inbox.releaseDelivery(delivery);
       } catch (RuntimeException alsoFailed) {
         e.addSuppressed(alsoFailed); // the claim goes stale; a redelivery after that does the work
       }
       throw e;
     }
     if (INCONCLUSIVE.equals(code)) {
-      ctx.store().releaseDelivery(delivery);
+      inbox.releaseDelivery(delivery);
       return new Result(Disposition.REDELIVER, code);
     }
-    ctx.store().finishDelivery(delivery, ctx.clock().instant());
+    inbox.finishDelivery(delivery, ctx.clock().instant());
     return new Result(Disposition.PROCESSED, code);
   }
 
   private String onPayment(long accountId, PspAdapter adapter, WebhookNotice notice) {
     Optional<Attempt> found =
-        Optional.ofNullable(notice.idempotencyKey()).flatMap(ctx.store()::attemptByKey);
+        Optional.ofNullable(notice.idempotencyKey()).flatMap(attemptStore::attemptByKey);
     if (found.isEmpty() || found.get().channelAccountId() != accountId) {
       return "unknown_attempt";
     }
@@ -115,7 +124,7 @@ public final class ChannelWebhookIntake {
       boolean claimsCharge =
           outcome != null && outcome.certainty() == ResultCertainty.CONFIRMED_SUCCESS;
       if (!claimsCharge || attempt.status() == AttemptStatus.SUCCEEDED) {
-        ctx.store().wakeTask(attempt.id(), ctx.clock().instant());
+        tasks.wakeTask(attempt.id(), ctx.clock().instant());
         return "woken";
       }
       // News of a charge is confirmed by a retrieve at once, whatever the attempt's state: it may
@@ -154,17 +163,7 @@ public final class ChannelWebhookIntake {
   private void record(Attempt attempt, PspOutcome outcome, EvidenceSource source, String op) {
     String version = ctx.policies().versionFor(attempt.tradeOrderNo());
     recorder.record(
-        new AttemptRecorder.Observation(
-            attempt,
-            outcome,
-            source,
-            op,
-            false,
-            false,
-            null,
-            0,
-            recorder.createRule(attempt, version),
-            version,
-            null));
+        AttemptRecorder.Observation.observed(
+            attempt, outcome, source, op, recorder.createRule(attempt, version), version));
   }
 }

@@ -1,7 +1,9 @@
 package dev.clearway.core.channel.engine;
 
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.port.ChannelStore.Compensation;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.CompensationStore;
+import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.channel.spi.AttemptRef;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.RefundCall;
@@ -34,6 +36,8 @@ public final class CompensationWorker {
   private static final String TABLE = "attempt_compensation";
 
   private final ChannelContext ctx;
+  private final CompensationStore compensations;
+  private final AttemptStore attemptStore;
   private final Duration lease;
   private final WorkerFailures failures;
 
@@ -55,6 +59,8 @@ public final class CompensationWorker {
 
   public CompensationWorker(ChannelContext ctx, Duration lease, WorkerFailures failures) {
     this.ctx = ctx;
+    this.compensations = ctx.stores().compensations();
+    this.attemptStore = ctx.stores().attempts();
     this.lease = lease;
     this.failures = failures;
   }
@@ -69,7 +75,7 @@ public final class CompensationWorker {
     int settled = 0;
     Instant now = ctx.clock().instant();
     Instant leaseUntil = now.plus(lease);
-    for (Compensation k : ctx.store().claimCompensations(limit, lease, now)) {
+    for (Compensation k : compensations.claimCompensations(limit, lease, now)) {
       try {
         if (settle(k, leaseUntil)) {
           settled++;
@@ -83,7 +89,7 @@ public final class CompensationWorker {
   }
 
   private boolean settle(Compensation k, Instant leaseUntil) {
-    Attempt attempt = ctx.store().attempt(k.attemptId()).orElseThrow();
+    Attempt attempt = attemptStore.attempt(k.attemptId()).orElseThrow();
     PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
     if (!ctx.limiter()
         .acquireWithin(attempt.channelAccountId(), REFUND_QPS, leaseUntil, ctx.clock())) {
@@ -114,7 +120,7 @@ public final class CompensationWorker {
 
   /** The claimant's write, with the version its claim returned; a lost lease writes nothing. */
   private boolean write(Compensation k, String status, String error, Instant dueAt) {
-    if (ctx.store().updateCompensation(k, status, error, dueAt)) {
+    if (compensations.updateCompensation(k, status, error, dueAt, ctx.clock().instant())) {
       return true;
     }
     ctx.events().leaseLost(TABLE);

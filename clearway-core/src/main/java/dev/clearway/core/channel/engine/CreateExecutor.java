@@ -2,19 +2,16 @@ package dev.clearway.core.channel.engine;
 
 import dev.clearway.core.channel.decision.CreateRequestHash;
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.PolicyRule;
 import dev.clearway.core.channel.spi.CreatePayment;
-import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 
 /**
- * Sends the create of an attempt, first time or as a transport replay (seed 001 section 2: same
- * attempt, same key, same parameters), and records the answer. Never inside a transaction. The
- * caller holds the lease of the attempt's recovery task ({@code taskLease}: the creation lease, a
- * recovery worker's claim, a hold taken for a replay); the answer is recorded only while it does.
+ * Sends the create of an attempt, first time or as a transport replay (same attempt, same key, same
+ * parameters), and records the answer. Never inside a transaction. The caller holds the lease of
+ * the attempt's recovery task ({@code taskLease}: the creation lease, a recovery worker's claim, a
+ * hold taken for a replay); the answer is recorded only while it does.
  */
 public final class CreateExecutor {
 
@@ -43,7 +40,15 @@ public final class CreateExecutor {
   /** The first create of a just-inserted attempt, under its creation lease. */
   public Attempt create(
       Attempt attempt, String methodFamily, String policyVersion, String taskLease) {
-    return send(attempt, methodFamily, policyVersion, false, null, 0, taskLease);
+    PspOutcome outcome = send(attempt);
+    ctx.health().onCreate(attempt.channelAccountId(), healthy(outcome));
+    return recorder.record(
+        AttemptRecorder.Observation.created(
+            attempt,
+            outcome,
+            createRule(attempt, methodFamily, policyVersion),
+            policyVersion,
+            taskLease));
   }
 
   /**
@@ -57,56 +62,40 @@ public final class CreateExecutor {
       Long taskId,
       int runs,
       String taskLease) {
-    return send(attempt, methodFamily, policyVersion, true, taskId, runs, taskLease);
+    PolicyRule rule = createRule(attempt, methodFamily, policyVersion);
+    return replay(attempt, rule, policyVersion, taskId, runs, taskLease);
   }
 
-  private Attempt send(
+  /**
+   * A transport replay by a recovery run that has already looked up its {@code rule} (null when the
+   * pinned version has none), under the run's claim.
+   */
+  public Attempt replay(
       Attempt attempt,
-      String methodFamily,
+      PolicyRule rule,
       String policyVersion,
-      boolean replay,
       Long taskId,
       int runs,
       String taskLease) {
-    PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
+    return recorder.record(
+        AttemptRecorder.Observation.replayed(
+            attempt, send(attempt), rule, policyVersion, taskId, runs, taskLease));
+  }
+
+  /** Sends the attempt's create request, unless it is not the very request first sent. */
+  private PspOutcome send(Attempt attempt) {
     CreatePayment request = request(attempt);
-    PspOutcome outcome;
     if (!CreateRequestHash.of(attempt.channelAccountId(), request)
         .equals(attempt.createRequestHash())) {
       // Refused before it leaves the process: a replay must be the very same operation.
-      outcome =
-          new PspOutcome(
-              ResultCertainty.NO_SIDE_EFFECT,
-              null,
-              null,
-              REPLAY_MISMATCH,
-              false,
-              false,
-              null,
-              null);
-    } else {
-      outcome = adapter.create(request);
+      return PspOutcome.refusedUnexecuted(REPLAY_MISMATCH);
     }
-    if (!replay) {
-      ctx.health().onCreate(attempt.channelAccountId(), healthy(outcome));
-    }
-    PolicyRule rule =
-        ctx.policies()
-            .rule(policyVersion, adapter.channel(), methodFamily, Operation.CREATE)
-            .orElse(null);
-    return recorder.record(
-        new AttemptRecorder.Observation(
-            attempt,
-            outcome,
-            EvidenceSource.RESPONSE,
-            replay ? "REPLAY" : "CREATE",
-            !replay,
-            replay,
-            taskId,
-            runs,
-            rule,
-            policyVersion,
-            taskLease));
+    return ctx.adapters().adapter(attempt.channelAccountId()).create(request);
+  }
+
+  private PolicyRule createRule(Attempt attempt, String methodFamily, String policyVersion) {
+    String channel = ctx.adapters().adapter(attempt.channelAccountId()).channel();
+    return ctx.policies().rule(policyVersion, channel, methodFamily, Operation.CREATE).orElse(null);
   }
 
   /** Outages and unknown results count against the circuit; a declined card does not. */

@@ -72,8 +72,8 @@ class ChannelModelCheckTest {
             model(ChannelStage.NEW_ATTEMPT, Fencing.LEASE, LeaseRule.EVERY_WRITE),
             "Wpay#1 [create response] PspAdapter.create (charged)",
             "clock -> +10.001s",
-            "W1#1 [recovery round] ChannelStore.claimDue",
-            "Wpay#1 [create response] ChannelStore.record => LEASE_LOST");
+            "W1#1 [recovery round] RecoveryTaskStore.claimDue",
+            "Wpay#1 [create response] AttemptStore.record => LEASE_LOST");
 
     assertThat(path.broken()).isEmpty();
     RecoveryTask held = path.last().store().task();
@@ -86,13 +86,13 @@ class ChannelModelCheckTest {
             model(ChannelStage.NEW_ATTEMPT, Fencing.LEASE, LeaseRule.EVERY_WRITE),
             "Wpay#1 [create response] PspAdapter.create (charged)",
             "clock -> +10.001s",
-            "W1#1 [recovery round] ChannelStore.claimDue",
-            "Wpay#1 [create response] ChannelStore.record => LEASE_LOST",
-            "Wpay#1 [create response] ChannelStore.attempt",
-            "W1#1 [recovery round] ChannelStore.attempt",
-            "W1#1 [recovery round] ChannelStore.order",
+            "W1#1 [recovery round] RecoveryTaskStore.claimDue",
+            "Wpay#1 [create response] AttemptStore.record => LEASE_LOST",
+            "Wpay#1 [create response] AttemptStore.attempt",
+            "W1#1 [recovery round] AttemptStore.attempt",
+            "W1#1 [recovery round] PaymentOrderStore.order",
             "W1#1 [recovery round] PspAdapter.create (answers)",
-            "W1#1 [recovery round] ChannelStore.record => RECORDED");
+            "W1#1 [recovery round] AttemptStore.record => RECORDED");
     assertThat(on.broken()).isEmpty();
     assertThat(on.last().store().attempt().status()).isEqualTo(AttemptStatus.SUCCEEDED);
     assertThat(on.last().store().task().status()).isEqualTo(TaskStatus.RESOLVED);

@@ -19,15 +19,24 @@ import dev.clearway.core.channel.policy.PolicyRule;
 import dev.clearway.core.channel.policy.RecoveryPolicy;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.policy.RuleMatch;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.ChannelAccountStore;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
-import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.port.ChannelRefundStore;
+import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.channel.port.CompensationStore;
+import dev.clearway.core.channel.port.EvidenceStore;
+import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
+import dev.clearway.core.channel.port.WebhookInbox;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.modelcheck.ReplayPorts;
 import dev.clearway.core.modelcheck.Session;
 import dev.clearway.core.modelcheck.Show;
 import dev.clearway.core.modelcheck.WorkerState;
+import dev.clearway.core.modelcheck.memory.InMemoryChannelStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -163,7 +172,17 @@ final class ChannelRig {
   static Consumer<Session> program(WorkerState worker, ChannelWorld world) {
     return session -> {
       Clock clock = ReplayPorts.clock(session);
-      ChannelStore store = ReplayPorts.port(ChannelStore.class, session, world.store());
+      InMemoryChannelStore live = world.store();
+      ChannelStores stores =
+          new ChannelStores(
+              ReplayPorts.port(ChannelAccountStore.class, session, live),
+              ReplayPorts.port(PaymentOrderStore.class, session, live),
+              ReplayPorts.port(AttemptStore.class, session, live),
+              ReplayPorts.port(RecoveryTaskStore.class, session, live),
+              ReplayPorts.port(EvidenceStore.class, session, live),
+              ReplayPorts.port(CompensationStore.class, session, live),
+              ReplayPorts.port(ChannelRefundStore.class, session, live),
+              ReplayPorts.port(WebhookInbox.class, session, live));
       PspAdapter psp =
           ReplayPorts.port(
               PspAdapter.class,
@@ -172,7 +191,7 @@ final class ChannelRig {
               Set.of("channel", "capabilities", "parseWebhook"));
       ChannelContext ctx =
           new ChannelContext(
-              store,
+              stores,
               id -> psp,
               ChannelHealth.ALWAYS,
               new StaticRecoveryPolicies(POLICY),

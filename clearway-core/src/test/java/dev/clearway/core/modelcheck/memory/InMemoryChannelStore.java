@@ -7,7 +7,14 @@ import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
 import dev.clearway.core.channel.domain.RecoveryTask.TaskStatus;
-import dev.clearway.core.channel.port.ChannelStore;
+import dev.clearway.core.channel.port.AttemptStore;
+import dev.clearway.core.channel.port.ChannelAccountStore;
+import dev.clearway.core.channel.port.ChannelRefundStore;
+import dev.clearway.core.channel.port.CompensationStore;
+import dev.clearway.core.channel.port.EvidenceStore;
+import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
+import dev.clearway.core.channel.port.WebhookInbox;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import java.time.Duration;
@@ -19,15 +26,23 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The part of {@link ChannelStore} that attempts and recovery tasks use, in memory, with the
- * semantics of {@code JdbcChannelStore} and {@code RecoveryTaskTable}: one order, one attempt and
- * its task. The record of an observation by a holder of the task's lease applies only while the
+ * The part of the channel stores that attempts and recovery tasks use, in memory, with the
+ * semantics of {@code JdbcAttemptStore} and {@code JdbcRecoveryTaskStore}: one order, one attempt
+ * and its task. The record of an observation by a holder of the task's lease applies only while the
  * task is LEASED to that token ({@link RecordResult#LEASE_LOST} otherwise, nothing written), then
  * compare-and-sets the attempt's (id, version, status); an observer's record (no lease) goes by the
  * compare-and-set alone and changes the open task whoever holds it. What the model does not use
  * (creation of attempts, closes, refunds, compensations' progress) is refused.
  */
-public final class InMemoryChannelStore implements ChannelStore {
+public final class InMemoryChannelStore
+    implements ChannelAccountStore,
+        PaymentOrderStore,
+        AttemptStore,
+        RecoveryTaskStore,
+        EvidenceStore,
+        CompensationStore,
+        ChannelRefundStore,
+        WebhookInbox {
   private static final int CODE_MAX = 64;
 
   /** A webhook event's claim in the inbox: when it was (last) claimed, and whether it is done. */
@@ -84,6 +99,11 @@ public final class InMemoryChannelStore implements ChannelStore {
   @Override
   public List<ChannelAccount> accounts() {
     return List.of(account);
+  }
+
+  @Override
+  public void upsertAccount(ChannelAccount account) {
+    throw new UnsupportedOperationException("upsertAccount");
   }
 
   @Override
@@ -256,7 +276,7 @@ public final class InMemoryChannelStore implements ChannelStore {
   /** CAS on the task's id, version and LEASED (a claim or a hold bumped the version). */
   @Override
   public boolean rescheduleTask(
-      RecoveryTask claimed, Instant dueAt, String strategy, String lastError) {
+      RecoveryTask claimed, Instant dueAt, String strategy, String lastError, Instant now) {
     if (task == null
         || task.id() != claimed.id()
         || task.version() != claimed.version()
@@ -331,7 +351,8 @@ public final class InMemoryChannelStore implements ChannelStore {
   }
 
   @Override
-  public boolean updateCompensation(Compensation c, String status, String error, Instant due) {
+  public boolean updateCompensation(
+      Compensation c, String status, String error, Instant due, Instant now) {
     throw new UnsupportedOperationException("updateCompensation");
   }
 

@@ -1,6 +1,6 @@
 package dev.clearway.core.modelcheck.memory;
 
-import dev.clearway.core.channel.port.ChannelStore.AttemptChange;
+import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.refund.RefundStore;
 

@@ -1,8 +1,9 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.domain.RecoveryTask;
-import dev.clearway.core.channel.port.ChannelStore.NewTask;
-import dev.clearway.core.channel.port.ChannelStore.TaskChange;
+import dev.clearway.core.channel.port.AttemptStore.NewTask;
+import dev.clearway.core.channel.port.AttemptStore.TaskChange;
+import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.store.Sql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,21 +12,25 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * The statements of {@code recovery_task}. A task's lease is its attempt's: every write by a worker
  * names the token it holds ({@code lease_owner = ?} with status LEASED), so a worker whose lease
  * expired and was claimed by another changes nothing; claims and holds bump the version, which
- * fences {@link #reschedule} the same way.
+ * fences {@link #rescheduleTask} the same way. Every time written is the engine clock's, passed in
+ * as {@code now}.
  */
-final class RecoveryTaskTable {
+public final class JdbcRecoveryTaskStore implements RecoveryTaskStore {
 
   private static final int CODE_MAX = 64;
 
   private final Sql sql;
 
-  RecoveryTaskTable(Sql sql) {
-    this.sql = sql;
+  public JdbcRecoveryTaskStore(DataSource dataSource) {
+    this.sql = new Sql(dataSource);
   }
 
   /** The task of a new attempt, LEASED to the creating call until {@code task.dueAt()}. */
@@ -119,7 +124,8 @@ final class RecoveryTaskTable {
     }
   }
 
-  List<RecoveryTask> claimDue(String owner, int limit, Duration lease, Instant now) {
+  @Override
+  public List<RecoveryTask> claimDue(String owner, int limit, Duration lease, Instant now) {
     return sql.query(
         """
         WITH due AS (
@@ -146,7 +152,8 @@ final class RecoveryTaskTable {
         ChannelRows::task);
   }
 
-  boolean hold(long attemptId, String holder, Instant until, Instant now) {
+  @Override
+  public boolean holdTask(long attemptId, String holder, Instant until, Instant now) {
     // Race: a recovery worker's claim and this hold both want the task; the row lock and the
     // condition (READY, or LEASED with an expired lease) let exactly one of them take it.
     return sql.update(
@@ -166,7 +173,8 @@ final class RecoveryTaskTable {
         == 1;
   }
 
-  void resolve(long attemptId, Instant now) {
+  @Override
+  public void resolveTask(long attemptId, Instant now) {
     sql.update(
         """
         UPDATE recovery_task SET status = 'RESOLVED', lease_owner = NULL, lease_until = NULL,
@@ -179,7 +187,8 @@ final class RecoveryTaskTable {
         });
   }
 
-  void wake(long attemptId, Instant now) {
+  @Override
+  public void wakeTask(long attemptId, Instant now) {
     sql.update(
         """
         UPDATE recovery_task SET due_at = ?, version = version + 1, updated_at = ?
@@ -193,21 +202,46 @@ final class RecoveryTaskTable {
         });
   }
 
-  boolean reschedule(RecoveryTask claimed, Instant dueAt, String strategy, String lastError) {
+  @Override
+  public boolean rescheduleTask(
+      RecoveryTask claimed, Instant dueAt, String strategy, String lastError, Instant now) {
     // Fenced by the version the claim returned: a later claim (a takeover) bumped it.
     return sql.update(
             """
             UPDATE recovery_task SET status = 'READY', due_at = ?, strategy = ?, last_error = ?,
-              lease_owner = NULL, lease_until = NULL, version = version + 1, updated_at = now()
+              lease_owner = NULL, lease_until = NULL, version = version + 1, updated_at = ?
             WHERE id = ? AND version = ? AND status = 'LEASED'
             """,
             ps -> {
               ps.setObject(1, Sql.ts(dueAt));
               ps.setString(2, strategy);
               ps.setString(3, Sql.truncate(lastError, CODE_MAX));
-              ps.setLong(4, claimed.id());
-              ps.setLong(5, claimed.version());
+              ps.setObject(4, Sql.ts(now));
+              ps.setLong(5, claimed.id());
+              ps.setLong(6, claimed.version());
             })
         == 1;
+  }
+
+  @Override
+  public Optional<Instant> oldestOpenTask() {
+    return sql
+        .query(
+            "SELECT min(created_at) AS oldest FROM recovery_task"
+                + " WHERE status IN ('READY', 'LEASED')",
+            ps -> {},
+            rs -> ChannelRows.instant(rs, "oldest"))
+        .stream()
+        .filter(Objects::nonNull)
+        .findFirst();
+  }
+
+  @Override
+  public long openTasks() {
+    return sql.query(
+            "SELECT count(*) FROM recovery_task WHERE status IN ('READY', 'LEASED')",
+            ps -> {},
+            rs -> rs.getLong(1))
+        .get(0);
   }
 }

@@ -1,0 +1,101 @@
+package dev.clearway.store.channel;
+
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.domain.ProviderEvidence;
+import dev.clearway.core.channel.spi.ResultCertainty;
+import dev.clearway.store.Sql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+
+/**
+ * What a status change of an attempt leaves behind, written in the recording transaction: a {@code
+ * payment_attempt_history} row, and the {@code outbox_event} when the attempt became final.
+ */
+final class AttemptEventRows {
+
+  private AttemptEventRows() {}
+
+  static void history(
+      Connection c,
+      Attempt from,
+      AttemptStatus to,
+      ResultCertainty certainty,
+      ProviderEvidence evidence,
+      long evidenceId,
+      Instant now)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO payment_attempt_history
+              (attempt_id, version, from_status, to_status, certainty, source, evidence_id, at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)) {
+      ps.setLong(1, from.id());
+      ps.setLong(2, from.version() + 1);
+      ps.setString(3, from.status().name());
+      ps.setString(4, to.name());
+      ps.setString(5, certainty.name());
+      ps.setString(6, evidence.source().name());
+      ps.setLong(7, evidenceId);
+      ps.setObject(8, Sql.ts(now));
+      ps.executeUpdate();
+    }
+  }
+
+  static void outbox(Connection c, Attempt from, AttemptStatus to, Instant now)
+      throws SQLException {
+    String type =
+        to == AttemptStatus.SUCCEEDED ? "PaymentAttemptSucceeded" : "PaymentAttemptFailed";
+    long version = from.version() + 1;
+    String payload =
+        "{\"attemptId\":"
+            + from.id()
+            + ",\"tradeOrderNo\":\""
+            + from.tradeOrderNo()
+            + "\",\"channelAccountId\":"
+            + from.channelAccountId()
+            + ",\"status\":\""
+            + to.name()
+            + "\",\"version\":"
+            + version
+            + "}";
+    insertOutbox(c, "attempt-" + from.id() + "-v" + version, type, from, payload, now);
+  }
+
+  /** An outbox event about an attempt, its merchant the flow's that owns the trade order. */
+  static void insertOutbox(
+      Connection c, String eventId, String type, Attempt about, String payload, Instant now)
+      throws SQLException {
+    insertOutbox(c, eventId, type, about.id(), about.tradeOrderNo(), payload, now);
+  }
+
+  static void insertOutbox(
+      Connection c,
+      String eventId,
+      String type,
+      long attemptId,
+      String tradeOrderNo,
+      String payload,
+      Instant now)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                      created_at)
+            VALUES (?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE trade_order_no = ?), ?, ?)
+            """)) {
+      ps.setString(1, eventId);
+      ps.setString(2, type);
+      ps.setLong(3, attemptId);
+      ps.setString(4, tradeOrderNo);
+      ps.setString(5, payload);
+      ps.setObject(6, Sql.ts(now));
+      ps.executeUpdate();
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package dev.clearway.store.channel;
+
+import dev.clearway.core.channel.port.AttemptStore.RecordResult;
+import dev.clearway.core.channel.port.CompensationStore;
+import dev.clearway.store.Sql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * {@code attempt_compensation} on PostgreSQL. Claims push a compensation's due time to the lease's
+ * end and bump its version, which fences the claimant's update; a settled compensation and its
+ * outbox event commit in one transaction, here.
+ */
+public final class JdbcCompensationStore implements CompensationStore {
+
+  private static final int CODE_MAX = 64;
+
+  private final Sql sql;
+  private final ChannelTransaction tx;
+
+  public JdbcCompensationStore(DataSource dataSource) {
+    this.sql = new Sql(dataSource);
+    this.tx = new ChannelTransaction(dataSource);
+  }
+
+  @Override
+  public boolean openCompensation(Compensation k, Instant now) {
+    return sql.update(
+            """
+            INSERT INTO attempt_compensation (attempt_id, trade_order_no, refund_no, amount,
+              status, reason, due_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)
+            ON CONFLICT (attempt_id) DO NOTHING
+            """,
+            ps -> {
+              ps.setLong(1, k.attemptId());
+              ps.setString(2, k.tradeOrderNo());
+              ps.setString(3, k.refundNo());
+              ps.setLong(4, k.amount());
+              ps.setString(5, Sql.truncate(k.reason(), CODE_MAX));
+              ps.setObject(6, Sql.ts(now));
+              ps.setObject(7, Sql.ts(now));
+              ps.setObject(8, Sql.ts(now));
+            })
+        == 1;
+  }
+
+  @Override
+  public List<Compensation> claimCompensations(int limit, Duration lease, Instant now) {
+    // SKIP LOCKED: two workers never claim the same compensation. The claim pushes due_at out to
+    // the lease's end (nobody else takes it meanwhile) and bumps the version, which fences the
+    // claimant's update: a worker whose claim was taken over after it expired writes nothing.
+    return sql.query(
+        """
+        WITH due AS (
+          SELECT attempt_id FROM attempt_compensation
+          WHERE status = 'PENDING' AND due_at <= ?
+          ORDER BY due_at LIMIT ?
+          FOR UPDATE SKIP LOCKED)
+        UPDATE attempt_compensation k SET due_at = ?, version = version + 1, updated_at = ?
+        FROM due WHERE k.attempt_id = due.attempt_id
+        RETURNING k.attempt_id, k.trade_order_no, k.refund_no, k.amount, k.status, k.reason,
+          k.tries, k.version
+        """,
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setInt(2, limit);
+          ps.setObject(3, Sql.ts(now.plus(lease)));
+          ps.setObject(4, Sql.ts(now));
+        },
+        rs ->
+            new Compensation(
+                rs.getLong("attempt_id"),
+                rs.getString("trade_order_no"),
+                rs.getString("refund_no"),
+                rs.getLong("amount"),
+                rs.getString("status"),
+                rs.getString("reason"),
+                rs.getInt("tries"),
+                rs.getLong("version")));
+  }
+
+  @Override
+  public boolean updateCompensation(
+      Compensation expected, String status, String error, Instant dueAt, Instant now) {
+    if ("PENDING".equals(status)) {
+      return sql.update(UPDATE_COMPENSATION, ps -> bind(ps, expected, status, error, dueAt, now))
+          == 1;
+    }
+    // A settled compensation and its domain event commit together.
+    return tx.run(
+            "settle compensation",
+            c -> {
+              try (PreparedStatement ps = c.prepareStatement(UPDATE_COMPENSATION)) {
+                bind(ps, expected, status, error, dueAt, now);
+                if (ps.executeUpdate() != 1) {
+                  return RecordResult.LOST; // Race: another worker settled it first.
+                }
+              }
+              settledEvent(c, expected, status, now);
+              return RecordResult.RECORDED;
+            })
+        == RecordResult.RECORDED;
+  }
+
+  private static void settledEvent(Connection c, Compensation k, String status, Instant now)
+      throws SQLException {
+    String type =
+        "REFUNDED".equals(status) ? "DuplicateChargeRefunded" : "DuplicateChargeNeedsReview";
+    String payload =
+        "{\"attemptId\":"
+            + k.attemptId()
+            + ",\"tradeOrderNo\":\""
+            + k.tradeOrderNo()
+            + "\",\"refundNo\":\""
+            + k.refundNo()
+            + "\",\"amount\":"
+            + k.amount()
+            + ",\"status\":\""
+            + status
+            + "\"}";
+    AttemptEventRows.insertOutbox(
+        c,
+        "compensation-" + k.attemptId() + "-" + status,
+        type,
+        k.attemptId(),
+        k.tradeOrderNo(),
+        payload,
+        now);
+  }
+
+  private static final String UPDATE_COMPENSATION =
+      """
+      UPDATE attempt_compensation SET status = ?, last_error = ?, due_at = ?,
+        tries = tries + 1, version = version + 1, updated_at = ?
+      WHERE attempt_id = ? AND version = ? AND status = 'PENDING'
+      """;
+
+  private static void bind(
+      PreparedStatement ps, Compensation k, String status, String error, Instant dueAt, Instant now)
+      throws SQLException {
+    ps.setString(1, status);
+    ps.setString(2, Sql.truncate(error, CODE_MAX));
+    ps.setObject(3, Sql.ts(dueAt));
+    ps.setObject(4, Sql.ts(now));
+    ps.setLong(5, k.attemptId());
+    ps.setLong(6, k.version());
+  }
+}
