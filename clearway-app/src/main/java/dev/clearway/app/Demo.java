@@ -14,10 +14,12 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The main job: starts the service (embedded PostgreSQL, the simulated wallet over HTTP with
@@ -27,6 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * invariants, checked from the database and the simulators' ledgers.
  */
 final class Demo {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
   private Demo() {}
 
   record Options(int port, long exitAfterSeconds, int perSecond, double faultRate, long seed) {
@@ -66,48 +70,13 @@ final class Demo {
     Options o = Options.parse(args);
     String merchantKey = "cw_demo_merchant_" + random();
     long started = System.currentTimeMillis();
-    Serve.Running service =
-        Serve.start(
-            Serve.Options.parse(new String[] {"--port", String.valueOf(o.port())})
-                .withWalletFaults(new FaultPlan(o.seed(), o.faultRate()))
-                .withProperties(
-                    Map.of(
-                        "clearway.keys.merchant",
-                        "demo-shop=" + merchantKey,
-                        // Seconds instead of minutes: retries, refunds and recoveries converge
-                        // while you watch.
-                        "clearway.timing",
-                        "compressed")),
-            out);
+    Serve.Running service = startService(o, merchantKey, out);
     String base = "http://localhost:" + service.port();
-    out.printf(
-        "%nConsole: %s/console  (paste an operator or approver key: the demo keys shown above on"
-            + " a terminal, or those of CLEARWAY_OPERATOR_KEYS / CLEARWAY_APPROVER_KEYS)%n",
-        base);
-    out.printf(
-        "Driving %d payments/s with fault rate %.2f through %s/v1/payments; %s%n%n",
-        o.perSecond(),
-        o.faultRate(),
-        base,
-        o.exitAfterSeconds() > 0
-            ? "stopping after " + o.exitAfterSeconds() + " s"
-            : "Ctrl-C stops");
+    printBanner(o, base, out);
 
     AtomicBoolean stop = new AtomicBoolean();
     CountDownLatch reported = new CountDownLatch(1);
-    Thread main = Thread.currentThread();
-    Thread hook =
-        new Thread(
-            () -> {
-              stop.set(true);
-              main.interrupt();
-              try {
-                reported.await(60, java.util.concurrent.TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "clearway-demo-stop");
+    Thread hook = stopHook(stop, reported);
     Runtime.getRuntime().addShutdownHook(hook);
 
     AtomicInteger sent = new AtomicInteger();
@@ -128,12 +97,7 @@ final class Demo {
       Thread.interrupted();
     }
     stop.set(true);
-    out.println("\nStopping the stream; letting open flows settle (at most 30 s)...");
-    Instant settle = Instant.now().plusSeconds(30);
-    while (FlowSnapshot.unconverged(service.database().dataSource()) > 0
-        && Instant.now().isBefore(settle)) {
-      Thread.sleep(500);
-    }
+    settle(service, out);
     int exit = report(service, sent.get(), started, out);
     service.close();
     reported.countDown();
@@ -143,6 +107,61 @@ final class Demo {
       // Ctrl-C path: the hook is running and waits for the countdown above.
     }
     return exit;
+  }
+
+  private static Serve.Running startService(Options o, String merchantKey, PrintStream out) {
+    return Serve.start(
+        Serve.Options.parse(new String[] {"--port", String.valueOf(o.port())})
+            .withWalletFaults(new FaultPlan(o.seed(), o.faultRate()))
+            .withProperties(
+                Map.of(
+                    "clearway.keys.merchant",
+                    "demo-shop=" + merchantKey,
+                    // Seconds instead of minutes: retries, refunds and recoveries converge
+                    // while you watch.
+                    "clearway.timing",
+                    "compressed")),
+        out);
+  }
+
+  private static void printBanner(Options o, String base, PrintStream out) {
+    out.printf(
+        "%nConsole: %s/console  (paste an operator or approver key: the demo keys shown above on"
+            + " a terminal, or those of CLEARWAY_OPERATOR_KEYS / CLEARWAY_APPROVER_KEYS)%n",
+        base);
+    out.printf(
+        "Driving %d payments/s with fault rate %.2f through %s/v1/payments; %s%n%n",
+        o.perSecond(),
+        o.faultRate(),
+        base,
+        o.exitAfterSeconds() > 0
+            ? "stopping after " + o.exitAfterSeconds() + " s"
+            : "Ctrl-C stops");
+  }
+
+  /** On Ctrl-C: stops the stream, wakes the main thread and waits (60 s at most) for the report. */
+  private static Thread stopHook(AtomicBoolean stop, CountDownLatch reported) {
+    Thread main = Thread.currentThread();
+    return new Thread(
+        () -> {
+          stop.set(true);
+          main.interrupt();
+          try {
+            reported.await(60, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        },
+        "clearway-demo-stop");
+  }
+
+  private static void settle(Serve.Running service, PrintStream out) throws InterruptedException {
+    out.println("\nStopping the stream; letting open flows settle (at most 30 s)...");
+    Instant settle = Instant.now().plusSeconds(30);
+    while (FlowSnapshot.unconverged(service.database().dataSource()) > 0
+        && Instant.now().isBefore(settle)) {
+      Thread.sleep(500);
+    }
   }
 
   /** Posts payments at the configured rate: unique goals, some replays of the same key. */
@@ -160,16 +179,7 @@ final class Demo {
     while (!stop.get()) {
       n++;
       String bizKey = "demo:" + o.seed() + ":" + n;
-      String body =
-          "{\"userId\":"
-              + (1 + n % 500)
-              + ",\"scene\":\"renewal\",\"bizKey\":\""
-              + bizKey
-              + "\",\"amount\":"
-              + (100 + n % 9_900)
-              + ",\"currency\":\"CNY\",\"bizDeadline\":\""
-              + Instant.now().plusSeconds(8)
-              + "\"}";
+      String body = paymentJson(n, bizKey);
       HttpRequest request =
           HttpRequest.newBuilder(URI.create(base + "/v1/payments"))
               .timeout(Duration.ofSeconds(5))
@@ -190,6 +200,18 @@ final class Demo {
         }
       }
     }
+  }
+
+  /** The body of one payment: user, scene, bizKey, amount, currency and a deadline 8 s away. */
+  static String paymentJson(int n, String bizKey) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("userId", 1 + n % 500);
+    body.put("scene", "renewal");
+    body.put("bizKey", bizKey);
+    body.put("amount", 100 + n % 9_900);
+    body.put("currency", "CNY");
+    body.put("bizDeadline", Instant.now().plusSeconds(8).toString());
+    return JSON.writeValueAsString(body);
   }
 
   private static void progress(

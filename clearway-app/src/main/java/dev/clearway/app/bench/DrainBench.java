@@ -27,8 +27,10 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -90,43 +92,50 @@ public final class DrainBench {
         throw new IllegalStateException("drain bench failed", e.getCause());
       }
       if (o.json()) {
-        out.printf(
-            Locale.ROOT,
-            "{\"backlog\":%d,\"qps\":%d,\"seconds\":%.3f,\"timeRatio\":%.4f,"
-                + "\"peakPerSecond\":%d,\"peakRatio\":%.4f,\"pspCalls\":%d,\"succeeded\":%d}%n",
-            r.backlog(),
-            r.qps(),
-            r.seconds(),
-            r.ratio(),
-            r.peakPerSecond(),
-            r.peakRatio(),
-            r.pspCalls(),
-            r.succeeded());
+        out.println(json(r));
       } else {
-        out.printf(
-            Locale.ROOT,
-            "backlog             %,d attempts UNKNOWN after the outage%n",
-            r.backlog());
-        out.printf(Locale.ROOT, "budget              %d calls/s on the channel account%n", r.qps());
-        out.printf(
-            Locale.ROOT,
-            "drain time          %.2f s (N/B = %.2f s)%n",
-            r.seconds(),
-            (double) r.backlog() / r.qps());
-        out.printf(Locale.ROOT, "time / (N/B)        %.3f   (target <= 1.1)%n", r.ratio());
-        out.printf(
-            Locale.ROOT,
-            "peak PSP calls/s    %d = %.3f x B   (target <= 1.05)%n",
-            r.peakPerSecond(),
-            r.peakRatio());
-        out.printf(
-            Locale.ROOT,
-            "PSP recovery calls  %,d; attempts succeeded %,d%n",
-            r.pspCalls(),
-            r.succeeded());
+        print(r, out);
       }
       return r.ratio() <= 1.1 && r.peakRatio() <= 1.05 && r.succeeded() == r.backlog() ? 0 : 1;
     }
+  }
+
+  /**
+   * One JSON line: backlog, qps, seconds, timeRatio, peakPerSecond, peakRatio, pspCalls, succeeded.
+   */
+  static String json(Result r) {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("backlog", r.backlog());
+    json.put("qps", r.qps());
+    json.put("seconds", BenchJson.fixed(r.seconds(), 3));
+    json.put("timeRatio", BenchJson.fixed(r.ratio(), 4));
+    json.put("peakPerSecond", r.peakPerSecond());
+    json.put("peakRatio", BenchJson.fixed(r.peakRatio(), 4));
+    json.put("pspCalls", r.pspCalls());
+    json.put("succeeded", r.succeeded());
+    return BenchJson.line(json);
+  }
+
+  private static void print(Result r, PrintStream out) {
+    out.printf(
+        Locale.ROOT, "backlog             %,d attempts UNKNOWN after the outage%n", r.backlog());
+    out.printf(Locale.ROOT, "budget              %d calls/s on the channel account%n", r.qps());
+    out.printf(
+        Locale.ROOT,
+        "drain time          %.2f s (N/B = %.2f s)%n",
+        r.seconds(),
+        (double) r.backlog() / r.qps());
+    out.printf(Locale.ROOT, "time / (N/B)        %.3f   (target <= 1.1)%n", r.ratio());
+    out.printf(
+        Locale.ROOT,
+        "peak PSP calls/s    %d = %.3f x B   (target <= 1.05)%n",
+        r.peakPerSecond(),
+        r.peakRatio());
+    out.printf(
+        Locale.ROOT,
+        "PSP recovery calls  %,d; attempts succeeded %,d%n",
+        r.pspCalls(),
+        r.succeeded());
   }
 
   public static Result measure(Database db, int backlog, int qps, PrintStream err)
@@ -139,77 +148,18 @@ public final class DrainBench {
             List.of(new SimChannels.AccountSpec(1, "psp:stripe-a", 1, faults)),
             Duration.ofMillis(20),
             Duration.ofSeconds(2))) {
-      PolicyRule rule =
-          new PolicyRule(
-              new RuleMatch("stripe", "card", Operation.CREATE),
-              List.of(RecoveryStrategy.IDEMPOTENT_REPLAY, RecoveryStrategy.RETRIEVE),
-              List.of(Duration.ofMillis(500), Duration.ofSeconds(5)),
-              Duration.ofHours(2),
-              qps,
-              32);
-      ChannelContext ctx =
-          new ChannelContext(
-              store,
-              channels::adapter,
-              ChannelHealth.ALWAYS,
-              new StaticRecoveryPolicies(new RecoveryPolicy("drain-bench", List.of(rule))),
-              new PacedRateLimiter(),
-              ChannelEvents.NONE,
-              Clock.systemUTC(),
-              trade -> {},
-              Duration.ofSeconds(5));
-      ChannelGateway gateway =
-          new ChannelGateway(ctx, PaymentMethods.fixed("card", "pm_card_visa"));
+      ChannelContext ctx = context(store, channels, qps);
       String run = Long.toString(System.nanoTime(), 36);
       err.printf("drain: outage (responses lost); creating %,d attempts%n", backlog);
-      ExecutorService creators = Executors.newFixedThreadPool(64);
-      List<Future<Certainty>> created = new ArrayList<>();
-      for (int i = 0; i < backlog; i++) {
-        String trade = "t_drain_" + run + "_" + i;
-        created.add(
-            creators.submit(
-                () -> gateway.pay(new ChargeRequest(trade, 1, 1_000, "EUR")).certainty()));
-      }
-      long unknown = 0;
-      for (Future<Certainty> f : created) {
-        if (f.get() == Certainty.UNKNOWN) {
-          unknown++;
-        }
-      }
-      creators.shutdown();
-      if (unknown != backlog) {
-        throw new IllegalStateException("expected every create UNKNOWN, got " + unknown);
-      }
+      createUnknown(
+          new ChannelGateway(ctx, PaymentMethods.fixed("card", "pm_card_visa")), run, backlog);
       SimPsp sim = channels.sim(1);
       faults.lostResponseRate(0);
       Thread.sleep(600); // every task is due (first delay 500 ms)
       sim.queries().reset();
       err.printf("drain: outage over; recovering at %d calls/s%n", qps);
-      RecoveryWorker worker =
-          new RecoveryWorker(
-              ctx, new RecoveryWorker.Settings("drain", qps, Duration.ofSeconds(45)));
-      ExecutorService pool = Executors.newFixedThreadPool(32);
-      AtomicBoolean done = new AtomicBoolean();
-      Thread loop =
-          new Thread(
-              () -> {
-                while (!done.get()) {
-                  if (worker.runOnce(pool) == 0) {
-                    sleep(20);
-                  }
-                }
-              },
-              "drain-recovery");
-      long start = System.nanoTime();
-      loop.start();
       Sql sql = new Sql(db.dataSource());
-      while (live(sql, run) > 0) {
-        sleep(20);
-      }
-      double seconds = (System.nanoTime() - start) / 1e9;
-      done.set(true);
-      loop.join();
-      pool.shutdown();
+      double seconds = drain(ctx, qps, sql, run);
       long succeeded = count(sql, run, AttemptStatus.SUCCEEDED);
       long peak = sim.queries().peakPerSecond();
       return new Result(
@@ -222,6 +172,80 @@ public final class DrainBench {
           sim.queries().total(),
           succeeded);
     }
+  }
+
+  /** The channel context of the bench: one Stripe-style card rule paced at {@code qps}. */
+  private static ChannelContext context(JdbcChannelStore store, SimChannels channels, int qps) {
+    PolicyRule rule =
+        new PolicyRule(
+            new RuleMatch("stripe", "card", Operation.CREATE),
+            List.of(RecoveryStrategy.IDEMPOTENT_REPLAY, RecoveryStrategy.RETRIEVE),
+            List.of(Duration.ofMillis(500), Duration.ofSeconds(5)),
+            Duration.ofHours(2),
+            qps,
+            32);
+    return new ChannelContext(
+        store,
+        channels::adapter,
+        ChannelHealth.ALWAYS,
+        new StaticRecoveryPolicies(new RecoveryPolicy("drain-bench", List.of(rule))),
+        new PacedRateLimiter(),
+        ChannelEvents.NONE,
+        Clock.systemUTC(),
+        trade -> {},
+        Duration.ofSeconds(5));
+  }
+
+  /** Pays {@code backlog} orders during the outage; every one must end UNKNOWN. */
+  private static void createUnknown(ChannelGateway gateway, String run, int backlog)
+      throws InterruptedException, java.util.concurrent.ExecutionException {
+    ExecutorService creators = Executors.newFixedThreadPool(64);
+    List<Future<Certainty>> created = new ArrayList<>();
+    for (int i = 0; i < backlog; i++) {
+      String trade = "t_drain_" + run + "_" + i;
+      created.add(
+          creators.submit(
+              () -> gateway.pay(new ChargeRequest(trade, 1, 1_000, "EUR")).certainty()));
+    }
+    long unknown = 0;
+    for (Future<Certainty> f : created) {
+      if (f.get() == Certainty.UNKNOWN) {
+        unknown++;
+      }
+    }
+    creators.shutdown();
+    if (unknown != backlog) {
+      throw new IllegalStateException("expected every create UNKNOWN, got " + unknown);
+    }
+  }
+
+  /** Runs the recovery worker until no attempt of the run is live; returns the seconds it took. */
+  private static double drain(ChannelContext ctx, int qps, Sql sql, String run)
+      throws InterruptedException {
+    RecoveryWorker worker =
+        new RecoveryWorker(ctx, new RecoveryWorker.Settings("drain", qps, Duration.ofSeconds(45)));
+    ExecutorService pool = Executors.newFixedThreadPool(32);
+    AtomicBoolean done = new AtomicBoolean();
+    Thread loop =
+        new Thread(
+            () -> {
+              while (!done.get()) {
+                if (worker.runOnce(pool) == 0) {
+                  sleep(20);
+                }
+              }
+            },
+            "drain-recovery");
+    long start = System.nanoTime();
+    loop.start();
+    while (live(sql, run) > 0) {
+      sleep(20);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    done.set(true);
+    loop.join();
+    pool.shutdown();
+    return seconds;
   }
 
   private static long live(Sql sql, String run) {

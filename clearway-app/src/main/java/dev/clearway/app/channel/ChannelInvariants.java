@@ -4,8 +4,10 @@ import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.store.Sql;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -51,8 +53,30 @@ public final class ChannelInvariants {
       String origin,
       Long previous) {}
 
+  /** The attempts of the run, by provider idempotency key and by id, and those in manual cases. */
+  private record Attempts(
+      Map<String, AttemptRow> byKey, Map<Long, AttemptRow> byId, Set<Long> manual) {}
+
   public List<Violation> check(List<PspCharge> ledger, String orderPrefix) {
     List<Violation> out = new ArrayList<>();
+    Attempts attempts = attempts(orderPrefix);
+    Map<String, Integer> succeededPerOrder = checkAttempts(attempts, out);
+    moreThanOne(succeededPerOrder, "two_succeeded_attempts", out);
+    Map<String, Integer> keptChargesPerOrder = new HashMap<>();
+    Set<String> chargedKeys = checkCharges(ledger, orderPrefix, attempts, keptChargesPerOrder, out);
+    checkOpenPspOrders(ledger, orderPrefix, attempts, out);
+    checkClosedOrders(succeededPerOrder, orderPrefix, out);
+    moreThanOne(keptChargesPerOrder, "two_charges_kept", out);
+    for (Map.Entry<String, AttemptRow> e : attempts.byKey().entrySet()) {
+      if (e.getValue().status().equals("SUCCEEDED") && !chargedKeys.contains(e.getKey())) {
+        out.add(new Violation("success_without_charge", e.getValue().trade()));
+      }
+    }
+    checkFinalisedOnce(out);
+    return out;
+  }
+
+  private Attempts attempts(String orderPrefix) {
     Map<String, AttemptRow> byKey = new HashMap<>();
     Map<Long, AttemptRow> byId = new HashMap<>();
     for (Object[] r :
@@ -83,73 +107,100 @@ public final class ChannelInvariants {
       byId.put(a.id(), a);
     }
     // A live attempt is explained only by a manual case (its task went MANUAL at max age).
-    java.util.Set<Long> manual =
-        new java.util.HashSet<>(
+    Set<Long> manual =
+        new HashSet<>(
             sql.query(
                 "SELECT attempt_id FROM recovery_task WHERE status = 'MANUAL'",
                 ps -> {},
                 rs -> rs.getLong(1)));
+    return new Attempts(byKey, byId, manual);
+  }
+
+  /**
+   * Every attempt final or in a manual case, every failover behind a proven failure; returns the
+   * number of SUCCEEDED attempts per order.
+   */
+  private static Map<String, Integer> checkAttempts(Attempts attempts, List<Violation> out) {
     Map<String, Integer> succeededPerOrder = new HashMap<>();
-    for (AttemptRow a : byId.values()) {
+    for (AttemptRow a : attempts.byId().values()) {
       if (a.status().equals("SUCCEEDED")) {
         succeededPerOrder.merge(a.trade(), 1, Integer::sum);
       }
       if (!a.status().equals("SUCCEEDED")
           && !a.status().equals("FAILED")
-          && !manual.contains(a.id())) {
+          && !attempts.manual().contains(a.id())) {
         out.add(new Violation("attempt_not_final", a.trade() + "#" + a.id()));
       }
-      if (a.origin().equals("FAILOVER")) {
-        AttemptRow p = byId.get(a.previous());
-        boolean proven =
-            p != null
-                && p.status().equals("FAILED")
-                && (p.certainty().equals("DEFINITE_FAILURE")
-                    || p.certainty().equals("NO_SIDE_EFFECT"))
-                && p.eligible();
-        if (!proven) {
-          out.add(new Violation("failover_without_definite_failure", a.trade() + "#" + a.id()));
-        }
+      if (a.origin().equals("FAILOVER") && !provenFailure(attempts.byId().get(a.previous()))) {
+        out.add(new Violation("failover_without_definite_failure", a.trade() + "#" + a.id()));
       }
     }
-    succeededPerOrder.forEach(
+    return succeededPerOrder;
+  }
+
+  private static boolean provenFailure(AttemptRow p) {
+    return p != null
+        && p.status().equals("FAILED")
+        && (p.certainty().equals("DEFINITE_FAILURE") || p.certainty().equals("NO_SIDE_EFFECT"))
+        && p.eligible();
+  }
+
+  private static void moreThanOne(Map<String, Integer> perOrder, String code, List<Violation> out) {
+    perOrder.forEach(
         (trade, n) -> {
           if (n > 1) {
-            out.add(new Violation("two_succeeded_attempts", trade));
+            out.add(new Violation(code, trade));
           }
         });
+  }
+
+  /**
+   * Every charge of the PSP belongs to an attempt, and one on an attempt that did not succeed is
+   * refunded or in a manual case; counts the charges kept per order into {@code keptPerOrder} and
+   * returns the idempotency keys the PSP charged.
+   */
+  private Set<String> checkCharges(
+      List<PspCharge> ledger,
+      String orderPrefix,
+      Attempts attempts,
+      Map<String, Integer> keptPerOrder,
+      List<Violation> out) {
     Map<Long, String> compensation = new HashMap<>();
     sql.query(
         "SELECT attempt_id, status FROM attempt_compensation WHERE trade_order_no LIKE ?",
         ps -> ps.setString(1, orderPrefix + "%"),
         rs -> compensation.put(rs.getLong(1), rs.getString(2)));
-    Map<String, Integer> keptChargesPerOrder = new HashMap<>();
-    Map<String, Boolean> chargedKeys = new HashMap<>();
+    Set<String> chargedKeys = new HashSet<>();
     for (PspCharge c : ledger) {
       if (!c.merchantReference().startsWith(orderPrefix) || !c.charged()) {
         continue;
       }
-      chargedKeys.put(c.idempotencyKey(), true);
-      AttemptRow a = byKey.get(c.idempotencyKey());
+      chargedKeys.add(c.idempotencyKey());
+      AttemptRow a = attempts.byKey().get(c.idempotencyKey());
       boolean refunded = c.refunded() >= c.amount();
       if (a == null) {
         out.add(new Violation("charge_without_attempt", c.merchantReference()));
-      } else if (!a.status().equals("SUCCEEDED")) {
-        String k = compensation.get(a.id());
-        if (!refunded && !"MANUAL".equals(k)) {
-          out.add(
-              new Violation("charge_on_failed_attempt_not_compensated", a.trade() + "#" + a.id()));
-        }
+      } else if (!a.status().equals("SUCCEEDED")
+          && !refunded
+          && !"MANUAL".equals(compensation.get(a.id()))) {
+        out.add(
+            new Violation("charge_on_failed_attempt_not_compensated", a.trade() + "#" + a.id()));
       }
       if (!refunded) {
-        keptChargesPerOrder.merge(c.merchantReference(), 1, Integer::sum);
+        keptPerOrder.merge(c.merchantReference(), 1, Integer::sum);
       }
     }
+    return chargedKeys;
+  }
+
+  /** No PSP order that can still be charged behind a FAILED attempt or behind none. */
+  private static void checkOpenPspOrders(
+      List<PspCharge> ledger, String orderPrefix, Attempts attempts, List<Violation> out) {
     for (PspCharge c : ledger) {
       if (!c.merchantReference().startsWith(orderPrefix) || !"PENDING".equals(c.status())) {
         continue;
       }
-      AttemptRow a = byKey.get(c.idempotencyKey());
+      AttemptRow a = attempts.byKey().get(c.idempotencyKey());
       if (a == null || a.status().equals("FAILED")) {
         out.add(
             new Violation(
@@ -157,8 +208,13 @@ public final class ChannelInvariants {
                 c.merchantReference() + "#" + c.idempotencyKey()));
       }
     }
-    java.util.Set<String> closedOrders =
-        new java.util.HashSet<>(
+  }
+
+  /** No SUCCEEDED attempt on an order the flow was told is closed unpaid. */
+  private void checkClosedOrders(
+      Map<String, Integer> succeededPerOrder, String orderPrefix, List<Violation> out) {
+    Set<String> closedOrders =
+        new HashSet<>(
             sql.query(
                 "SELECT trade_order_no FROM payment_order WHERE trade_order_no LIKE ?"
                     + " AND status = 'CLOSED'",
@@ -168,17 +224,10 @@ public final class ChannelInvariants {
         .filter(closedOrders::contains)
         .sorted()
         .forEach(trade -> out.add(new Violation("succeeded_attempt_on_closed_order", trade)));
-    keptChargesPerOrder.forEach(
-        (trade, n) -> {
-          if (n > 1) {
-            out.add(new Violation("two_charges_kept", trade));
-          }
-        });
-    for (Map.Entry<String, AttemptRow> e : byKey.entrySet()) {
-      if (e.getValue().status().equals("SUCCEEDED") && !chargedKeys.containsKey(e.getKey())) {
-        out.add(new Violation("success_without_charge", e.getValue().trade()));
-      }
-    }
+  }
+
+  /** No attempt moved to a final status more than once. */
+  private void checkFinalisedOnce(List<Violation> out) {
     long doubleFinal =
         sql.query(
                 """
@@ -192,6 +241,5 @@ public final class ChannelInvariants {
     if (doubleFinal > 0) {
       out.add(new Violation("attempt_finalised_twice", doubleFinal + " attempts"));
     }
-    return out;
   }
 }

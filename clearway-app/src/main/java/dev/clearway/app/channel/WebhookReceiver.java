@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Receives PSP webhooks over real HTTP at {@code /webhooks/{channelAccountId}} and hands them to
@@ -27,6 +27,8 @@ public final class WebhookReceiver implements AutoCloseable {
 
   /** What the receiver answered for one channel account so far. */
   public record Tally(long accepted, long refused, long failed) {}
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final HttpServer server;
   private final ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -109,7 +111,7 @@ public final class WebhookReceiver implements AutoCloseable {
   }
 
   private static void reply(HttpExchange exchange, int status, String code) throws IOException {
-    byte[] out = ("{\"code\":\"" + code + "\"}").getBytes(StandardCharsets.UTF_8);
+    byte[] out = JSON.writeValueAsBytes(java.util.Collections.singletonMap("code", code));
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(status, out.length);
     exchange.getResponseBody().write(out);

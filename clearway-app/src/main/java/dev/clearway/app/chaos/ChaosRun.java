@@ -65,41 +65,9 @@ public final class ChaosRun {
       SimBusiness business = new SimBusiness(plan, clock);
       ChaosEvents events = new ChaosEvents();
       AtomicLong crashes = new AtomicLong();
-      // Injected crashes are counted below; any other failure of a loop is reported.
-      WorkerFailures logged = WorkerFailures.systemLogger();
-      Supervision supervision =
-          new Supervision(
-              (loop, cause) -> {
-                if (!(cause instanceof SimulatedCrash)) {
-                  logged.failed(loop, cause);
-                }
-              },
-              OverloadEvents.NONE);
-      // Two engine instances on one database stand for two processes: separate workers, scanners
-      // and wake-up queues, sharing only the rows.
       List<FaultyWakeups> faultyWakeups = new ArrayList<>();
-      List<EngineAssembly> engines = new ArrayList<>();
-      for (String name : new String[] {"a", "b"}) {
-        EngineAssembly engine =
-            new EngineAssembly(
-                db.flowStore(),
-                wallet,
-                business,
-                events,
-                config,
-                clock,
-                "chaos-" + options.seed() + "-" + name,
-                Math.max(2, options.concurrency() / 2),
-                inner -> {
-                  FaultyWakeups faulty = new FaultyWakeups(inner, plan);
-                  faultyWakeups.add(faulty);
-                  return faulty;
-                },
-                QueueLimits.defaults(Math.max(2, options.concurrency() / 2)),
-                supervision);
-        engine.runtime().onWorkerDeath((id, t) -> crashes.incrementAndGet());
-        engines.add(engine.start());
-      }
+      List<EngineAssembly> engines =
+          startEngines(db, plan, config, wallet, business, events, crashes, faultyWakeups);
       AtomicInteger created = new AtomicInteger();
       Instant giveUp = clock.instant().plusSeconds(options.timeoutSeconds());
       Thread reporter = progressReporter(db, events, created, started);
@@ -120,23 +88,76 @@ public final class ChaosRun {
       if (options.out() != null) {
         CsvExport.write(options.out(), snapshot, wallet.ledger(), business.grants());
       }
-      String faults =
-          String.format(
-              "worker crashes %d, wake-ups lost %d / duplicated %d / delayed %d, scanner hits %d,"
-                  + " CAS conflicts %d (contradictions %d), writes refused for a lost lease %d,"
-                  + " escalations %d, freezes %d",
-              crashes.get(),
-              faultyWakeups.stream().mapToLong(FaultyWakeups::lost).sum(),
-              faultyWakeups.stream().mapToLong(FaultyWakeups::duplicated).sum(),
-              faultyWakeups.stream().mapToLong(FaultyWakeups::delayed).sum(),
-              events.scannerHits.get(),
-              events.casIdempotent.get() + events.casContradiction.get(),
-              events.casContradiction.get(),
-              events.leasesLost.get(),
-              events.escalations.get(),
-              events.freezes.get());
-      return new Report(verdict, checker.examples(), faults);
+      return new Report(verdict, checker.examples(), faultSummary(crashes, faultyWakeups, events));
     }
+  }
+
+  /**
+   * Two engine instances on one database stand for two processes: separate workers, scanners and
+   * wake-up queues, sharing only the rows. Each wake-up queue loses, duplicates and delays by the
+   * plan; each worker death is counted in {@code crashes}.
+   */
+  private List<EngineAssembly> startEngines(
+      Database db,
+      FaultPlan plan,
+      EngineConfig config,
+      SimWallet wallet,
+      SimBusiness business,
+      ChaosEvents events,
+      AtomicLong crashes,
+      List<FaultyWakeups> faultyWakeups) {
+    // Injected crashes are counted; any other failure of a loop is reported.
+    WorkerFailures logged = WorkerFailures.systemLogger();
+    Supervision supervision =
+        new Supervision(
+            (loop, cause) -> {
+              if (!(cause instanceof SimulatedCrash)) {
+                logged.failed(loop, cause);
+              }
+            },
+            OverloadEvents.NONE);
+    int workers = Math.max(2, options.concurrency() / 2);
+    List<EngineAssembly> engines = new ArrayList<>();
+    for (String name : new String[] {"a", "b"}) {
+      EngineAssembly engine =
+          new EngineAssembly(
+              db.flowStore(),
+              wallet,
+              business,
+              events,
+              config,
+              clock,
+              "chaos-" + options.seed() + "-" + name,
+              workers,
+              inner -> {
+                FaultyWakeups faulty = new FaultyWakeups(inner, plan);
+                faultyWakeups.add(faulty);
+                return faulty;
+              },
+              QueueLimits.defaults(workers),
+              supervision);
+      engine.runtime().onWorkerDeath((id, t) -> crashes.incrementAndGet());
+      engines.add(engine.start());
+    }
+    return engines;
+  }
+
+  private static String faultSummary(
+      AtomicLong crashes, List<FaultyWakeups> faultyWakeups, ChaosEvents events) {
+    return String.format(
+        "worker crashes %d, wake-ups lost %d / duplicated %d / delayed %d, scanner hits %d,"
+            + " CAS conflicts %d (contradictions %d), writes refused for a lost lease %d,"
+            + " escalations %d, freezes %d",
+        crashes.get(),
+        faultyWakeups.stream().mapToLong(FaultyWakeups::lost).sum(),
+        faultyWakeups.stream().mapToLong(FaultyWakeups::duplicated).sum(),
+        faultyWakeups.stream().mapToLong(FaultyWakeups::delayed).sum(),
+        events.scannerHits.get(),
+        events.casIdempotent.get() + events.casContradiction.get(),
+        events.casContradiction.get(),
+        events.leasesLost.get(),
+        events.escalations.get(),
+        events.freezes.get());
   }
 
   /** Client threads: each takes goals until N attempts exist; some goals get several attempts. */

@@ -38,6 +38,31 @@ public final class InvariantChecker {
     return examples;
   }
 
+  /** Charges and refunds per order number, and the grants per goal, from the simulators. */
+  private record Ledgers(
+      Map<String, Integer> charges,
+      Map<String, Integer> refunds,
+      Map<String, String> grantedTo,
+      Map<String, Integer> grantCount) {
+
+    static Ledgers of(List<LedgerEntry> ledger, List<GrantEntry> grants) {
+      Map<String, Integer> charges = new HashMap<>();
+      Map<String, Integer> refunds = new HashMap<>();
+      for (LedgerEntry e : ledger) {
+        (e.kind() == LedgerEntry.Kind.CHARGE ? charges : refunds)
+            .merge(e.orderNo(), 1, Integer::sum);
+      }
+      Map<String, String> grantedTo = new HashMap<>();
+      Map<String, Integer> grantCount = new HashMap<>();
+      for (GrantEntry g : grants) {
+        String goal = SimBusiness.goalId(g.goal());
+        grantCount.merge(goal, 1, Integer::sum);
+        grantedTo.putIfAbsent(goal, g.attributedOrderNo());
+      }
+      return new Ledgers(charges, refunds, grantedTo, grantCount);
+    }
+  }
+
   public Verdict check(
       FlowSnapshot snapshot,
       List<LedgerEntry> ledger,
@@ -45,68 +70,63 @@ public final class InvariantChecker {
       int expectedPayments,
       long wallClockMs) {
     Map<String, Integer> v = Verdict.emptyViolations();
-    Map<String, Integer> charges = new HashMap<>();
-    Map<String, Integer> refunds = new HashMap<>();
-    for (LedgerEntry e : ledger) {
-      (e.kind() == LedgerEntry.Kind.CHARGE ? charges : refunds).merge(e.orderNo(), 1, Integer::sum);
-    }
-    Map<String, String> grantedTo = new HashMap<>();
-    Map<String, Integer> grantCount = new HashMap<>();
-    for (GrantEntry g : grants) {
-      String goal = SimBusiness.goalId(g.goal());
-      grantCount.merge(goal, 1, Integer::sum);
-      grantedTo.putIfAbsent(goal, g.attributedOrderNo());
-    }
-    charges.forEach((no, n) -> count(v, "doubleCharge", n > 1, "charged " + n + "x: " + no));
-    refunds.forEach((no, n) -> count(v, "doubleRefund", n > 1, "refunded " + n + "x: " + no));
-    grantCount.forEach((g, n) -> count(v, "doubleGrant", n > 1, "granted " + n + "x: " + g));
+    Ledgers l = Ledgers.of(ledger, grants);
+    l.charges().forEach((no, n) -> count(v, "doubleCharge", n > 1, "charged " + n + "x: " + no));
+    l.refunds().forEach((no, n) -> count(v, "doubleRefund", n > 1, "refunded " + n + "x: " + no));
+    l.grantCount().forEach((g, n) -> count(v, "doubleGrant", n > 1, "granted " + n + "x: " + g));
 
     Map<String, Integer> byStatus = new TreeMap<>();
     int converged = 0;
     int manual = 0;
     for (FlowRow f : snapshot.flows()) {
       byStatus.merge(f.status(), 1, Integer::sum);
-      FlowStatus status = FlowStatus.valueOf(f.status());
-      boolean charged = charges.getOrDefault(f.tradeOrderNo(), 0) > 0;
-      boolean refunded = refunds.getOrDefault(f.refundOrderNo(), 0) > 0;
-      boolean grantedHere =
-          f.tradeOrderNo() != null && f.tradeOrderNo().equals(grantedTo.get(f.goalId()));
-      boolean manualReview = f.manualReview();
-      if (manualReview) {
+      if (f.manualReview()) {
         manual++;
       }
-      if (status.isTerminal() || manualReview) {
+      if (checkFlow(f, l, v)) {
         converged++;
-      } else {
-        count(v, "notConverged", true, "not converged: flow " + f.flowId() + " " + f.status());
       }
-      count(
-          v,
-          "refundAfterBizSuccess",
-          refunded && (grantedHere || status == FlowStatus.BIZ_SUCCESS),
-          "refunded although granted to it: flow " + f.flowId());
-      String where = "flow " + f.flowId() + " " + f.status();
-      switch (status) {
-        case BIZ_SUCCESS -> count(v, "falseTerminal", !charged || !grantedHere, where);
-        case REFUNDED -> count(v, "falseTerminal", !charged || !refunded || grantedHere, where);
-        case PAY_FAIL, CLOSED -> count(v, "missedRefund", charged && !manualReview, where);
-        case WAIT_PAY, PAYING, PAYED, REFUNDING -> {}
-      }
-      boolean mustRefund = charged && !grantedHere;
-      boolean terminalOrReview = status.isTerminal() || manualReview;
-      count(
-          v,
-          "missedRefund",
-          mustRefund
-              && terminalOrReview
-              && status != FlowStatus.REFUNDED
-              && status != FlowStatus.PAY_FAIL
-              && status != FlowStatus.CLOSED
-              && !manualReview,
-          "charged, not granted, not refunded: " + where);
     }
     checkHistory(snapshot, v);
     return new Verdict(expectedPayments, converged, byStatus, manual, v, wallClockMs);
+  }
+
+  /** Checks one flow against the ledgers; returns whether it converged. */
+  private boolean checkFlow(FlowRow f, Ledgers l, Map<String, Integer> v) {
+    FlowStatus status = FlowStatus.valueOf(f.status());
+    boolean charged = l.charges().getOrDefault(f.tradeOrderNo(), 0) > 0;
+    boolean refunded = l.refunds().getOrDefault(f.refundOrderNo(), 0) > 0;
+    boolean grantedHere =
+        f.tradeOrderNo() != null && f.tradeOrderNo().equals(l.grantedTo().get(f.goalId()));
+    boolean manualReview = f.manualReview();
+    boolean converged = status.isTerminal() || manualReview;
+    if (!converged) {
+      count(v, "notConverged", true, "not converged: flow " + f.flowId() + " " + f.status());
+    }
+    count(
+        v,
+        "refundAfterBizSuccess",
+        refunded && (grantedHere || status == FlowStatus.BIZ_SUCCESS),
+        "refunded although granted to it: flow " + f.flowId());
+    String where = "flow " + f.flowId() + " " + f.status();
+    switch (status) {
+      case BIZ_SUCCESS -> count(v, "falseTerminal", !charged || !grantedHere, where);
+      case REFUNDED -> count(v, "falseTerminal", !charged || !refunded || grantedHere, where);
+      case PAY_FAIL, CLOSED -> count(v, "missedRefund", charged && !manualReview, where);
+      case WAIT_PAY, PAYING, PAYED, REFUNDING -> {}
+    }
+    boolean mustRefund = charged && !grantedHere;
+    count(
+        v,
+        "missedRefund",
+        mustRefund
+            && converged
+            && status != FlowStatus.REFUNDED
+            && status != FlowStatus.PAY_FAIL
+            && status != FlowStatus.CLOSED
+            && !manualReview,
+        "charged, not granted, not refunded: " + where);
+    return converged;
   }
 
   private void checkHistory(FlowSnapshot snapshot, Map<String, Integer> v) {

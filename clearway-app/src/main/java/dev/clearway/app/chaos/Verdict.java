@@ -1,7 +1,9 @@
 package dev.clearway.app.chaos;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The invariants of seed 000 section 15, counted from the database and the simulators' ledgers. */
 public record Verdict(
@@ -11,29 +13,25 @@ public record Verdict(
     int manualReview,
     Map<String, Integer> violations,
     long wallClockMs) {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   public boolean passed() {
     return converged == payments && violations.values().stream().allMatch(v -> v == 0);
   }
 
+  /**
+   * One JSON object: payments, converged, byStatus, manualReview, violations (each invariant with
+   * its count), wallClockMs, in that order.
+   */
   public String toJson() {
-    StringBuilder b = new StringBuilder();
-    b.append("{\"payments\":").append(payments);
-    b.append(",\"converged\":").append(converged);
-    b.append(",\"byStatus\":").append(json(byStatus));
-    b.append(",\"manualReview\":").append(manualReview);
-    b.append(",\"violations\":").append(json(violations));
-    b.append(",\"wallClockMs\":").append(wallClockMs);
-    return b.append('}').toString();
-  }
-
-  private static String json(Map<String, Integer> m) {
-    StringBuilder b = new StringBuilder("{");
-    for (Map.Entry<String, Integer> e : m.entrySet()) {
-      b.append(b.length() == 1 ? "" : ",");
-      b.append('"').append(e.getKey()).append("\":").append(e.getValue());
-    }
-    return b.append('}').toString();
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("payments", payments);
+    json.put("converged", converged);
+    json.put("byStatus", byStatus);
+    json.put("manualReview", manualReview);
+    json.put("violations", violations);
+    json.put("wallClockMs", wallClockMs);
+    return JSON.writeValueAsString(json);
   }
 
   static Map<String, Integer> emptyViolations() {

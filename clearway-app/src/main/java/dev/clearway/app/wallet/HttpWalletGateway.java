@@ -2,7 +2,6 @@ package dev.clearway.app.wallet;
 
 import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.WalletGateway;
-import dev.clearway.sim.http.Json;
 import dev.clearway.sim.http.WireProtocol;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -59,7 +58,8 @@ public final class HttpWalletGateway implements WalletGateway {
     body.put("userId", request.userId());
     body.put("amount", request.amount());
     body.put("currency", request.currency());
-    return post(WalletCall.PAY, WireProtocol.CHARGES, request.tradeOrderNo(), Json.write(body));
+    return post(
+        WalletCall.PAY, WireProtocol.CHARGES, request.tradeOrderNo(), WalletJson.write(body));
   }
 
   @Override
@@ -70,7 +70,7 @@ public final class HttpWalletGateway implements WalletGateway {
   @Override
   public WalletResult closePayment(String tradeOrderNo) {
     String path = WireProtocol.CHARGES + "/" + segment(tradeOrderNo) + WireProtocol.CLOSE_SUFFIX;
-    return post(WalletCall.CLOSE, path, tradeOrderNo, "{}");
+    return post(WalletCall.CLOSE, path, tradeOrderNo, WalletJson.write(Map.of()));
   }
 
   @Override
@@ -80,7 +80,8 @@ public final class HttpWalletGateway implements WalletGateway {
     body.put("tradeOrderNo", request.tradeOrderNo());
     body.put("amount", request.amount());
     body.put("currency", request.currency());
-    return post(WalletCall.REFUND, WireProtocol.REFUNDS, request.refundOrderNo(), Json.write(body));
+    return post(
+        WalletCall.REFUND, WireProtocol.REFUNDS, request.refundOrderNo(), WalletJson.write(body));
   }
 
   @Override

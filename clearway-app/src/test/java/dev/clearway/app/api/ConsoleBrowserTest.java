@@ -299,7 +299,9 @@ class ConsoleBrowserTest {
                     700,
                     "CNY",
                     now.plusSeconds(3600)),
-                new Lease("gone", now.minusSeconds(1)),
+                // Held for a minute: an expired lease would let the running engine's scanner
+                // claim the row before the moves below, which write under this lease.
+                new Lease("test-holder", now.plusSeconds(60)),
                 now)
             .flow();
     flow = move(store, flow, FlowStatus.PAYING);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.store.testing.TestDatabase;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Channel chaos over real HTTP, Stripe-style (card) and WeChat Pay v3-style (wallet) accounts:
@@ -18,8 +20,16 @@ class ChannelChaosTest {
   void outagesFailOverOnlyAfterDefiniteFailuresAndNothingIsChargedTwice() throws Exception {
     ChannelChaosReport report =
         new ChannelChaos(TestDatabase.get().dataSource(), 400, 7, System.err).run();
-    System.out.println(report.toJson());
+    String json = report.toJson();
+    System.out.println(json);
     Map<String, Long> counts = report.counts();
+    JsonNode line = JsonMapper.builder().build().readTree(json);
+    assertThat(line.get("scenario").stringValue()).isEqualTo("channels");
+    assertThat(line.get("payments").intValue()).isEqualTo(400);
+    assertThat(line.get("seed").longValue()).isEqualTo(7);
+    assertThat(line.get("violations").intValue()).isZero();
+    counts.forEach((k, v) -> assertThat(line.get(k).longValue()).as(k).isEqualTo(v));
+    assertThat(line.get("seconds").isNumber()).isTrue();
 
     assertThat(report.violations()).isEmpty();
     // The engine itself caught every charge on a failed attempt: the end-of-run reconciliation
