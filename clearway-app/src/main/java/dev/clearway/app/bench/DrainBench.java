@@ -175,7 +175,7 @@ public final class DrainBench {
   }
 
   /** The channel context of the bench: one Stripe-style card rule paced at {@code qps}. */
-  private static ChannelContext context(JdbcChannelStore store, SimChannels channels, int qps) {
+  private static ChannelContext context(ChannelStores store, SimChannels channels, int qps) {
     PolicyRule rule =
         new PolicyRule(
             new RuleMatch("stripe", "card", Operation.CREATE),
