@@ -1,7 +1,7 @@
 package dev.clearway.app.channel;
 
 import dev.clearway.app.metrics.MicrometerChannelEvents;
-import dev.clearway.channels.health.CircuitBreakerHealth;
+import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;

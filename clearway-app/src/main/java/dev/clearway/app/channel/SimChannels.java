@@ -1,10 +1,10 @@
 package dev.clearway.app.channel;
 
-import dev.clearway.channels.stripe.StripeAdapter;
-import dev.clearway.channels.stripe.StripeConfig;
-import dev.clearway.channels.wechat.WechatCredentials;
-import dev.clearway.channels.wechat.WechatPayAdapter;
-import dev.clearway.channels.wechat.WechatPayConfig;
+import dev.clearway.psp.stripe.StripeAdapter;
+import dev.clearway.psp.stripe.StripeConfig;
+import dev.clearway.psp.wechat.WechatCredentials;
+import dev.clearway.psp.wechat.WechatPayAdapter;
+import dev.clearway.psp.wechat.WechatPayConfig;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.sim.psp.PspFaults;

@@ -3,7 +3,7 @@ package dev.clearway.app.console;
 import dev.clearway.app.api.ApiException;
 import dev.clearway.app.api.Page;
 import dev.clearway.app.api.PageCursor;
-import dev.clearway.channels.health.CircuitBreakerHealth;
+import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.store.channel.JdbcChannelOps;
 import dev.clearway.store.channel.JdbcChannelOps.AccountFigures;
 import dev.clearway.store.channel.JdbcChannelQueues;

@@ -4,9 +4,9 @@ import static dev.clearway.app.api.RunningApi.APPROVER_KEY;
 import static dev.clearway.app.api.RunningApi.OPERATOR_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.channels.policy.ChannelCapabilities;
-import dev.clearway.channels.policy.DefaultRecoveryPolicy;
-import dev.clearway.channels.policy.YamlPolicyParser;
+import dev.clearway.psp.policy.ChannelCapabilities;
+import dev.clearway.psp.policy.DefaultRecoveryPolicy;
+import dev.clearway.psp.policy.YamlPolicyParser;
 import dev.clearway.core.channel.policy.DryRun;
 import dev.clearway.core.channel.policy.DryRunReport;
 import dev.clearway.core.channel.policy.Operation;

@@ -3,7 +3,7 @@ package dev.clearway.app.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.app.EngineAssembly;
-import dev.clearway.channels.health.CircuitBreakerHealth;
+import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.PacedRateLimiter;
 import dev.clearway.core.channel.engine.PaymentMethods;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.app.api.OutputCapture;
 import dev.clearway.app.server.Serve;
-import dev.clearway.channels.policy.DefaultRecoveryPolicy;
+import dev.clearway.psp.policy.DefaultRecoveryPolicy;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URI;

@@ -2,8 +2,8 @@ package dev.clearway.app.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.channels.stripe.StripeAdapter;
-import dev.clearway.channels.stripe.StripeConfig;
+import dev.clearway.psp.stripe.StripeAdapter;
+import dev.clearway.psp.stripe.StripeConfig;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.port.AdapterRegistry;
