@@ -2,8 +2,8 @@ package dev.clearway.app.server;
 
 import dev.clearway.app.api.ApiKeys;
 import dev.clearway.app.api.InvalidKeyConfiguration;
-import dev.clearway.app.wallet.HttpWalletConfig;
-import dev.clearway.app.wallet.HttpWalletGateway;
+import dev.clearway.wallet.http.HttpWalletConfig;
+import dev.clearway.wallet.http.HttpWalletGateway;
 import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.sim.FaultPlan;

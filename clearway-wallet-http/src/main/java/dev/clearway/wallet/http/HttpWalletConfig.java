@@ -1,4 +1,4 @@
-package dev.clearway.app.wallet;
+package dev.clearway.wallet.http;
 
 import java.net.URI;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.clearway.app.wallet;
+package dev.clearway.wallet.http;
 
 /** The five calls of the wallet protocol; how an answer is read depends on which one it answers. */
 enum WalletCall {

@@ -1,9 +1,7 @@
-package dev.clearway.app.wallet;
+package dev.clearway.wallet.http;
 
 import dev.clearway.core.fact.WalletResult;
 import dev.clearway.core.port.WalletGateway;
-import dev.clearway.sim.http.Json;
-import dev.clearway.sim.http.WireProtocol;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -59,7 +57,7 @@ public final class HttpWalletGateway implements WalletGateway {
     body.put("userId", request.userId());
     body.put("amount", request.amount());
     body.put("currency", request.currency());
-    return post(WalletCall.PAY, WireProtocol.CHARGES, request.tradeOrderNo(), Json.write(body));
+    return post(WalletCall.PAY, WireProtocol.CHARGES, request.tradeOrderNo(), WalletJson.write(body));
   }
 
   @Override
@@ -80,7 +78,7 @@ public final class HttpWalletGateway implements WalletGateway {
     body.put("tradeOrderNo", request.tradeOrderNo());
     body.put("amount", request.amount());
     body.put("currency", request.currency());
-    return post(WalletCall.REFUND, WireProtocol.REFUNDS, request.refundOrderNo(), Json.write(body));
+    return post(WalletCall.REFUND, WireProtocol.REFUNDS, request.refundOrderNo(), WalletJson.write(body));
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.clearway.app.wallet;
+package dev.clearway.wallet.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,6 @@
-package dev.clearway.app.wallet;
+package dev.clearway.wallet.http;
 
 import dev.clearway.core.fact.WalletResult;
-import dev.clearway.sim.http.Json;
-import dev.clearway.sim.http.WireProtocol;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 
@@ -74,11 +71,7 @@ final class WalletResponses {
         || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
       return null;
     }
-    try {
-      return Json.parse(new String(body, StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
+    return WalletJson.readFlatObject(body);
   }
 
   private static String orDefault(String code, String fallback) {
