@@ -1,0 +1,253 @@
+package dev.clearway.lab.bench;
+
+import dev.clearway.lab.channel.SimChannels;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.engine.ChannelContext;
+import dev.clearway.core.channel.engine.ChannelGateway;
+import dev.clearway.core.channel.engine.PacedRateLimiter;
+import dev.clearway.core.channel.engine.PaymentMethods;
+import dev.clearway.core.channel.engine.RecoveryWorker;
+import dev.clearway.core.channel.engine.StaticRecoveryPolicies;
+import dev.clearway.core.channel.policy.Operation;
+import dev.clearway.core.channel.policy.PolicyRule;
+import dev.clearway.core.channel.policy.RecoveryPolicy;
+import dev.clearway.core.channel.policy.RecoveryStrategy;
+import dev.clearway.core.channel.policy.RuleMatch;
+import dev.clearway.core.channel.port.ChannelEvents;
+import dev.clearway.core.channel.port.ChannelHealth;
+import dev.clearway.core.fact.Certainty;
+import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.sim.psp.SimPsp;
+import dev.clearway.store.Database;
+import dev.clearway.store.Sql;
+import dev.clearway.store.channel.JdbcChannelStore;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code clearway bench drain --backlog N --qps B}: an outage of a simulated Stripe-style PSP
+ * (every response lost after the charge executed) leaves N attempts UNKNOWN; the outage ends; the
+ * recovery worker drains the backlog through the channel account's paced budget of B calls per
+ * second. Prints the drain time divided by N/B (target at most 1.1) and the peak calls per second
+ * the PSP saw, divided by B (target at most 1.05).
+ */
+public final class DrainBench {
+
+  private DrainBench() {}
+
+  record Options(int backlog, int qps, String jdbcUrl, boolean json) {
+    static Options parse(String[] args) {
+      int backlog = 2_000;
+      int qps = 100;
+      String url = null;
+      boolean json = false;
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--backlog" -> backlog = Integer.parseInt(args[++i]);
+          case "--qps" -> qps = Integer.parseInt(args[++i]);
+          case "--jdbc-url" -> url = args[++i];
+          case "--json" -> json = true;
+          default -> throw new IllegalArgumentException("unknown option: " + args[i]);
+        }
+      }
+      if (backlog < 1 || qps < 1 || qps > 1_000) {
+        throw new IllegalArgumentException("need --backlog >= 1 and --qps within 1..1000");
+      }
+      return new Options(backlog, qps, url, json);
+    }
+  }
+
+  /** What one run measured. */
+  public record Result(
+      int backlog,
+      int qps,
+      double seconds,
+      double ratio,
+      long peakPerSecond,
+      double peakRatio,
+      long pspCalls,
+      long succeeded) {}
+
+  public static int run(String[] args, PrintStream out, PrintStream err)
+      throws InterruptedException {
+    Options o = Options.parse(args);
+    try (Database db =
+        o.jdbcUrl() == null ? Database.embedded(24) : Database.connect(o.jdbcUrl(), 24)) {
+      Result r;
+      try {
+        r = measure(db, o.backlog(), o.qps(), err);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException("drain bench failed", e.getCause());
+      }
+      if (o.json()) {
+        out.printf(
+            Locale.ROOT,
+            "{\"backlog\":%d,\"qps\":%d,\"seconds\":%.3f,\"timeRatio\":%.4f,"
+                + "\"peakPerSecond\":%d,\"peakRatio\":%.4f,\"pspCalls\":%d,\"succeeded\":%d}%n",
+            r.backlog(),
+            r.qps(),
+            r.seconds(),
+            r.ratio(),
+            r.peakPerSecond(),
+            r.peakRatio(),
+            r.pspCalls(),
+            r.succeeded());
+      } else {
+        out.printf(
+            Locale.ROOT,
+            "backlog             %,d attempts UNKNOWN after the outage%n",
+            r.backlog());
+        out.printf(Locale.ROOT, "budget              %d calls/s on the channel account%n", r.qps());
+        out.printf(
+            Locale.ROOT,
+            "drain time          %.2f s (N/B = %.2f s)%n",
+            r.seconds(),
+            (double) r.backlog() / r.qps());
+        out.printf(Locale.ROOT, "time / (N/B)        %.3f   (target <= 1.1)%n", r.ratio());
+        out.printf(
+            Locale.ROOT,
+            "peak PSP calls/s    %d = %.3f x B   (target <= 1.05)%n",
+            r.peakPerSecond(),
+            r.peakRatio());
+        out.printf(
+            Locale.ROOT,
+            "PSP recovery calls  %,d; attempts succeeded %,d%n",
+            r.pspCalls(),
+            r.succeeded());
+      }
+      return r.ratio() <= 1.1 && r.peakRatio() <= 1.05 && r.succeeded() == r.backlog() ? 0 : 1;
+    }
+  }
+
+  public static Result measure(Database db, int backlog, int qps, PrintStream err)
+      throws InterruptedException, java.util.concurrent.ExecutionException {
+    JdbcChannelStore store = new JdbcChannelStore(db.dataSource());
+    PspFaults faults = new PspFaults(42).lostResponseRate(1.0);
+    try (SimChannels channels =
+        new SimChannels(
+            store,
+            List.of(new SimChannels.AccountSpec(1, "psp:stripe-a", 1, faults)),
+            Duration.ofMillis(20),
+            Duration.ofSeconds(2))) {
+      PolicyRule rule =
+          new PolicyRule(
+              new RuleMatch("stripe", "card", Operation.CREATE),
+              List.of(RecoveryStrategy.IDEMPOTENT_REPLAY, RecoveryStrategy.RETRIEVE),
+              List.of(Duration.ofMillis(500), Duration.ofSeconds(5)),
+              Duration.ofHours(2),
+              qps,
+              32);
+      ChannelContext ctx =
+          new ChannelContext(
+              store,
+              channels::adapter,
+              ChannelHealth.ALWAYS,
+              new StaticRecoveryPolicies(new RecoveryPolicy("drain-bench", List.of(rule))),
+              new PacedRateLimiter(),
+              ChannelEvents.NONE,
+              Clock.systemUTC(),
+              trade -> {},
+              Duration.ofSeconds(5));
+      ChannelGateway gateway =
+          new ChannelGateway(ctx, PaymentMethods.fixed("card", "pm_card_visa"));
+      String run = Long.toString(System.nanoTime(), 36);
+      err.printf("drain: outage (responses lost); creating %,d attempts%n", backlog);
+      ExecutorService creators = Executors.newFixedThreadPool(64);
+      List<Future<Certainty>> created = new ArrayList<>();
+      for (int i = 0; i < backlog; i++) {
+        String trade = "t_drain_" + run + "_" + i;
+        created.add(
+            creators.submit(
+                () -> gateway.pay(new ChargeRequest(trade, 1, 1_000, "EUR")).certainty()));
+      }
+      long unknown = 0;
+      for (Future<Certainty> f : created) {
+        if (f.get() == Certainty.UNKNOWN) {
+          unknown++;
+        }
+      }
+      creators.shutdown();
+      if (unknown != backlog) {
+        throw new IllegalStateException("expected every create UNKNOWN, got " + unknown);
+      }
+      SimPsp sim = channels.sim(1);
+      faults.lostResponseRate(0);
+      Thread.sleep(600); // every task is due (first delay 500 ms)
+      sim.queries().reset();
+      err.printf("drain: outage over; recovering at %d calls/s%n", qps);
+      RecoveryWorker worker =
+          new RecoveryWorker(
+              ctx, new RecoveryWorker.Settings("drain", qps, Duration.ofSeconds(45)));
+      ExecutorService pool = Executors.newFixedThreadPool(32);
+      AtomicBoolean done = new AtomicBoolean();
+      Thread loop =
+          new Thread(
+              () -> {
+                while (!done.get()) {
+                  if (worker.runOnce(pool) == 0) {
+                    sleep(20);
+                  }
+                }
+              },
+              "drain-recovery");
+      long start = System.nanoTime();
+      loop.start();
+      Sql sql = new Sql(db.dataSource());
+      while (live(sql, run) > 0) {
+        sleep(20);
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      done.set(true);
+      loop.join();
+      pool.shutdown();
+      long succeeded = count(sql, run, AttemptStatus.SUCCEEDED);
+      long peak = sim.queries().peakPerSecond();
+      return new Result(
+          backlog,
+          qps,
+          seconds,
+          seconds / ((double) backlog / qps),
+          peak,
+          (double) peak / qps,
+          sim.queries().total(),
+          succeeded);
+    }
+  }
+
+  private static long live(Sql sql, String run) {
+    return sql.query(
+            "SELECT count(*) FROM payment_attempt WHERE trade_order_no LIKE ?"
+                + " AND status IN ('CREATED', 'PENDING', 'UNKNOWN')",
+            ps -> ps.setString(1, "t_drain_" + run + "_%"),
+            rs -> rs.getLong(1))
+        .get(0);
+  }
+
+  private static long count(Sql sql, String run, AttemptStatus status) {
+    return sql.query(
+            "SELECT count(*) FROM payment_attempt WHERE trade_order_no LIKE ? AND status = ?",
+            ps -> {
+              ps.setString(1, "t_drain_" + run + "_%");
+              ps.setString(2, status.name());
+            },
+            rs -> rs.getLong(1))
+        .get(0);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
