@@ -1,6 +1,6 @@
 package dev.clearway.lab.channel;
 
-import dev.clearway.service.metrics.MicrometerChannelEvents;
+import dev.clearway.boot.metrics.MicrometerChannelEvents;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;

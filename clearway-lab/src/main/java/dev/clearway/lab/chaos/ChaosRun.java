@@ -1,6 +1,6 @@
 package dev.clearway.lab.chaos;
 
-import dev.clearway.service.EngineAssembly;
+import dev.clearway.boot.EngineAssembly;
 import dev.clearway.lab.Parallel;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;

@@ -2,7 +2,7 @@ package dev.clearway.lab.serve;
 
 import dev.clearway.lab.channel.SimChannels;
 import dev.clearway.service.server.ServiceStart;
-import dev.clearway.service.spring.ClearwayChannelConfiguration;
+import dev.clearway.boot.ClearwayChannelConfiguration;
 import dev.clearway.wallet.http.HttpWalletConfig;
 import dev.clearway.wallet.http.HttpWalletGateway;
 import dev.clearway.core.port.BusinessGateway;

@@ -1,10 +1,10 @@
 package dev.clearway.lab.channel;
 
-import dev.clearway.service.channel.ChannelLayer;
+import dev.clearway.boot.channel.ChannelLayer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.EngineAssembly;
+import dev.clearway.boot.EngineAssembly;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.PacedRateLimiter;

@@ -1,6 +1,6 @@
 package dev.clearway.service.api;
 
-import dev.clearway.service.EngineAssembly;
+import dev.clearway.boot.EngineAssembly;
 import dev.clearway.service.metrics.FlowStateGauges;
 import dev.clearway.service.metrics.MicrometerEngineEvents;
 import dev.clearway.core.domain.TriggerSource;

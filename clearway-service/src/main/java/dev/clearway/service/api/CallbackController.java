@@ -1,6 +1,6 @@
 package dev.clearway.service.api;
 
-import dev.clearway.service.EngineAssembly;
+import dev.clearway.boot.EngineAssembly;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.port.FlowStore;

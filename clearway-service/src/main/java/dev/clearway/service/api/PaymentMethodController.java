@@ -1,6 +1,6 @@
 package dev.clearway.service.api;
 
-import dev.clearway.service.EngineAssembly;
+import dev.clearway.boot.EngineAssembly;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.PayFlow;

@@ -1,6 +1,6 @@
 package dev.clearway.service.outbox;
 
-import dev.clearway.service.metrics.CachedReading;
+import dev.clearway.boot.metrics.CachedReading;
 import dev.clearway.core.outbox.OutboxRelay;
 import dev.clearway.core.outbox.OutboxStore;
 import dev.clearway.core.port.FlowStore;

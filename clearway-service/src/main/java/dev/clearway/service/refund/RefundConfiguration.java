@@ -4,7 +4,7 @@ import dev.clearway.service.latecharge.LateChargeEngine;
 import dev.clearway.service.latecharge.LateChargeOpsController;
 import dev.clearway.service.latecharge.MicrometerLateChargeEvents;
 import dev.clearway.service.metrics.LateChargeGauges;
-import dev.clearway.service.spring.ClearwayProperties;
+import dev.clearway.boot.ClearwayProperties;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.Supervision;
 import dev.clearway.core.latecharge.LateChargeEvents;

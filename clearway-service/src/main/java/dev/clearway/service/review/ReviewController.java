@@ -1,6 +1,6 @@
 package dev.clearway.service.review;
 
-import dev.clearway.service.EngineAssembly;
+import dev.clearway.boot.EngineAssembly;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;

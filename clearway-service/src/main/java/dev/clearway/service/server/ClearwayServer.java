@@ -6,7 +6,7 @@ import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;
 import dev.clearway.service.refund.RefundConfiguration;
 import dev.clearway.service.review.ReviewConfiguration;
-import dev.clearway.service.spring.ClearwayEngineConfiguration;
+import dev.clearway.boot.ClearwayEngineConfiguration;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;

@@ -1,5 +1,7 @@
 package dev.clearway.service.metrics;
 
+import dev.clearway.boot.metrics.MicrometerChannelEvents;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.service.refund.MicrometerRefundEvents;

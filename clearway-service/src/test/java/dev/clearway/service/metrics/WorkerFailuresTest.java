@@ -1,5 +1,9 @@
 package dev.clearway.service.metrics;
 
+import dev.clearway.boot.metrics.MicrometerOverloadEvents;
+
+import dev.clearway.boot.metrics.MicrometerWorkerFailures;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;

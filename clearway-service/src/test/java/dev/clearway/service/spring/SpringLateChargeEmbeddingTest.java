@@ -1,5 +1,7 @@
 package dev.clearway.service.spring;
 
+import dev.clearway.boot.ClearwayEngineConfiguration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.service.latecharge.LateChargeEngine;

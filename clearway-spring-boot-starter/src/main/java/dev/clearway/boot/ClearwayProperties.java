@@ -1,4 +1,4 @@
-package dev.clearway.service.spring;
+package dev.clearway.boot;
 
 import dev.clearway.core.engine.QueueLimits;
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,8 +1,8 @@
-package dev.clearway.service.spring;
+package dev.clearway.boot;
 
-import dev.clearway.service.EngineAssembly;
-import dev.clearway.service.channel.ChannelLayer;
-import dev.clearway.service.metrics.MicrometerChannelEvents;
+import dev.clearway.boot.EngineAssembly;
+import dev.clearway.boot.channel.ChannelLayer;
+import dev.clearway.boot.metrics.MicrometerChannelEvents;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.psp.policy.ChannelCapabilities;
 import dev.clearway.psp.policy.DefaultRecoveryPolicy;
@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -74,6 +75,7 @@ public class ClearwayChannelConfiguration {
    * {@code clearway.channel.circuit.open{account}} (1 while open), which the console reads.
    */
   @Bean
+  @ConditionalOnMissingBean
   CircuitBreakerHealth clearwayChannelHealth(
       ChannelAccounts accounts, ObjectProvider<MeterRegistry> meters) {
     CircuitBreakerHealth health = CircuitBreakerHealth.defaults();

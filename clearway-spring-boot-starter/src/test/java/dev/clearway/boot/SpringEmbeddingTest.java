@@ -1,4 +1,4 @@
-package dev.clearway.service.spring;
+package dev.clearway.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.clearway.service.metrics;
+package dev.clearway.boot.metrics;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.clearway.service.channel;
+package dev.clearway.boot.channel;
 
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;

@@ -1,4 +1,4 @@
-package dev.clearway.service.metrics;
+package dev.clearway.boot.metrics;
 
 import dev.clearway.core.port.WorkerFailures;
 import io.micrometer.core.instrument.MeterRegistry;

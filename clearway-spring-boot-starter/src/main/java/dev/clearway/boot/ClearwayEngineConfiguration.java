@@ -1,8 +1,8 @@
-package dev.clearway.service.spring;
+package dev.clearway.boot;
 
-import dev.clearway.service.EngineAssembly;
-import dev.clearway.service.metrics.MicrometerOverloadEvents;
-import dev.clearway.service.metrics.MicrometerWorkerFailures;
+import dev.clearway.boot.EngineAssembly;
+import dev.clearway.boot.metrics.MicrometerOverloadEvents;
+import dev.clearway.boot.metrics.MicrometerWorkerFailures;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.PaymentService;
 import dev.clearway.core.engine.Supervision;
@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,6 +37,7 @@ import org.springframework.context.annotation.Configuration;
 public class ClearwayEngineConfiguration {
 
   @Bean
+  @ConditionalOnMissingBean
   SqlDialect clearwayDialect() {
     return new PostgresDialect();
   }
@@ -54,12 +56,14 @@ public class ClearwayEngineConfiguration {
    * logged with their cause and counted in {@code clearway.worker.failures{loop}}.
    */
   @Bean
+  @ConditionalOnMissingBean
   WorkerFailures clearwayWorkerFailures(ObjectProvider<MeterRegistry> meters) {
     return new MicrometerWorkerFailures(meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 
   /** Work refused by a full queue, counted in {@code clearway.overload.rejected{pool}}. */
   @Bean
+  @ConditionalOnMissingBean
   OverloadEvents clearwayOverloadEvents(ObjectProvider<MeterRegistry> meters) {
     return new MicrometerOverloadEvents(meters.getIfAvailable(SimpleMeterRegistry::new));
   }

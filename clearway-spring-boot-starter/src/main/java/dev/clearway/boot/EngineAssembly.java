@@ -1,4 +1,4 @@
-package dev.clearway.service;
+package dev.clearway.boot;
 
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.Advancer;

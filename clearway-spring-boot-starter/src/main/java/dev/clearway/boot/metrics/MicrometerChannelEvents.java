@@ -1,4 +1,4 @@
-package dev.clearway.service.metrics;
+package dev.clearway.boot.metrics;
 
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
