@@ -1,96 +1,97 @@
 package dev.clearway.lab;
 
-import dev.clearway.lab.bench.Bench;
-import dev.clearway.lab.chaos.ChaosOptions;
-import dev.clearway.lab.chaos.ChaosRun;
-import dev.clearway.lab.serve.Serve;
+import dev.clearway.lab.cli.BenchCommand;
+import dev.clearway.lab.cli.ChaosCommand;
+import dev.clearway.lab.cli.ServeCommand;
 import java.io.PrintStream;
-import java.util.Arrays;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** The command line: {@code clearway demo | chaos | help}. */
-public final class ClearwayMain {
-  private ClearwayMain() {}
+/**
+ * The command line: {@code clearway demo | chaos [channels] | bench [drain] | serve | help}. A bad
+ * option, a bad value or an unknown command answers a message and the usage on stderr and exits 2.
+ */
+@Command(
+    name = "clearway",
+    mixinStandardHelpOptions = true,
+    version = "clearway 0.1.0",
+    description = "Payment consistency engine: the demo, chaos runs, benchmarks and the service.")
+public final class ClearwayMain implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
-    String command = args.length == 0 ? "help" : args[0];
-    String[] rest = Arrays.copyOfRange(args, Math.min(1, args.length), args.length);
-    try {
-      return switch (command) {
-        case "chaos" ->
-            rest.length > 0 && rest[0].equals("channels")
-                ? channelChaos(Arrays.copyOfRange(rest, 1, rest.length), out, err)
-                : chaos(ChaosOptions.parse(rest, 2_000), out, err);
-        case "demo" -> Demo.run(rest, out, err);
-        case "bench" ->
-            rest.length > 0 && rest[0].equals("drain")
-                ? dev.clearway.lab.bench.DrainBench.run(
-                    Arrays.copyOfRange(rest, 1, rest.length), out, err)
-                : Bench.run(rest, out, err);
-        case "serve" -> Serve.run(rest, out);
-        case "help", "--help", "-h" -> {
-          out.println(usage());
-          yield 0;
-        }
-        default -> {
-          err.println("unknown command: " + command);
-          err.println(usage());
-          yield 2;
-        }
-      };
-    } catch (IllegalArgumentException e) {
-      err.println("error: " + e.getMessage());
-      err.println(usage());
-      return 2;
-    }
+  /** Runs one command line; the exit code: 0 passed, 1 failed a check, 2 bad usage. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    CommandLine line =
+        new CommandLine(new ClearwayMain())
+            .addSubcommand(new DemoCommand(out, err))
+            .addSubcommand(ChaosCommand.line(out, err))
+            .addSubcommand(BenchCommand.line(out, err))
+            .addSubcommand(new ServeCommand(out))
+            .addSubcommand(new CommandLine.HelpCommand());
+    line.setOut(new PrintWriter(out, true, Charset.defaultCharset()));
+    line.setErr(new PrintWriter(err, true, Charset.defaultCharset()));
+    line.setExecutionExceptionHandler(
+        (e, cmd, parsed) -> {
+          if (e instanceof IllegalArgumentException) {
+            cmd.getErr().println("error: " + e.getMessage());
+            cmd.usage(cmd.getErr());
+            return CommandLine.ExitCode.USAGE;
+          }
+          throw e;
+        });
+    return line.execute(args);
   }
 
-  static int chaos(ChaosOptions options, PrintStream out, PrintStream err) {
-    ChaosRun.Report report = new ChaosRun(options, err).run();
-    report.examples().forEach(e -> err.println("violation: " + e));
-    err.println("faults: " + report.faultSummary());
-    out.println(report.verdict().toJson());
-    return report.verdict().passed() ? 0 : 1;
+  /** Without a command: the usage. */
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  static int channelChaos(String[] args, PrintStream out, PrintStream err)
-      throws InterruptedException {
-    int payments = 600;
-    long seed = 1;
-    String url = null;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--payments" -> payments = Integer.parseInt(args[++i]);
-        case "--seed" -> seed = Long.parseLong(args[++i]);
-        case "--jdbc-url" -> url = args[++i];
-        default -> throw new IllegalArgumentException("unknown option: " + args[i]);
-      }
-    }
-    try (dev.clearway.store.Database db =
-        url == null
-            ? dev.clearway.store.Database.embedded(40)
-            : dev.clearway.store.Database.connect(url, 40)) {
-      dev.clearway.lab.channel.ChannelChaosReport report =
-          new dev.clearway.lab.channel.ChannelChaos(db.dataSource(), payments, seed, err).run();
-      report.violations().forEach(v -> err.println("violation: " + v));
-      out.println(report.toJson());
-      return report.passed() ? 0 : 1;
-    }
-  }
+  /** {@code clearway demo}. */
+  @Command(
+      name = "demo",
+      mixinStandardHelpOptions = true,
+      description = "The service on embedded PostgreSQL with a faulty simulated wallet over HTTP.")
+  static final class DemoCommand implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
 
-  static String usage() {
-    return """
-        usage: clearway <command> [options]
-          demo  [--payments N] [--exit-after SECONDS]   chaos run on embedded PostgreSQL with a live table
-          chaos --payments N --seed S [--fault-rate P] [--concurrency C] [--out DIR] [--jdbc-url URL]
-                [--timeout-seconds T]
-          chaos channels [--payments N] [--seed S] [--jdbc-url URL]   PSP outages, failover, recovery
-          serve [--port P] [--jdbc-url URL]             the payment API on embedded PostgreSQL and the simulators
-          bench drain [--backlog N] [--qps B] [--jdbc-url URL] [--json]
-          bench [--payments N] [--concurrency C] [--jdbc-url URL] [--json] [--scanner-rows R] [--no-scanner]
-        """;
+    @Option(names = "--port", defaultValue = "8080", description = "HTTP port (0: any free one)")
+    int port;
+
+    @Option(
+        names = "--exit-after",
+        defaultValue = "0",
+        paramLabel = "SECONDS",
+        description = "stop after this many seconds (0: at Ctrl-C)")
+    long exitAfter;
+
+    @Option(names = "--rate", defaultValue = "20", description = "payments per second, 1 to 500")
+    int rate;
+
+    @Option(names = "--fault-rate", defaultValue = "0.2", description = "fault probability")
+    double faultRate;
+
+    @Option(names = "--seed", defaultValue = "42", description = "fault seed")
+    long seed;
+
+    DemoCommand(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return Demo.run(new Demo.Options(port, exitAfter, rate, faultRate, seed), out, err);
+    }
   }
 }

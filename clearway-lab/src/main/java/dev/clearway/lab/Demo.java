@@ -30,45 +30,23 @@ final class Demo {
   private Demo() {}
 
   record Options(int port, long exitAfterSeconds, int perSecond, double faultRate, long seed) {
-    static Options parse(String[] args) {
-      int port = 8080;
-      long exitAfter = 0;
-      int rate = 20;
-      double faults = 0.2;
-      long seed = 42;
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        String v = i + 1 < args.length ? args[i + 1] : null;
-        if (v == null) {
-          throw new IllegalArgumentException(a + " needs a value");
-        }
-        switch (a) {
-          case "--port" -> port = Integer.parseInt(v);
-          case "--exit-after" -> exitAfter = Long.parseLong(v);
-          case "--rate" -> rate = Integer.parseInt(v);
-          case "--fault-rate" -> faults = Double.parseDouble(v);
-          case "--seed" -> seed = Long.parseLong(v);
-          default -> throw new IllegalArgumentException("unknown option " + a);
-        }
-        i++;
-      }
-      if (rate < 1 || rate > 500) {
+    Options {
+      if (perSecond < 1 || perSecond > 500) {
         throw new IllegalArgumentException("--rate must be within [1, 500] payments per second");
       }
-      if (faults < 0 || faults > 1) {
+      if (faultRate < 0 || faultRate > 1) {
         throw new IllegalArgumentException("--fault-rate must be within [0, 1]");
       }
-      return new Options(port, exitAfter, rate, faults, seed);
     }
   }
 
-  static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
-    Options o = Options.parse(args);
+  static int run(Options o, PrintStream out, PrintStream err) throws InterruptedException {
     String merchantKey = "cw_demo_merchant_" + random();
     long started = System.currentTimeMillis();
     Serve.Running service =
         Serve.start(
-            Serve.Options.parse(new String[] {"--port", String.valueOf(o.port())})
+            Serve.Options.defaults()
+                .withPort(o.port())
                 .withWalletFaults(new FaultPlan(o.seed(), o.faultRate()))
                 .withProperties(
                     Map.of(

@@ -16,8 +16,8 @@ class DemoSmokeTest {
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
     int exit =
-        Demo.run(
-            new String[] {"--exit-after", "6", "--port", "0", "--rate", "15"}, out, System.err);
+        ClearwayMain.run(
+            new String[] {"demo", "--exit-after", "6", "--port", "0", "--rate", "15"}, out, System.err);
 
     String text = bytes.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(text).isZero();

@@ -12,8 +12,7 @@ import java.util.Locale;
 public final class Bench {
   private Bench() {}
 
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    BenchOptions o = BenchOptions.parse(args);
+  public static int run(BenchOptions o, PrintStream out, PrintStream err) {
     int pool = o.concurrency() + 4;
     try (Database db =
         o.jdbcUrl() == null ? Database.embedded(pool) : Database.connect(o.jdbcUrl(), pool)) {

@@ -44,25 +44,12 @@ public final class DrainBench {
 
   private DrainBench() {}
 
-  record Options(int backlog, int qps, String jdbcUrl, boolean json) {
-    static Options parse(String[] args) {
-      int backlog = 2_000;
-      int qps = 100;
-      String url = null;
-      boolean json = false;
-      for (int i = 0; i < args.length; i++) {
-        switch (args[i]) {
-          case "--backlog" -> backlog = Integer.parseInt(args[++i]);
-          case "--qps" -> qps = Integer.parseInt(args[++i]);
-          case "--jdbc-url" -> url = args[++i];
-          case "--json" -> json = true;
-          default -> throw new IllegalArgumentException("unknown option: " + args[i]);
-        }
-      }
+  /** Options of {@code clearway bench drain}. */
+  public record Options(int backlog, int qps, String jdbcUrl, boolean json) {
+    public Options {
       if (backlog < 1 || qps < 1 || qps > 1_000) {
         throw new IllegalArgumentException("need --backlog >= 1 and --qps within 1..1000");
       }
-      return new Options(backlog, qps, url, json);
     }
   }
 
@@ -77,9 +64,8 @@ public final class DrainBench {
       long pspCalls,
       long succeeded) {}
 
-  public static int run(String[] args, PrintStream out, PrintStream err)
+  public static int run(Options o, PrintStream out, PrintStream err)
       throws InterruptedException {
-    Options o = Options.parse(args);
     try (Database db =
         o.jdbcUrl() == null ? Database.embedded(24) : Database.connect(o.jdbcUrl(), 24)) {
       Result r;

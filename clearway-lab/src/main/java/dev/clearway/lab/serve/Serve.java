@@ -41,24 +41,29 @@ public final class Serve {
       FaultPlan walletFaults,
       Map<String, String> properties,
       boolean channels) {
-    public static Options parse(String[] args) {
-      int port = 8080;
-      String url = null;
-      String wallet = null;
-      boolean channels = false;
-      for (int i = 0; i < args.length; i++) {
-        switch (args[i]) {
-          case "--port" -> port = Integer.parseInt(value(args, ++i));
-          case "--jdbc-url" -> url = value(args, ++i);
-          case "--wallet-url" -> wallet = value(args, ++i);
-          case "--channels" -> channels = true;
-          default -> throw new IllegalArgumentException("unknown option " + args[i]);
-        }
-      }
+    public Options {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("--port must be within [0, 65535]");
       }
-      return new Options(port, url, wallet, FaultPlan.none(), Map.of(), channels);
+    }
+
+    /** Port 8080, embedded PostgreSQL, the simulated wallet, no faults. */
+    public static Options defaults() {
+      return new Options(8080, null, null, FaultPlan.none(), Map.of(), false);
+    }
+
+    public Options withPort(int port) {
+      return new Options(port, jdbcUrl, walletUrl, walletFaults, properties, channels);
+    }
+
+    /** An existing PostgreSQL instead of the embedded one (null: embedded). */
+    public Options withJdbcUrl(String url) {
+      return new Options(port, url, walletUrl, walletFaults, properties, channels);
+    }
+
+    /** An existing wallet instead of the simulated one (null: simulated). */
+    public Options withWalletUrl(String url) {
+      return new Options(port, jdbcUrl, url, walletFaults, properties, channels);
     }
 
     public Options withWalletFaults(FaultPlan faults) {
@@ -75,13 +80,6 @@ public final class Serve {
     /** Pay through the channel layer (two simulated Stripe-style PSP accounts). */
     public Options withChannels() {
       return new Options(port, jdbcUrl, walletUrl, walletFaults, properties, true);
-    }
-
-    private static String value(String[] args, int i) {
-      if (i >= args.length) {
-        throw new IllegalArgumentException(args[i - 1] + " needs a value");
-      }
-      return args[i];
     }
   }
 
@@ -215,8 +213,8 @@ public final class Serve {
     }
   }
 
-  public static int run(String[] args, PrintStream out) throws InterruptedException {
-    Running running = start(Options.parse(args), out);
+  public static int run(Options options, PrintStream out) throws InterruptedException {
+    Running running = start(options, out);
     Runtime.getRuntime().addShutdownHook(new Thread(running::close, "clearway-shutdown"));
     Thread.currentThread().join();
     return 0;

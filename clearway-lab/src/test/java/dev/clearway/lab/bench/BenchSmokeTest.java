@@ -1,5 +1,7 @@
 package dev.clearway.lab.bench;
 
+import dev.clearway.lab.ClearwayMain;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -15,8 +17,9 @@ class BenchSmokeTest {
   void printsEveryFigureAsJsonOnTheLastLine() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int exit =
-        Bench.run(
+        ClearwayMain.run(
             new String[] {
+              "bench",
               "--payments", "300", "--concurrency", "4", "--json", "--scanner-rows", "2000"
             },
             new PrintStream(out, true, StandardCharsets.UTF_8),

@@ -34,7 +34,7 @@ class GeneratedKeysServeTest {
     try (OutputCapture console = new OutputCapture();
         Serve.Running running =
             Serve.start(
-                Serve.Options.parse(new String[] {"--port", "0", "--jdbc-url", url}),
+                Serve.Options.defaults().withPort(0).withJdbcUrl(url),
                 new PrintStream(printed, true, StandardCharsets.UTF_8))) {
       Map<Role, List<String>> generated = running.context().getBean(ApiKeys.class).generatedKeys();
       assertThat(generated).containsOnlyKeys(Role.MERCHANT, Role.OPERATOR, Role.APPROVER);

@@ -48,7 +48,7 @@ class PolicyHttpTest {
   @Test
   void aPolicyGoesFromSubmitToRollbackWithMakerCheckerAndAudit() throws Exception {
     Serve.Options options =
-        Serve.Options.parse(new String[] {"--port", "0"})
+        Serve.Options.defaults().withPort(0)
             .withChannels()
             .withProperties(
                 Map.of(
@@ -224,7 +224,7 @@ class PolicyHttpTest {
   @Test
   void withoutTheChannelLayerThereAreNoPolicies() throws Exception {
     Serve.Options options =
-        Serve.Options.parse(new String[] {"--port", "0"})
+        Serve.Options.defaults().withPort(0)
             .withProperties(
                 Map.of(
                     "clearway.keys.merchant", MERCHANT,

@@ -31,7 +31,7 @@ class ServeChannelsTest {
   @Test
   void aPaymentGoesThroughAChannelAccountAndItsWebhookIsVerified() throws Exception {
     Serve.Options options =
-        Serve.Options.parse(new String[] {"--port", "0"})
+        Serve.Options.defaults().withPort(0)
             .withChannels()
             .withProperties(
                 Map.of(
