@@ -17,7 +17,9 @@ class DemoSmokeTest {
 
     int exit =
         ClearwayMain.run(
-            new String[] {"demo", "--exit-after", "6", "--port", "0", "--rate", "15"}, out, System.err);
+            new String[] {"demo", "--exit-after", "6", "--port", "0", "--rate", "15"},
+            out,
+            System.err);
 
     String text = bytes.toString(StandardCharsets.UTF_8);
     assertThat(exit).as(text).isZero();

@@ -1,12 +1,7 @@
 package dev.clearway.boot;
 
-import dev.clearway.boot.EngineAssembly;
 import dev.clearway.boot.channel.ChannelLayer;
 import dev.clearway.boot.metrics.MicrometerChannelEvents;
-import dev.clearway.psp.health.CircuitBreakerHealth;
-import dev.clearway.psp.policy.ChannelCapabilities;
-import dev.clearway.psp.policy.DefaultRecoveryPolicy;
-import dev.clearway.psp.policy.YamlPolicyParser;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;
@@ -21,6 +16,10 @@ import dev.clearway.core.domain.OrderNumbers;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.psp.health.CircuitBreakerHealth;
+import dev.clearway.psp.policy.ChannelCapabilities;
+import dev.clearway.psp.policy.DefaultRecoveryPolicy;
+import dev.clearway.psp.policy.YamlPolicyParser;
 import dev.clearway.store.channel.JdbcChannelStore;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
 import io.micrometer.core.instrument.Gauge;

@@ -1,6 +1,5 @@
 package dev.clearway.boot;
 
-import dev.clearway.boot.EngineAssembly;
 import dev.clearway.boot.metrics.MicrometerOverloadEvents;
 import dev.clearway.boot.metrics.MicrometerWorkerFailures;
 import dev.clearway.core.engine.EngineConfig;

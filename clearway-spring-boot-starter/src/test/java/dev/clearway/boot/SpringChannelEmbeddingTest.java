@@ -2,8 +2,6 @@ package dev.clearway.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.psp.stripe.StripeAdapter;
-import dev.clearway.psp.stripe.StripeConfig;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.port.AdapterRegistry;
@@ -13,6 +11,8 @@ import dev.clearway.core.domain.NewPayment;
 import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.engine.PaymentService;
 import dev.clearway.core.port.FlowStore;
+import dev.clearway.psp.stripe.StripeAdapter;
+import dev.clearway.psp.stripe.StripeConfig;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.psp.PspCharge;

@@ -1,6 +1,5 @@
 package dev.clearway.lab.bench;
 
-import dev.clearway.lab.channel.SimChannels;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
@@ -17,6 +16,7 @@ import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
 import dev.clearway.core.fact.Certainty;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.lab.channel.SimChannels;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.SimPsp;
 import dev.clearway.store.Database;
@@ -64,8 +64,7 @@ public final class DrainBench {
       long pspCalls,
       long succeeded) {}
 
-  public static int run(Options o, PrintStream out, PrintStream err)
-      throws InterruptedException {
+  public static int run(Options o, PrintStream out, PrintStream err) throws InterruptedException {
     try (Database db =
         o.jdbcUrl() == null ? Database.embedded(24) : Database.connect(o.jdbcUrl(), 24)) {
       Result r;

@@ -1,12 +1,12 @@
 package dev.clearway.lab.bench;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.lab.Parallel;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
 import dev.clearway.core.engine.AdvanceResult;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.port.EngineEvents;
+import dev.clearway.lab.Parallel;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;

@@ -1,7 +1,6 @@
 package dev.clearway.lab.channel;
 
 import dev.clearway.boot.metrics.MicrometerChannelEvents;
-import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;
@@ -9,6 +8,7 @@ import dev.clearway.core.channel.engine.PacedRateLimiter;
 import dev.clearway.core.channel.engine.StaticRecoveryPolicies;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.store.channel.JdbcChannelStore;

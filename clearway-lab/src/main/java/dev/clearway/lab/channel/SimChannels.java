@@ -1,12 +1,12 @@
 package dev.clearway.lab.channel;
 
+import dev.clearway.core.channel.domain.ChannelAccount;
+import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.psp.stripe.StripeAdapter;
 import dev.clearway.psp.stripe.StripeConfig;
 import dev.clearway.psp.wechat.WechatCredentials;
 import dev.clearway.psp.wechat.WechatPayAdapter;
 import dev.clearway.psp.wechat.WechatPayConfig;
-import dev.clearway.core.channel.domain.ChannelAccount;
-import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.SimPsp;
 import dev.clearway.sim.psp.stripe.StripeSimOptions;

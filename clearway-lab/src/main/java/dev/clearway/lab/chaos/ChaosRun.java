@@ -1,7 +1,6 @@
 package dev.clearway.lab.chaos;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.lab.Parallel;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
@@ -13,6 +12,7 @@ import dev.clearway.core.engine.QueueLimits;
 import dev.clearway.core.engine.Supervision;
 import dev.clearway.core.port.OverloadEvents;
 import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.lab.Parallel;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.FaultyWakeups;
 import dev.clearway.sim.SimBusiness;

@@ -1,9 +1,9 @@
 package dev.clearway.lab.chaos;
 
-import dev.clearway.lab.chaos.FlowSnapshot.FlowRow;
-import dev.clearway.lab.chaos.FlowSnapshot.HistoryRow;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.Transitions;
+import dev.clearway.lab.chaos.FlowSnapshot.FlowRow;
+import dev.clearway.lab.chaos.FlowSnapshot.HistoryRow;
 import dev.clearway.sim.GrantEntry;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimBusiness;

@@ -1,9 +1,9 @@
 package dev.clearway.lab.cli;
 
-import dev.clearway.lab.chaos.ChaosOptions;
-import dev.clearway.lab.chaos.ChaosRun;
 import dev.clearway.lab.channel.ChannelChaos;
 import dev.clearway.lab.channel.ChannelChaosReport;
+import dev.clearway.lab.chaos.ChaosOptions;
+import dev.clearway.lab.chaos.ChaosRun;
 import dev.clearway.store.Database;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -55,8 +55,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
   /** The command with its {@code channels} subcommand. */
   public static CommandLine line(PrintStream out, PrintStream err) {
-    return new CommandLine(new ChaosCommand(out, err))
-        .addSubcommand(new Channels(out, err));
+    return new CommandLine(new ChaosCommand(out, err)).addSubcommand(new Channels(out, err));
   }
 
   @Override
@@ -74,7 +73,8 @@ public final class ChaosCommand implements Callable<Integer> {
   @Command(
       name = "channels",
       mixinStandardHelpOptions = true,
-      description = "PSP outages, failover and recovery over simulated Stripe- and WeChat-style PSPs.")
+      description =
+          "PSP outages, failover and recovery over simulated Stripe- and WeChat-style PSPs.")
   static final class Channels implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;

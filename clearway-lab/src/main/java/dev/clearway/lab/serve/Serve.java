@@ -1,16 +1,16 @@
 package dev.clearway.lab.serve;
 
+import dev.clearway.boot.ClearwayChannelConfiguration;
+import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.lab.channel.SimChannels;
 import dev.clearway.service.server.ServiceStart;
-import dev.clearway.boot.ClearwayChannelConfiguration;
-import dev.clearway.wallet.http.HttpWalletConfig;
-import dev.clearway.wallet.http.HttpWalletGateway;
-import dev.clearway.core.port.BusinessGateway;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.sim.http.SimWalletServer;
 import dev.clearway.store.Database;
+import dev.clearway.wallet.http.HttpWalletConfig;
+import dev.clearway.wallet.http.HttpWalletGateway;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

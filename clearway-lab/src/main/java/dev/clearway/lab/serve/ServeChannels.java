@@ -1,9 +1,9 @@
 package dev.clearway.lab.serve;
 
+import dev.clearway.boot.ChannelAccounts;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.port.AdapterRegistry;
 import dev.clearway.lab.channel.SimChannels;
-import dev.clearway.boot.ChannelAccounts;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.store.Database;
 import dev.clearway.store.channel.JdbcChannelStore;

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The module graph, checked on the compiled main code of every module: production modules (core,
  * store, psp, wallet-http, starter, service) never reach the simulator or the laboratory, the core
- * needs nothing but the JDK, and dependencies point inwards: store, psp and wallet-http to the
- * core only; the starter to those; the service to the starter and what it brings.
+ * needs nothing but the JDK, and dependencies point inwards: store, psp and wallet-http to the core
+ * only; the starter to those; the service to the starter and what it brings.
  */
 class ModuleDependencyTest {
   private static final String CORE = "dev.clearway.core..";
@@ -31,7 +31,8 @@ class ModuleDependencyTest {
   /** Test classes (test-classes directories and test jars) are not part of any module's graph. */
   private static final ImportOption MAIN_ONLY =
       (Location location) ->
-          !location.contains("/test-classes/") && !location.matches(java.util.regex.Pattern.compile(".*-tests\\.jar.*"));
+          !location.contains("/test-classes/")
+              && !location.matches(java.util.regex.Pattern.compile(".*-tests\\.jar.*"));
 
   @BeforeAll
   static void importMainCode() {

@@ -1,9 +1,8 @@
 package dev.clearway.lab.bench;
 
-import dev.clearway.lab.ClearwayMain;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.lab.ClearwayMain;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +18,7 @@ class BenchSmokeTest {
     int exit =
         ClearwayMain.run(
             new String[] {
-              "bench",
-              "--payments", "300", "--concurrency", "4", "--json", "--scanner-rows", "2000"
+              "bench", "--payments", "300", "--concurrency", "4", "--json", "--scanner-rows", "2000"
             },
             new PrintStream(out, true, StandardCharsets.UTF_8),
             System.err);

@@ -1,11 +1,9 @@
 package dev.clearway.lab.channel;
 
-import dev.clearway.boot.channel.ChannelLayer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.psp.health.CircuitBreakerHealth;
+import dev.clearway.boot.channel.ChannelLayer;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.PacedRateLimiter;
 import dev.clearway.core.channel.engine.PaymentMethods;
@@ -24,6 +22,7 @@ import dev.clearway.core.domain.PayFlow;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.port.EngineEvents;
+import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.psp.PspCharge;

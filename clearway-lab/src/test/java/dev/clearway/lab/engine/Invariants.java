@@ -1,12 +1,11 @@
 package dev.clearway.lab.engine;
 
-import dev.clearway.service.testkit.EngineHarness;
-
+import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.domain.Transitions;
 import dev.clearway.lab.chaos.FlowSnapshot;
 import dev.clearway.lab.chaos.FlowSnapshot.FlowRow;
 import dev.clearway.lab.chaos.FlowSnapshot.HistoryRow;
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.Transitions;
+import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.sim.GrantEntry;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimBusiness;

@@ -2,9 +2,8 @@ package dev.clearway.lab.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.api.OutputCapture;
-import dev.clearway.lab.serve.Serve;
 import dev.clearway.psp.policy.DefaultRecoveryPolicy;
+import dev.clearway.service.api.OutputCapture;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -48,7 +47,8 @@ class PolicyHttpTest {
   @Test
   void aPolicyGoesFromSubmitToRollbackWithMakerCheckerAndAudit() throws Exception {
     Serve.Options options =
-        Serve.Options.defaults().withPort(0)
+        Serve.Options.defaults()
+            .withPort(0)
             .withChannels()
             .withProperties(
                 Map.of(
@@ -224,7 +224,8 @@ class PolicyHttpTest {
   @Test
   void withoutTheChannelLayerThereAreNoPolicies() throws Exception {
     Serve.Options options =
-        Serve.Options.defaults().withPort(0)
+        Serve.Options.defaults()
+            .withPort(0)
             .withProperties(
                 Map.of(
                     "clearway.keys.merchant", MERCHANT,

@@ -31,7 +31,8 @@ class ServeChannelsTest {
   @Test
   void aPaymentGoesThroughAChannelAccountAndItsWebhookIsVerified() throws Exception {
     Serve.Options options =
-        Serve.Options.defaults().withPort(0)
+        Serve.Options.defaults()
+            .withPort(0)
             .withChannels()
             .withProperties(
                 Map.of(

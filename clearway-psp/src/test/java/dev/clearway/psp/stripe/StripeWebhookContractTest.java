@@ -6,7 +6,6 @@ import static dev.clearway.psp.stripe.StripeFixture.payment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.psp.stripe.WebhookInbox.Delivery;
 import dev.clearway.core.channel.spi.AttemptRef;
 import dev.clearway.core.channel.spi.CreatePayment;
 import dev.clearway.core.channel.spi.RefundCall;
@@ -15,6 +14,7 @@ import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
 import dev.clearway.core.signature.WebhookSignature;
+import dev.clearway.psp.stripe.WebhookInbox.Delivery;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.stripe.StripeSimOptions;
 import dev.clearway.sim.psp.stripe.StripeSimTiming;

@@ -6,12 +6,12 @@ import static dev.clearway.psp.wechat.WechatHarness.ref;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.psp.wechat.NotificationReceiver.Delivery;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome.RefundState;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
+import dev.clearway.psp.wechat.NotificationReceiver.Delivery;
 import dev.clearway.sim.psp.PspFaults;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

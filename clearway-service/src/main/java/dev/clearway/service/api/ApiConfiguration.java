@@ -1,8 +1,6 @@
 package dev.clearway.service.api;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.service.metrics.FlowStateGauges;
-import dev.clearway.service.metrics.MicrometerEngineEvents;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.BoundedPool;
 import dev.clearway.core.engine.CancelService;
@@ -11,6 +9,8 @@ import dev.clearway.core.port.EngineEvents;
 import dev.clearway.core.port.EntryLock;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.port.OverloadEvents;
+import dev.clearway.service.metrics.FlowStateGauges;
+import dev.clearway.service.metrics.MicrometerEngineEvents;
 import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,9 +1,9 @@
 package dev.clearway.service.console;
 
+import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
-import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.store.channel.JdbcChannelOps;
 import dev.clearway.store.channel.JdbcChannelOps.AccountFigures;
 import dev.clearway.store.channel.JdbcChannelQueues;

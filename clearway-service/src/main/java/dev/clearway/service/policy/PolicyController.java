@@ -1,11 +1,5 @@
 package dev.clearway.service.policy;
 
-import dev.clearway.service.api.ApiException;
-import dev.clearway.service.api.ApiKeyFilter;
-import dev.clearway.service.api.ApiKeys.Principal;
-import dev.clearway.service.api.Page;
-import dev.clearway.service.api.PageCursor;
-import dev.clearway.service.api.Role;
 import dev.clearway.core.channel.policy.DryRunReport;
 import dev.clearway.core.channel.policy.PolicyRecord;
 import dev.clearway.core.channel.policy.PolicyRegistry;
@@ -13,6 +7,12 @@ import dev.clearway.core.channel.policy.PolicyRejected;
 import dev.clearway.core.channel.policy.RecordedHistory;
 import dev.clearway.core.channel.policy.RolloutState;
 import dev.clearway.core.review.PersonNames;
+import dev.clearway.service.api.ApiException;
+import dev.clearway.service.api.ApiKeyFilter;
+import dev.clearway.service.api.ApiKeys.Principal;
+import dev.clearway.service.api.Page;
+import dev.clearway.service.api.PageCursor;
+import dev.clearway.service.api.Role;
 import dev.clearway.store.channel.JdbcPolicyVersions;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;

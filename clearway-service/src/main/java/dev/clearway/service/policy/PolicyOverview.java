@@ -1,7 +1,7 @@
 package dev.clearway.service.policy;
 
-import dev.clearway.service.api.Page;
 import dev.clearway.core.channel.policy.RolloutState;
+import dev.clearway.service.api.Page;
 import dev.clearway.store.channel.JdbcPolicyVersions;
 
 /**

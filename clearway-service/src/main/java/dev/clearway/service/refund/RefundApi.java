@@ -1,8 +1,5 @@
 package dev.clearway.service.refund;
 
-import dev.clearway.service.api.ApiException;
-import dev.clearway.service.api.PaymentApi;
-import dev.clearway.service.api.PaymentRequestValidator;
 import dev.clearway.core.engine.Overloaded;
 import dev.clearway.core.port.FlowStore;
 import dev.clearway.core.refund.NewRefund;
@@ -10,6 +7,9 @@ import dev.clearway.core.refund.RefundOrder;
 import dev.clearway.core.refund.RefundService;
 import dev.clearway.core.refund.RefundStore;
 import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import dev.clearway.service.api.ApiException;
+import dev.clearway.service.api.PaymentApi;
+import dev.clearway.service.api.PaymentRequestValidator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;

@@ -1,9 +1,5 @@
 package dev.clearway.service.refund;
 
-import dev.clearway.service.latecharge.LateChargeEngine;
-import dev.clearway.service.latecharge.LateChargeOpsController;
-import dev.clearway.service.latecharge.MicrometerLateChargeEvents;
-import dev.clearway.service.metrics.LateChargeGauges;
 import dev.clearway.boot.ClearwayProperties;
 import dev.clearway.core.engine.EngineConfig;
 import dev.clearway.core.engine.Supervision;
@@ -16,6 +12,10 @@ import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.port.WorkerFailures;
 import dev.clearway.core.refund.RefundEvents;
 import dev.clearway.core.refund.RefundStore;
+import dev.clearway.service.latecharge.LateChargeEngine;
+import dev.clearway.service.latecharge.LateChargeOpsController;
+import dev.clearway.service.latecharge.MicrometerLateChargeEvents;
+import dev.clearway.service.metrics.LateChargeGauges;
 import dev.clearway.store.latecharge.JdbcLateChargeOps;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import dev.clearway.store.latecharge.JdbcSweepStore;

@@ -1,12 +1,12 @@
 package dev.clearway.service.review;
 
 import dev.clearway.boot.EngineAssembly;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.review.CommandKind;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;
 import dev.clearway.service.api.Role;
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.review.CommandKind;
 import dev.clearway.store.JdbcReviewStore;
 import dev.clearway.store.JdbcReviewStore.Result;
 import dev.clearway.store.review.ManualCommand;

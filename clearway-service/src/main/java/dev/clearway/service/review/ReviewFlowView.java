@@ -1,7 +1,7 @@
 package dev.clearway.service.review;
 
-import dev.clearway.service.api.FlowView;
 import dev.clearway.core.domain.PayFlow;
+import dev.clearway.service.api.FlowView;
 import java.time.Instant;
 
 /**

@@ -1,11 +1,11 @@
 package dev.clearway.service.review;
 
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.port.FlowStore;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.MerchantFilter;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.port.FlowStore;
 import dev.clearway.store.JdbcReviewQueries;
 import dev.clearway.store.review.AuditEntry;
 import dev.clearway.store.review.HistoryEntry;

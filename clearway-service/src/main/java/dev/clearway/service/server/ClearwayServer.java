@@ -1,12 +1,12 @@
 package dev.clearway.service.server;
 
+import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.service.api.ApiConfiguration;
 import dev.clearway.service.console.ConsoleConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;
 import dev.clearway.service.refund.RefundConfiguration;
 import dev.clearway.service.review.ReviewConfiguration;
-import dev.clearway.boot.ClearwayEngineConfiguration;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;

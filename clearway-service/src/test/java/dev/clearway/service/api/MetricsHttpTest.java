@@ -5,8 +5,8 @@ import static dev.clearway.service.api.RunningApi.MERCHANT_KEY;
 import static dev.clearway.service.api.RunningApi.OPERATOR_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.api.RunningApi.Answer;
 import dev.clearway.boot.metrics.CachedReading;
+import dev.clearway.service.api.RunningApi.Answer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package dev.clearway.service.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.outbox.InProcessEventBus;
 import dev.clearway.core.outbox.OutboxEvent;
+import dev.clearway.service.outbox.InProcessEventBus;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

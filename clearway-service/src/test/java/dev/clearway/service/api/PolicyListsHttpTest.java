@@ -4,15 +4,15 @@ import static dev.clearway.service.api.RunningApi.APPROVER_KEY;
 import static dev.clearway.service.api.RunningApi.OPERATOR_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.psp.policy.ChannelCapabilities;
-import dev.clearway.psp.policy.DefaultRecoveryPolicy;
-import dev.clearway.psp.policy.YamlPolicyParser;
 import dev.clearway.core.channel.policy.DryRun;
 import dev.clearway.core.channel.policy.DryRunReport;
 import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.RecordedAttempt;
 import dev.clearway.core.channel.policy.RecordedHistory;
+import dev.clearway.psp.policy.ChannelCapabilities;
+import dev.clearway.psp.policy.DefaultRecoveryPolicy;
+import dev.clearway.psp.policy.YamlPolicyParser;
 import dev.clearway.store.Sql;
 import dev.clearway.store.channel.JdbcRecordedAttempts;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;

@@ -1,9 +1,8 @@
 package dev.clearway.service.metrics;
 
-import dev.clearway.boot.metrics.MicrometerChannelEvents;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.boot.metrics.MicrometerChannelEvents;
 import dev.clearway.core.channel.port.ChannelStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.Proxy;

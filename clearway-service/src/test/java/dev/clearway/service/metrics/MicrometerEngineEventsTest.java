@@ -1,12 +1,11 @@
 package dev.clearway.service.metrics;
 
-import dev.clearway.boot.metrics.MicrometerChannelEvents;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.refund.MicrometerRefundEvents;
+import dev.clearway.boot.metrics.MicrometerChannelEvents;
 import dev.clearway.core.channel.port.ChannelStore;
 import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.service.refund.MicrometerRefundEvents;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.Proxy;
@@ -69,7 +68,8 @@ class MicrometerEngineEventsTest {
                 (proxy, method, args) -> {
                   throw new UnsupportedOperationException(method.getName());
                 });
-    MicrometerChannelEvents channel = new MicrometerChannelEvents(registry, unread, Clock.systemUTC());
+    MicrometerChannelEvents channel =
+        new MicrometerChannelEvents(registry, unread, Clock.systemUTC());
 
     new MicrometerEngineEvents(registry).leaseLost("pay_flow");
     new MicrometerEngineEvents(registry).leaseLost("pay_flow");

@@ -1,15 +1,13 @@
 package dev.clearway.service.metrics;
 
-import dev.clearway.boot.metrics.MicrometerOverloadEvents;
-
-import dev.clearway.boot.metrics.MicrometerWorkerFailures;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.clearway.boot.metrics.MicrometerOverloadEvents;
+import dev.clearway.boot.metrics.MicrometerWorkerFailures;
 import dev.clearway.core.domain.TriggerSource;
 import dev.clearway.core.engine.EngineRuntime;
 import dev.clearway.core.engine.Supervision;

@@ -2,8 +2,6 @@ package dev.clearway.service.refund;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.testkit.EngineHarness;
-import dev.clearway.service.testkit.ScriptedWallet.Pay;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.PayFlow;
@@ -22,6 +20,8 @@ import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.port.FlowStore.TransitionWrite;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.refund.RefundOrder;
+import dev.clearway.service.testkit.EngineHarness;
+import dev.clearway.service.testkit.ScriptedWallet.Pay;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimulatedCrash;
 import dev.clearway.store.JdbcCallbackInbox;

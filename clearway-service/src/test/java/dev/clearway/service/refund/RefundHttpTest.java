@@ -5,9 +5,9 @@ import static dev.clearway.service.refund.RefundHttpService.OPERATOR_KEY;
 import static dev.clearway.service.refund.RefundHttpService.refundRows;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.core.port.WalletGateway.RefundRequest;
 import dev.clearway.service.refund.RefundHttpService.Answer;
 import dev.clearway.service.refund.RefundHttpService.RefundRows;
-import dev.clearway.core.port.WalletGateway.RefundRequest;
 import dev.clearway.sim.LedgerEntry;
 import java.time.Duration;
 import java.util.ArrayList;

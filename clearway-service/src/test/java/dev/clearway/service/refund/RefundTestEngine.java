@@ -2,8 +2,6 @@ package dev.clearway.service.refund;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.testkit.EngineHarness;
-import dev.clearway.service.testkit.RecordingWakeups;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.PayFlow;
@@ -21,6 +19,8 @@ import dev.clearway.core.refund.RefundOrder;
 import dev.clearway.core.refund.RefundService;
 import dev.clearway.core.refund.RefundStatus;
 import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import dev.clearway.service.testkit.EngineHarness;
+import dev.clearway.service.testkit.RecordingWakeups;
 import dev.clearway.sim.SimulatedCrash;
 import dev.clearway.store.refund.JdbcRefundStore;
 import java.sql.Connection;

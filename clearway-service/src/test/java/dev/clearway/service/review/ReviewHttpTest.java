@@ -2,8 +2,6 @@ package dev.clearway.service.review;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.api.OutputCapture;
-import dev.clearway.service.server.ClearwayServer;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
@@ -16,6 +14,8 @@ import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.port.FlowStore.TransitionWrite;
 import dev.clearway.core.port.WalletGateway;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.service.api.OutputCapture;
+import dev.clearway.service.server.ClearwayServer;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;

@@ -1,11 +1,8 @@
 package dev.clearway.service.spring;
 
-import dev.clearway.boot.ClearwayEngineConfiguration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.service.latecharge.LateChargeEngine;
-import dev.clearway.service.refund.RefundConfiguration;
+import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.core.domain.FlowStatus;
 import dev.clearway.core.domain.GoalKey;
 import dev.clearway.core.domain.NewPayment;
@@ -19,6 +16,8 @@ import dev.clearway.core.port.FlowStore.HistoryNote;
 import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.core.port.FlowStore.TransitionWrite;
 import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.service.latecharge.LateChargeEngine;
+import dev.clearway.service.refund.RefundConfiguration;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimBusiness;

@@ -57,7 +57,8 @@ public final class HttpWalletGateway implements WalletGateway {
     body.put("userId", request.userId());
     body.put("amount", request.amount());
     body.put("currency", request.currency());
-    return post(WalletCall.PAY, WireProtocol.CHARGES, request.tradeOrderNo(), WalletJson.write(body));
+    return post(
+        WalletCall.PAY, WireProtocol.CHARGES, request.tradeOrderNo(), WalletJson.write(body));
   }
 
   @Override
@@ -78,7 +79,8 @@ public final class HttpWalletGateway implements WalletGateway {
     body.put("tradeOrderNo", request.tradeOrderNo());
     body.put("amount", request.amount());
     body.put("currency", request.currency());
-    return post(WalletCall.REFUND, WireProtocol.REFUNDS, request.refundOrderNo(), WalletJson.write(body));
+    return post(
+        WalletCall.REFUND, WireProtocol.REFUNDS, request.refundOrderNo(), WalletJson.write(body));
   }
 
   @Override
