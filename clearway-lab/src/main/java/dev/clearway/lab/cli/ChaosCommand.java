@@ -16,10 +16,9 @@ import picocli.CommandLine.Option;
 @Command(
     name = "chaos",
     mixinStandardHelpOptions = true,
-    description = {
-      "Payments against a faulty simulated wallet and business; exit 0 only if every flow",
-      "converged and every invariant held. The last stdout line is one JSON object."
-    })
+    description =
+        "Payments against a faulty simulated wallet and business; exit 0 only if every flow"
+            + " converged and every invariant held. The last stdout line is one JSON object.")
 public final class ChaosCommand implements Callable<Integer> {
   private final PrintStream out;
   private final PrintStream err;
