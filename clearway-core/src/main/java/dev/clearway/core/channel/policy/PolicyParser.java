@@ -2,8 +2,8 @@ package dev.clearway.core.channel.policy;
 
 /**
  * Turns a policy document into a {@link RecoveryPolicy} (port; the YAML implementation lives in
- * clearway-channels). Checks the schema only: whether the rules make sense for the channels is
- * {@link PolicyValidator}'s job.
+ * clearway-psp). Checks the schema only: whether the rules make sense for the channels is {@link
+ * PolicyValidator}'s job.
  */
 public interface PolicyParser {
 

@@ -1,8 +1,0 @@
-package dev.clearway.app.policy;
-
-import dev.clearway.app.api.Page;
-import dev.clearway.core.channel.policy.PolicyRecord;
-import dev.clearway.store.channel.JdbcPolicyVersions;
-
-/** One stored version and a page of its audit trail (who did what, when and why), newest first. */
-public record PolicyDetail(PolicyRecord policy, Page<JdbcPolicyVersions.AuditEvent> audit) {}

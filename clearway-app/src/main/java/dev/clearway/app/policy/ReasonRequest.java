@@ -1,4 +1,0 @@
-package dev.clearway.app.policy;
-
-/** Why a rollout is paused or rolled back; required, kept in the audit trail. */
-public record ReasonRequest(String reason) {}

@@ -1,4 +1,0 @@
-package dev.clearway.app.policy;
-
-/** The share of hash buckets a candidate gets, 1..100 (null is refused as {@code bad_percent}). */
-public record RolloutRequest(Integer percent) {}

@@ -1,4 +1,0 @@
-package dev.clearway.app.review;
-
-/** An operator's proposal: what to do, under which ticket, why, and on what evidence. */
-public record ProposeRequest(String kind, String ticket, String reason, String evidence) {}

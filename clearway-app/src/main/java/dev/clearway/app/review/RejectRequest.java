@@ -1,4 +1,0 @@
-package dev.clearway.app.review;
-
-/** An approver's rejection and its reason. */
-public record RejectRequest(String reason) {}

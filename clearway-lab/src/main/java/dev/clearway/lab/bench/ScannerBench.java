@@ -1,0 +1,105 @@
+package dev.clearway.lab.bench;
+
+import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Scanner;
+import dev.clearway.core.port.EngineEvents;
+import dev.clearway.store.Database;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.Arrays;
+
+/**
+ * Times one scanner round that claims 1,000 due flows among many terminal rows. The scan cost
+ * should follow the due work, not the table size.
+ */
+final class ScannerBench {
+  static final int DUE = 1_000;
+  private static final int ROUNDS = 7;
+
+  record Result(int terminalRows, double medianMillis) {}
+
+  private final Database db;
+  private final Clock clock = Clock.systemUTC();
+
+  ScannerBench(Database db) {
+    this.db = db;
+  }
+
+  Result run(int terminalRows) {
+    load(terminalRows);
+    EngineConfig config = EngineConfig.production().withScanBatch(200);
+    Scanner scanner =
+        new Scanner(
+            db.flowStore(),
+            new LeaseTokens("scan-bench", clock, config),
+            config,
+            EngineEvents.NONE,
+            clock);
+    double[] millis = new double[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+      makeDue();
+      long t0 = System.nanoTime();
+      int claimed = scanner.runRound((id, trigger) -> {});
+      millis[r] = (System.nanoTime() - t0) / 1e6;
+      if (claimed != DUE) {
+        throw new IllegalStateException("scanner claimed " + claimed + " of " + DUE);
+      }
+    }
+    Arrays.sort(millis);
+    return new Result(terminalRows, millis[ROUNDS / 2]);
+  }
+
+  private void load(int terminalRows) {
+    exec(
+        "TRUNCATE pay_flow_history, pay_flow, outbox_event RESTART IDENTITY CASCADE",
+        // Terminal rows, as years of finished payments leave them.
+        "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
+            + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
+            + " next_retry_time, created_at, updated_at)"
+            + " SELECT g % 100000, 'bench', 'done:' || g, 1, 't_done_' || g, 'r_t_done_' || g,"
+            + " 'BIZ_SUCCESS', 3, 100, 'CNY', now(), now() - interval '1 day', now(), now()"
+            + " FROM generate_series(1, "
+            + terminalRows
+            + ") g",
+        // The due work: flows left PAYING by lost wake-ups, spread through the id range.
+        "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
+            + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
+            + " next_retry_time, created_at, updated_at)"
+            + " SELECT g, 'bench', 'due:' || g, 1, 't_due_' || g, 'r_t_due_' || g, 'PAYING', 1,"
+            + " 100, 'CNY', now() + interval '1 day', now() - interval '1 minute', now(), now()"
+            + " FROM generate_series(1, "
+            + DUE
+            + ") g",
+        "VACUUM ANALYZE pay_flow");
+  }
+
+  private void makeDue() {
+    exec(
+        "UPDATE pay_flow SET lease_owner = NULL, next_retry_time = now() - interval '1 minute'"
+            + " WHERE status = 'PAYING'");
+  }
+
+  /**
+   * Loading a million rows is not a statement of the engine: it runs without the pool's statement
+   * and socket timeouts (restored before the connection goes back to the pool).
+   */
+  private void exec(String... statements) {
+    try (Connection c = db.dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      c.setNetworkTimeout(Runnable::run, 0);
+      st.execute("SET statement_timeout = 0");
+      try {
+        for (String sql : statements) {
+          st.execute(sql);
+        }
+      } finally {
+        st.execute("RESET statement_timeout");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("scanner bench setup", e);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.clearway.lab.cli;
+
+import dev.clearway.lab.bench.Bench;
+import dev.clearway.lab.bench.BenchOptions;
+import dev.clearway.lab.bench.DrainBench;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code clearway bench} and {@code clearway bench drain}. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Payments per second, commits per payment, latency and the scanner's cost.")
+public final class BenchCommand implements Callable<Integer> {
+  private final PrintStream out;
+  private final PrintStream err;
+
+  @Option(names = "--payments", defaultValue = "20000", description = "payments to drive")
+  int payments;
+
+  @Option(names = "--concurrency", defaultValue = "16", description = "client threads, 1 to 128")
+  int concurrency;
+
+  @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+  String jdbcUrl;
+
+  @Option(names = "--json", description = "one JSON object as the last stdout line")
+  boolean json;
+
+  @Option(
+      names = "--scanner-rows",
+      defaultValue = "1000000",
+      description = "the scanner benchmark's large table size (at least 100)")
+  int scannerRows;
+
+  @Option(names = "--no-scanner", description = "skip the scanner benchmark")
+  boolean noScanner;
+
+  BenchCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /** The command with its {@code drain} subcommand. */
+  public static CommandLine line(PrintStream out, PrintStream err) {
+    return new CommandLine(new BenchCommand(out, err)).addSubcommand(new Drain(out, err));
+  }
+
+  @Override
+  public Integer call() {
+    return Bench.run(
+        new BenchOptions(payments, concurrency, jdbcUrl, json, scannerRows, noScanner), out, err);
+  }
+
+  /** {@code clearway bench drain}. */
+  @Command(
+      name = "drain",
+      mixinStandardHelpOptions = true,
+      description = "How fast the recovery worker drains an outage's backlog at a PSP's budget.")
+  static final class Drain implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--backlog", defaultValue = "2000", description = "UNKNOWN attempts")
+    int backlog;
+
+    @Option(names = "--qps", defaultValue = "100", description = "the account's budget, 1 to 1000")
+    int qps;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
+
+    @Option(names = "--json", description = "one JSON object as the last stdout line")
+    boolean json;
+
+    Drain(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return DrainBench.run(new DrainBench.Options(backlog, qps, jdbcUrl, json), out, err);
+    }
+  }
+}

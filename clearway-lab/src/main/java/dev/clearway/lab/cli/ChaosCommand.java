@@ -1,0 +1,105 @@
+package dev.clearway.lab.cli;
+
+import dev.clearway.lab.channel.ChannelChaos;
+import dev.clearway.lab.channel.ChannelChaosReport;
+import dev.clearway.lab.chaos.ChaosOptions;
+import dev.clearway.lab.chaos.ChaosRun;
+import dev.clearway.store.Database;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code clearway chaos} and {@code clearway chaos channels}. */
+@Command(
+    name = "chaos",
+    mixinStandardHelpOptions = true,
+    description =
+        "Payments against a faulty simulated wallet and business; exit 0 only if every flow"
+            + " converged and every invariant held. The last stdout line is one JSON object.")
+public final class ChaosCommand implements Callable<Integer> {
+  private final PrintStream out;
+  private final PrintStream err;
+
+  @Option(names = "--payments", defaultValue = "2000", description = "attempts to create")
+  int payments;
+
+  @Option(names = "--seed", defaultValue = "42", description = "fault seed")
+  long seed;
+
+  @Option(names = "--fault-rate", defaultValue = "0.3", description = "fault probability, 0 to 1")
+  double faultRate;
+
+  @Option(names = "--concurrency", defaultValue = "16", description = "client threads, 1 to 128")
+  int concurrency;
+
+  @Option(names = "--out", paramLabel = "DIR", description = "write the CSV files here")
+  Path outDir;
+
+  @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+  String jdbcUrl;
+
+  @Option(
+      names = {"--timeout-seconds", "--exit-after"},
+      defaultValue = "900",
+      description = "bound on the wait for convergence")
+  long timeoutSeconds;
+
+  ChaosCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /** The command with its {@code channels} subcommand. */
+  public static CommandLine line(PrintStream out, PrintStream err) {
+    return new CommandLine(new ChaosCommand(out, err)).addSubcommand(new Channels(out, err));
+  }
+
+  @Override
+  public Integer call() {
+    ChaosOptions options =
+        new ChaosOptions(payments, seed, faultRate, concurrency, outDir, jdbcUrl, timeoutSeconds);
+    ChaosRun.Report report = new ChaosRun(options, err).run();
+    report.examples().forEach(e -> err.println("violation: " + e));
+    err.println("faults: " + report.faultSummary());
+    out.println(report.verdict().toJson());
+    return report.verdict().passed() ? 0 : 1;
+  }
+
+  /** {@code clearway chaos channels}. */
+  @Command(
+      name = "channels",
+      mixinStandardHelpOptions = true,
+      description =
+          "PSP outages, failover and recovery over simulated Stripe- and WeChat-style PSPs.")
+  static final class Channels implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--payments", defaultValue = "600", description = "payments to make")
+    int payments;
+
+    @Option(names = "--seed", defaultValue = "1", description = "scenario seed")
+    long seed;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
+
+    Channels(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
+        ChannelChaosReport report = new ChannelChaos(db.dataSource(), payments, seed, err).run();
+        report.violations().forEach(v -> err.println("violation: " + v));
+        out.println(report.toJson());
+        return report.passed() ? 0 : 1;
+      }
+    }
+  }
+}

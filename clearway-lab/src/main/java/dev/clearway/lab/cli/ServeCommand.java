@@ -1,0 +1,39 @@
+package dev.clearway.lab.cli;
+
+import dev.clearway.lab.serve.Serve;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code clearway serve}: the service next to the simulators, until the process is stopped. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "The payment API on embedded PostgreSQL with the simulated wallet and business.")
+public final class ServeCommand implements Callable<Integer> {
+  private final PrintStream out;
+
+  @Option(names = "--port", defaultValue = "8080", description = "HTTP port, 0 to 65535")
+  int port;
+
+  @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+  String jdbcUrl;
+
+  @Option(names = "--wallet-url", paramLabel = "URL", description = "an existing wallet")
+  String walletUrl;
+
+  @Option(names = "--channels", description = "pay through two simulated Stripe-style PSPs")
+  boolean channels;
+
+  public ServeCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Serve.Options options =
+        Serve.Options.defaults().withPort(port).withJdbcUrl(jdbcUrl).withWalletUrl(walletUrl);
+    return Serve.run(channels ? options.withChannels() : options, out);
+  }
+}

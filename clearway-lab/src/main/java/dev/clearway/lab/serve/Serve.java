@@ -1,0 +1,222 @@
+package dev.clearway.lab.serve;
+
+import dev.clearway.boot.ClearwayChannelConfiguration;
+import dev.clearway.core.port.BusinessGateway;
+import dev.clearway.lab.channel.SimChannels;
+import dev.clearway.service.server.ServiceStart;
+import dev.clearway.sim.FaultPlan;
+import dev.clearway.sim.SimBusiness;
+import dev.clearway.sim.SimWallet;
+import dev.clearway.sim.http.SimWalletServer;
+import dev.clearway.store.Database;
+import dev.clearway.wallet.http.HttpWalletConfig;
+import dev.clearway.wallet.http.HttpWalletGateway;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * {@code clearway serve [--port P] [--jdbc-url URL] [--wallet-url URL]}: the service. Without
+ * configuration it runs on embedded PostgreSQL with the simulated wallet started in-process but
+ * spoken to over real HTTP on its own port, sending signed callbacks to this service; with a JDBC
+ * URL and a wallet base URL it uses those instead.
+ */
+public final class Serve {
+  private Serve() {}
+
+  /** Options of the serve command. */
+  public record Options(
+      int port,
+      String jdbcUrl,
+      String walletUrl,
+      FaultPlan walletFaults,
+      Map<String, String> properties,
+      boolean channels) {
+    public Options {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("--port must be within [0, 65535]");
+      }
+    }
+
+    /** Port 8080, embedded PostgreSQL, the simulated wallet, no faults. */
+    public static Options defaults() {
+      return new Options(8080, null, null, FaultPlan.none(), Map.of(), false);
+    }
+
+    public Options withPort(int port) {
+      return new Options(port, jdbcUrl, walletUrl, walletFaults, properties, channels);
+    }
+
+    /** An existing PostgreSQL instead of the embedded one (null: embedded). */
+    public Options withJdbcUrl(String url) {
+      return new Options(port, url, walletUrl, walletFaults, properties, channels);
+    }
+
+    /** An existing wallet instead of the simulated one (null: simulated). */
+    public Options withWalletUrl(String url) {
+      return new Options(port, jdbcUrl, url, walletFaults, properties, channels);
+    }
+
+    public Options withWalletFaults(FaultPlan faults) {
+      return new Options(port, jdbcUrl, walletUrl, faults, properties, channels);
+    }
+
+    /** Further Spring properties, e.g. keys or timing, for this service only. */
+    public Options withProperties(Map<String, String> extra) {
+      Map<String, String> merged = new HashMap<>(properties);
+      merged.putAll(extra);
+      return new Options(port, jdbcUrl, walletUrl, walletFaults, Map.copyOf(merged), channels);
+    }
+
+    /** Pay through the channel layer (two simulated Stripe-style PSP accounts). */
+    public Options withChannels() {
+      return new Options(port, jdbcUrl, walletUrl, walletFaults, properties, true);
+    }
+  }
+
+  /** A running service and what it owns. */
+  public record Running(
+      ConfigurableApplicationContext context,
+      Database database,
+      SimWalletServer simWallet,
+      SimWallet wallet,
+      SimBusiness business,
+      AutoCloseable channels)
+      implements AutoCloseable {
+    public int port() {
+      return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "0"));
+    }
+
+    @Override
+    public void close() {
+      context.close();
+      if (channels != null) {
+        try {
+          channels.close();
+        } catch (Exception e) {
+          throw new IllegalStateException("closing the channel layer", e);
+        }
+      }
+      if (simWallet != null) {
+        simWallet.close();
+      }
+      database.close();
+    }
+  }
+
+  public static Running start(Options options, PrintStream out) {
+    int port = options.port() == 0 ? freePort() : options.port();
+    Database db =
+        options.jdbcUrl() == null ? Database.embedded(24) : Database.connect(options.jdbcUrl(), 24);
+    Clock clock = Clock.systemUTC();
+    String secret = callbackSecret();
+    SimWallet wallet = new SimWallet(options.walletFaults(), clock);
+    SimBusiness business = new SimBusiness(options.walletFaults(), clock);
+    SimWalletServer simServer = null;
+    SimChannels channels = null;
+    try {
+      Map<String, Object> beans = new LinkedHashMap<>();
+      beans.put("dataSource", db.dataSource());
+      beans.put("clock", clock);
+      beans.put("businessGateway", (BusinessGateway) business);
+      String walletText;
+      if (options.channels()) {
+        channels = ServeChannels.start(db, port);
+        beans.putAll(ServeChannels.beans(channels));
+        walletText = "channel layer, 2 simulated PSP accounts";
+      } else {
+        URI walletUrl;
+        if (options.walletUrl() == null) {
+          simServer = simWallet(wallet, options, port, secret);
+          walletUrl = simServer.baseUrl();
+        } else {
+          walletUrl = URI.create(options.walletUrl());
+        }
+        beans.put("walletGateway", new HttpWalletGateway(HttpWalletConfig.of(walletUrl)));
+        walletText = walletUrl.toString();
+      }
+      ServiceStart service = ServiceStart.of(properties(options, port, secret), beans);
+      if (options.channels()) {
+        service = service.with(ClearwayChannelConfiguration.class);
+      }
+      ConfigurableApplicationContext context = service.run(out);
+      Running running = new Running(context, db, simServer, wallet, business, channels);
+      out.printf(
+          "Clearway is serving on http://localhost:%d (API docs: /v3/api-docs; wallet: %s)%n",
+          running.port(), walletText);
+      return running;
+    } catch (RuntimeException e) {
+      closeQuietly(channels);
+      closeQuietly(simServer);
+      closeQuietly(db);
+      throw e;
+    }
+  }
+
+  private static SimWalletServer simWallet(
+      SimWallet wallet, Options options, int port, String secret) {
+    return SimWalletServer.start(
+        wallet,
+        options.walletFaults(),
+        SimWalletServer.Options.defaults()
+            .withCallbacks(
+                SimWalletServer.Callbacks.to(
+                    URI.create("http://127.0.0.1:" + port + "/v1/callbacks/sim"), secret)));
+  }
+
+  private static Map<String, Object> properties(Options options, int port, String secret) {
+    Map<String, Object> properties = new HashMap<>();
+    properties.put("server.port", String.valueOf(port));
+    properties.put("clearway.migrate", "false");
+    properties.put("clearway.callbacks.sim-secret", secret);
+    properties.put("spring.main.banner-mode", "off");
+    properties.putAll(options.properties());
+    return properties;
+  }
+
+  /** The simulated wallet's webhook secret: CLEARWAY_SIM_WEBHOOK_SECRET, else a fresh one. */
+  private static String callbackSecret() {
+    String configured = System.getenv("CLEARWAY_SIM_WEBHOOK_SECRET");
+    if (configured != null && !configured.isBlank()) {
+      return configured;
+    }
+    byte[] raw = new byte[24];
+    new SecureRandom().nextBytes(raw);
+    return "whsec_" + HexFormat.of().formatHex(raw);
+  }
+
+  private static void closeQuietly(AutoCloseable resource) {
+    if (resource == null) {
+      return;
+    }
+    try {
+      resource.close();
+    } catch (Exception e) {
+      // Already failing to start: the start's own error is the one to report.
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("find a free port", e);
+    }
+  }
+
+  public static int run(Options options, PrintStream out) throws InterruptedException {
+    Running running = start(options, out);
+    Runtime.getRuntime().addShutdownHook(new Thread(running::close, "clearway-shutdown"));
+    Thread.currentThread().join();
+    return 0;
+  }
+}

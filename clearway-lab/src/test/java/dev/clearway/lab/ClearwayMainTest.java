@@ -1,0 +1,83 @@
+package dev.clearway.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The command line's answers to bad usage (exit 2, a message on stderr) and to help (exit 0). */
+class ClearwayMainTest {
+
+  private record Outcome(int exit, String out, String err) {}
+
+  private static Outcome run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit =
+        ClearwayMain.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Outcome(
+        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anUnknownOptionExitsTwoNamingIt() {
+    Outcome o = run("chaos", "--no-such-option", "1");
+
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("--no-such-option").contains("Usage:");
+  }
+
+  @Test
+  void anUnknownCommandExitsTwoNamingIt() {
+    Outcome o = run("frobnicate");
+
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("frobnicate");
+  }
+
+  @Test
+  void aValueOfTheWrongTypeExitsTwo() {
+    Outcome o = run("bench", "drain", "--qps", "many");
+
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("--qps").contains("many");
+  }
+
+  @Test
+  void aValueOutOfRangeExitsTwoWithTheRule() {
+    Outcome o = run("chaos", "--fault-rate", "1.5");
+
+    assertThat(o.exit()).isEqualTo(2);
+    assertThat(o.err()).contains("--fault-rate must be within [0, 1]");
+  }
+
+  @Test
+  void helpListsEveryDocumentedOption() {
+    assertThat(run("--help").out()).contains("demo", "chaos", "bench", "serve");
+    assertThat(run("chaos", "--help"))
+        .satisfies(o -> assertThat(o.exit()).isZero())
+        .satisfies(
+            o ->
+                assertThat(o.out())
+                    .contains(
+                        "--payments",
+                        "--seed",
+                        "--fault-rate",
+                        "--concurrency",
+                        "--out",
+                        "--jdbc-url",
+                        "channels"));
+    assertThat(run("serve", "--help").out())
+        .contains("--port", "--jdbc-url", "--wallet-url", "--channels");
+    assertThat(run("bench", "--help").out())
+        .contains("--payments", "--concurrency", "--jdbc-url", "--json", "drain");
+    assertThat(run("bench", "drain", "--help").out()).contains("--backlog", "--qps", "--json");
+    assertThat(run("demo", "--help").out()).contains("--exit-after", "--port");
+    assertThat(run("help", "chaos").exit()).isZero();
+  }
+}

@@ -1,0 +1,123 @@
+package dev.clearway.psp.wechat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Sends signed WeChat Pay v3 requests and verifies the platform signature of every answer. Never
+ * throws: transport problems and unverifiable answers come back as a failed {@link WechatReply}.
+ * Neither keys nor signatures appear in any message.
+ */
+final class WechatHttp {
+  private static final String SCHEMA = "WECHATPAY2-SHA256-RSA2048";
+
+  private final WechatPayConfig config;
+  private final WechatCredentials credentials;
+  private final HttpClient client;
+  private final JsonMapper json;
+  private final String base;
+
+  WechatHttp(WechatPayConfig config, JsonMapper json) {
+    this.config = config;
+    this.credentials = config.credentials();
+    this.json = json;
+    String b = config.baseUrl().toString();
+    this.base = b.endsWith("/") ? b.substring(0, b.length() - 1) : b;
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(config.connectTimeout())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+  }
+
+  WechatReply get(String pathAndQuery) {
+    return send("GET", pathAndQuery, "");
+  }
+
+  WechatReply post(String path, Object body) {
+    return send("POST", path, json.writeValueAsString(body));
+  }
+
+  private WechatReply send(String method, String pathAndQuery, String body) {
+    URI uri = URI.create(base + pathAndQuery);
+    String signedUrl =
+        uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .timeout(config.requestTimeout())
+            .header("Accept", "application/json")
+            .header("Authorization", authorization(method, signedUrl, body));
+    if (method.equals("POST")) {
+      request
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    } else {
+      request.GET();
+    }
+    HttpResponse<byte[]> response;
+    try {
+      response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    } catch (HttpTimeoutException e) {
+      return WechatReply.failed("TIMEOUT");
+    } catch (IOException e) {
+      return WechatReply.failed("IO_ERROR");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return WechatReply.failed("INTERRUPTED");
+    }
+    return reply(response);
+  }
+
+  private WechatReply reply(HttpResponse<byte[]> response) {
+    byte[] body = response.body() == null ? new byte[0] : response.body();
+    String requestId = response.headers().firstValue("Request-ID").orElse(null);
+    String rawHash = WechatSignatures.sha256Hex(body);
+    boolean authentic =
+        WechatSignatures.verifyPlatform(
+            credentials.platformPublicKey(),
+            response.headers().firstValue("Wechatpay-Timestamp").orElse(null),
+            response.headers().firstValue("Wechatpay-Nonce").orElse(null),
+            body,
+            response.headers().firstValue("Wechatpay-Signature").orElse(null));
+    if (!authentic) {
+      return new WechatReply("BAD_SIGNATURE", response.statusCode(), null, requestId, rawHash);
+    }
+    JsonNode node = null;
+    if (body.length > 0) {
+      try {
+        node = json.readTree(body);
+      } catch (JacksonException notJson) {
+        node = null;
+      }
+    }
+    return new WechatReply(null, response.statusCode(), node, requestId, rawHash);
+  }
+
+  private String authorization(String method, String url, String body) {
+    String timestamp = Long.toString(config.clock().instant().getEpochSecond());
+    String nonce = WechatSignatures.nonce(32);
+    String message = method + "\n" + url + "\n" + timestamp + "\n" + nonce + "\n" + body + "\n";
+    String signature = WechatSignatures.sign(credentials.merchantPrivateKey(), message);
+    return SCHEMA
+        + " mchid=\""
+        + credentials.mchid()
+        + "\",nonce_str=\""
+        + nonce
+        + "\",signature=\""
+        + signature
+        + "\",timestamp=\""
+        + timestamp
+        + "\",serial_no=\""
+        + credentials.merchantSerial()
+        + "\"";
+  }
+}

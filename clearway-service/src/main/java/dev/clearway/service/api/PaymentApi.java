@@ -1,0 +1,181 @@
+package dev.clearway.service.api;
+
+import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.engine.CancelService;
+import dev.clearway.core.engine.Overloaded;
+import dev.clearway.core.engine.PaymentService;
+import dev.clearway.core.engine.PaymentService.Started;
+import dev.clearway.core.port.EntryLock;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.store.JdbcIdempotencyStore;
+import dev.clearway.store.JdbcIdempotencyStore.Claim;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import org.springframework.http.HttpStatus;
+
+/**
+ * The payment API's rules, free of HTTP: validate, claim the Idempotency-Key, take the goal's short
+ * entry lock, start and advance the payment within the synchronous budget, bind the key.
+ */
+public final class PaymentApi {
+  private static final Duration KEY_LOCK = Duration.ofSeconds(30);
+  private static final Duration ENTRY_LOCK_WAIT = Duration.ofSeconds(2);
+
+  /** The most rows one page of a list holds. */
+  public static final int MAX_PAGE = 100;
+
+  private final PaymentRequestValidator validator;
+  private final CancelService cancels;
+  private final JdbcIdempotencyStore keys;
+  private final EntryLock entryLock;
+  private final PaymentService payments;
+  private final FlowStore flows;
+  private final Executor executor;
+  private final Duration syncBudget;
+  private final Duration retryAfter;
+  private final Clock clock;
+
+  public PaymentApi(
+      PaymentRequestValidator validator,
+      CancelService cancels,
+      JdbcIdempotencyStore keys,
+      EntryLock entryLock,
+      PaymentService payments,
+      FlowStore flows,
+      Executor executor,
+      Duration syncBudget,
+      Duration retryAfter,
+      Clock clock) {
+    this.validator = validator;
+    this.cancels = cancels;
+    this.keys = keys;
+    this.entryLock = entryLock;
+    this.payments = payments;
+    this.flows = flows;
+    this.executor = executor;
+    this.syncBudget = syncBudget;
+    this.retryAfter = retryAfter;
+    this.clock = clock;
+  }
+
+  /** The answer to a create: the flow, and whether it was created or replayed by this request. */
+  public record Answer(FlowView flow, boolean created, boolean replayed) {}
+
+  public Answer create(String merchant, String idempotencyKey, CreatePaymentRequest request) {
+    PaymentRequestValidator.checkKey(idempotencyKey);
+    // Only the form is checked before the key: a retry of an accepted request is answered from
+    // its record even when the clock has since made it invalid (its deadline passed).
+    PaymentRequestValidator.Valid valid = validator.parse(merchant, request);
+    Instant now = clock.instant();
+    Claim claim =
+        keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(KEY_LOCK));
+    if (claim instanceof Claim.Reused) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "idempotency_key_reused",
+          "this Idempotency-Key was used with other parameters");
+    }
+    if (claim instanceof Claim.InUse) {
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "idempotency_key_in_use",
+          "a request with this Idempotency-Key is still running; retry shortly");
+    }
+    if (claim instanceof Claim.Done done) {
+      return new Answer(view(merchant, done.flowId()), false, true);
+    }
+    Started started;
+    try {
+      validator.checkLimits(valid.payment());
+      Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
+      try {
+        started = payments.start(valid.payment(), syncBudget, executor);
+      } finally {
+        held.ifPresent(EntryLock.Held::close);
+      }
+    } catch (Overloaded full) {
+      // The attempt exists and the scanner advances it: bind the key to it, so that the client's
+      // retry is answered with this flow instead of starting anything.
+      keys.complete(merchant, idempotencyKey, full.id(), clock.instant());
+      throw ApiException.overloaded(
+          "the payment was accepted but no worker is free to start it now; it goes on in the"
+              + " background: retry with the same Idempotency-Key to read it",
+          retryAfter);
+    } catch (RuntimeException e) {
+      // Nothing is bound to the key yet; free it so the client's retry runs at once. If the
+      // attempt was created before the failure, the retry finds it as the goal's live attempt.
+      keys.release(merchant, idempotencyKey);
+      throw e;
+    }
+    PayFlow flow = started.flow();
+    keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
+    return new Answer(FlowView.of(flow), started.created(), false);
+  }
+
+  /**
+   * Cancels a flow: closed if no payment call was made, recorded while the charge is unknown (a
+   * charge that lands is then refunded), refused once the charge is known.
+   */
+  public FlowView cancel(String merchant, long flowId) {
+    owned(merchant, flowId);
+    CancelService.Outcome outcome = cancels.cancel(flowId).orElseThrow(PaymentApi::notFound);
+    if (!outcome.accepted()) {
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "cancel_not_possible",
+          "the charge is already confirmed (state "
+              + outcome.flow().status()
+              + "); money goes back through a refund");
+    }
+    return FlowView.of(outcome.flow());
+  }
+
+  public FlowView get(String merchant, long flowId) {
+    return view(merchant, flowId);
+  }
+
+  /**
+   * One page of the merchant's attempts with a business key, newest first: at most {@code limit} (1
+   * to {@link #MAX_PAGE}, default {@link #MAX_PAGE}); {@code cursor} is the {@code nextCursor} of
+   * the previous page.
+   */
+  public FlowPage byBizKey(
+      String merchant, String bizKey, Long userId, String scene, String cursor, Integer limit) {
+    if (bizKey == null
+        || bizKey.isBlank()
+        || bizKey.length() > 160
+        || PaymentRequestValidator.hasControlCharacter(bizKey)) {
+      throw ApiException.badRequest(
+          "invalid_parameter", "bizKey is required (at most 160 characters)");
+    }
+    int size = limit == null ? MAX_PAGE : limit;
+    if (size < 1 || size > MAX_PAGE) {
+      throw ApiException.badRequest("invalid_parameter", "limit must be between 1 and " + MAX_PAGE);
+    }
+    long before = PageCursor.before(cursor);
+    List<PayFlow> rows =
+        flows.findByBizKey(
+            new FlowStore.BizKeyPage(merchant, bizKey, userId, scene, before, size + 1));
+    return FlowPage.of(rows, size);
+  }
+
+  /** The flow if it is the merchant's; another merchant's flow does not exist for this caller. */
+  public PayFlow owned(String merchant, long flowId) {
+    return flows
+        .find(flowId)
+        .filter(f -> f.goal().merchant().equals(merchant))
+        .orElseThrow(PaymentApi::notFound);
+  }
+
+  private FlowView view(String merchant, long flowId) {
+    return FlowView.of(owned(merchant, flowId));
+  }
+
+  private static ApiException notFound() {
+    return new ApiException(HttpStatus.NOT_FOUND, "flow_not_found", "no such payment flow");
+  }
+}

@@ -1,0 +1,168 @@
+package dev.clearway.service.api;
+
+import dev.clearway.core.domain.GoalKey;
+import dev.clearway.core.domain.NewPayment;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Currency;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * Checks a payment request before anything is written, and computes the hash that binds an
+ * Idempotency-Key to its parameters.
+ */
+public final class PaymentRequestValidator {
+  static final int MAX_KEY_LENGTH = 255;
+  static final Duration MAX_DEADLINE = Duration.ofDays(400);
+
+  private final long maxAmount;
+  private final Clock clock;
+
+  public PaymentRequestValidator(long maxAmount, Clock clock) {
+    this.maxAmount = maxAmount;
+    this.clock = clock;
+  }
+
+  /** A well-formed request of one merchant, and its canonical hash. */
+  public record Valid(NewPayment payment, String requestHash) {}
+
+  public static void checkKey(String key) {
+    if (key == null || key.isBlank()) {
+      throw ApiException.badRequest(
+          "idempotency_key_missing", "the Idempotency-Key header is required");
+    }
+    if (key.length() > MAX_KEY_LENGTH) {
+      throw ApiException.badRequest(
+          "idempotency_key_too_long", "the Idempotency-Key header is longer than 255 characters");
+    }
+  }
+
+  /** Every check: the form of the request, then the limits that depend on the clock. */
+  public Valid validate(String merchant, CreatePaymentRequest r) {
+    Valid valid = parse(merchant, r);
+    checkLimits(valid.payment());
+    return valid;
+  }
+
+  /**
+   * The checks of form only: what the request says, whatever the time. A retry of a request that
+   * was accepted passes them again, so its Idempotency-Key can be answered from its record even
+   * after its deadline passed.
+   */
+  public Valid parse(String merchant, CreatePaymentRequest r) {
+    if (r == null) {
+      throw ApiException.badRequest("missing_body", "a JSON body is required");
+    }
+    long userId = required(r.userId(), "userId");
+    String scene = text(r.scene(), "scene", 32);
+    String bizKey = text(r.bizKey(), "bizKey", 160);
+    long amount = required(r.amount(), "amount");
+    if (amount <= 0) {
+      throw ApiException.badRequest(
+          "invalid_amount", "amount must be a positive number of minor units");
+    }
+    if (userId <= 0) {
+      throw ApiException.badRequest("invalid_user_id", "userId must be positive");
+    }
+    String currency = currency(text(r.currency(), "currency", 3));
+    Instant deadline = deadline(text(r.bizDeadline(), "bizDeadline", 64));
+    NewPayment payment =
+        new NewPayment(new GoalKey(merchant, userId, scene, bizKey), amount, currency, deadline);
+    return new Valid(payment, hash(payment));
+  }
+
+  /** The limits a new payment must meet now: the configured maximum and the deadline window. */
+  public void checkLimits(NewPayment payment) {
+    if (payment.amount() > maxAmount) {
+      throw ApiException.badRequest(
+          "amount_too_large", "amount exceeds the configured maximum of " + maxAmount);
+    }
+    Instant now = clock.instant();
+    if (!payment.bizDeadline().isAfter(now)) {
+      throw ApiException.badRequest("deadline_passed", "bizDeadline is not in the future");
+    }
+    if (payment.bizDeadline().isAfter(now.plus(MAX_DEADLINE))) {
+      throw ApiException.badRequest(
+          "deadline_too_far", "bizDeadline is more than " + MAX_DEADLINE.toDays() + " days ahead");
+    }
+  }
+
+  private static long required(Long value, String field) {
+    if (value == null) {
+      throw ApiException.badRequest("missing_field", field + " is required");
+    }
+    return value;
+  }
+
+  private static String text(String value, String field, int max) {
+    if (value == null || value.isBlank()) {
+      throw ApiException.badRequest("missing_field", field + " is required");
+    }
+    if (value.length() > max) {
+      throw ApiException.badRequest("field_too_long", field + " is longer than " + max);
+    }
+    if (hasControlCharacter(value)) {
+      throw ApiException.badRequest("invalid_field", field + " contains control characters");
+    }
+    return value;
+  }
+
+  static boolean hasControlCharacter(String value) {
+    return value.chars().anyMatch(Character::isISOControl);
+  }
+
+  private static String currency(String code) {
+    try {
+      // XXX (no currency) and XTS (testing) are ISO codes but not money.
+      if (!code.equals(code.toUpperCase(Locale.ROOT)) || code.equals("XXX") || code.equals("XTS")) {
+        throw new IllegalArgumentException();
+      }
+      return Currency.getInstance(code).getCurrencyCode();
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("unknown_currency", "currency must be an ISO 4217 code");
+    }
+  }
+
+  private static Instant deadline(String text) {
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw ApiException.badRequest(
+          "invalid_deadline",
+          "bizDeadline must be an ISO-8601 instant such as 2026-12-01T10:00:00Z");
+    }
+  }
+
+  /**
+   * SHA-256 over the canonical parameters: the same payment hashes the same however sent. The
+   * merchant is not part of it: keys are already scoped to their merchant.
+   */
+  static String hash(NewPayment p) {
+    String canonical =
+        p.goal().userId()
+            + "\n"
+            + p.goal().scene()
+            + "\n"
+            + p.goal().bizKey()
+            + "\n"
+            + p.amount()
+            + "\n"
+            + p.currency()
+            + "\n"
+            + p.bizDeadline();
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256")
+                  .digest(canonical.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

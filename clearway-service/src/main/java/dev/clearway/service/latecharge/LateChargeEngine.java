@@ -1,0 +1,138 @@
+package dev.clearway.service.latecharge;
+
+import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.EngineRuntime;
+import dev.clearway.core.engine.LeaseTokens;
+import dev.clearway.core.engine.Scanner;
+import dev.clearway.core.latecharge.LateChargeChecker;
+import dev.clearway.core.latecharge.LateChargeEvents;
+import dev.clearway.core.latecharge.LateChargeStore;
+import dev.clearway.core.latecharge.LateChargeSweep;
+import dev.clearway.core.latecharge.SweepSchedule;
+import dev.clearway.core.latecharge.SweepStore;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.refund.RefundService;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires the late-charge checks and the sweep with plain constructors: the checker, a scanner over
+ * late_charge_check, the worker runtime (its own bounded pool and scanner thread) and one thread
+ * that runs sweep rounds. Everything they need to go on after a crash is in the database.
+ */
+public final class LateChargeEngine implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LateChargeEngine.class);
+
+  private final LateChargeChecker checker;
+  private final Scanner scanner;
+  private final EngineRuntime runtime;
+  private final LateChargeSweep sweep;
+  private final Thread sweepThread;
+  private final FailureCounter failures;
+  private volatile boolean running = true;
+
+  /** Counts a loop's failures ({@code clearway.worker.failures{loop}}); a no-op without meters. */
+  @FunctionalInterface
+  public interface FailureCounter {
+    void failed(String loop);
+
+    static FailureCounter of(MeterRegistry registry) {
+      return registry == null
+          ? loop -> {}
+          : loop -> registry.counter("clearway.worker.failures", "loop", loop).increment();
+    }
+  }
+
+  public LateChargeEngine(
+      LateChargeStore checks,
+      SweepStore sweeps,
+      FlowStore flows,
+      WalletGateway wallet,
+      RefundService refunds,
+      LateChargeEvents events,
+      EngineConfig config,
+      SweepSchedule schedule,
+      Clock clock,
+      String instanceId,
+      int workers,
+      FailureCounter failures) {
+    LeaseTokens leases = new LeaseTokens(instanceId, clock, config);
+    this.failures = failures;
+    this.checker =
+        new LateChargeChecker(checks, flows, wallet, refunds, events, leases, config, clock);
+    this.scanner = new Scanner(checks::claimDue, leases, config, events::scannerRound, clock);
+    this.runtime =
+        new EngineRuntime(
+            "clearway-late-charge",
+            checker::advance,
+            scanner::runRound,
+            config.scanInterval(),
+            workers);
+    // The check stays leased to the dead worker until the lease expires; the scanner takes it
+    // over. Only the id and the exception's class are logged.
+    runtime.onWorkerDeath(
+        (checkId, t) -> {
+          failures.failed("late_charge_check");
+          log.warn(
+              "late-charge check {} died ({}); the late-charge scanner takes it over",
+              checkId,
+              t.getClass().getName());
+        });
+    this.sweep =
+        new LateChargeSweep(
+            sweeps, checks, wallet, refunds, events, leases, config, schedule, clock);
+    this.sweepThread = new Thread(this::sweepLoop, "clearway-late-charge-sweep");
+    this.sweepThread.setDaemon(true);
+  }
+
+  public LateChargeEngine start() {
+    runtime.start();
+    sweepThread.start();
+    return this;
+  }
+
+  public LateChargeChecker checker() {
+    return checker;
+  }
+
+  public Scanner scanner() {
+    return scanner;
+  }
+
+  public LateChargeSweep sweep() {
+    return sweep;
+  }
+
+  private void sweepLoop() {
+    while (running) {
+      try {
+        sweep.runRound();
+      } catch (RuntimeException e) {
+        // A failed round leaves every cursor where it was; the next round starts from there.
+        failures.failed("late_charge_sweep");
+        log.warn("late-charge sweep round failed ({})", e.getClass().getName());
+      }
+      try {
+        Thread.sleep(sweep.schedule().interval().toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    sweepThread.interrupt();
+    runtime.close();
+    try {
+      sweepThread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

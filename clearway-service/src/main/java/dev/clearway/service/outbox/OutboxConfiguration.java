@@ -1,0 +1,94 @@
+package dev.clearway.service.outbox;
+
+import dev.clearway.boot.metrics.CachedReading;
+import dev.clearway.core.outbox.OutboxRelay;
+import dev.clearway.core.outbox.OutboxStore;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.store.JdbcOutboxStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The outbox relay: every 200 ms, deliver pending domain events to the in-process bus. */
+@Configuration(proxyBeanMethods = false)
+public class OutboxConfiguration {
+  /**
+   * Takes the flow store so that Clearway's migrations (V8 included) have run first. The pending
+   * gauge counts in the database at most once per {@code clearway.metrics.refresh} (default 5 s).
+   */
+  @Bean
+  OutboxStore outboxStore(
+      DataSource dataSource,
+      FlowStore flows,
+      MeterRegistry meters,
+      ObjectProvider<Clock> clock,
+      @Value("${clearway.metrics.refresh:5s}") Duration refresh) {
+    JdbcOutboxStore store = new JdbcOutboxStore(dataSource);
+    CachedReading pending =
+        new CachedReading(
+            "clearway.outbox.pending",
+            store::pending,
+            refresh,
+            clock.getIfAvailable(Clock::systemUTC));
+    Gauge.builder("clearway.outbox.pending", pending, CachedReading::get)
+        .description("Domain events not yet published")
+        .register(meters);
+    return store;
+  }
+
+  @Bean
+  InProcessEventBus eventBus(MeterRegistry meters) {
+    return new InProcessEventBus(meters);
+  }
+
+  /**
+   * A relay pass that fails (the database is away) and an event the bus refuses are reported to
+   * {@link WorkerFailures} (logged with the cause, counted in {@code
+   * clearway.worker.failures{loop="outbox-relay"|"outbox-publish"}}); the next pass retries.
+   */
+  @Bean(destroyMethod = "shutdownNow")
+  ScheduledExecutorService outboxRelay(
+      OutboxStore store,
+      InProcessEventBus bus,
+      ObjectProvider<Clock> clock,
+      WorkerFailures failures) {
+    OutboxRelay relay =
+        new OutboxRelay(
+            store,
+            bus,
+            clock.getIfAvailable(Clock::systemUTC),
+            Duration.ofSeconds(30),
+            200,
+            failures);
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "clearway-outbox-relay");
+              t.setDaemon(true);
+              return t;
+            });
+    timer.scheduleWithFixedDelay(
+        () -> {
+          try {
+            relay.runOnce();
+          } catch (Throwable t) {
+            // Caught whole: a task that throws would end the schedule without a word.
+            failures.failed("outbox-relay", t);
+          }
+        },
+        200,
+        200,
+        TimeUnit.MILLISECONDS);
+    return timer;
+  }
+}

@@ -1,0 +1,24 @@
+package dev.clearway.service.review;
+
+import dev.clearway.store.JdbcReviewQueries;
+import dev.clearway.store.JdbcReviewStore;
+import javax.sql.DataSource;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/** Manual review: its store, its read queries and their controllers. */
+@Configuration(proxyBeanMethods = false)
+@Import({ReviewController.class, ReviewListsController.class})
+public class ReviewConfiguration {
+
+  @Bean
+  JdbcReviewStore reviewStore(DataSource dataSource) {
+    return new JdbcReviewStore(dataSource);
+  }
+
+  @Bean
+  JdbcReviewQueries reviewQueries(DataSource dataSource) {
+    return new JdbcReviewQueries(dataSource);
+  }
+}

@@ -1,0 +1,151 @@
+package dev.clearway.boot;
+
+import dev.clearway.boot.channel.ChannelLayer;
+import dev.clearway.boot.metrics.MicrometerChannelEvents;
+import dev.clearway.core.channel.engine.ChannelContext;
+import dev.clearway.core.channel.engine.ChannelGateway;
+import dev.clearway.core.channel.engine.ChannelWebhookIntake;
+import dev.clearway.core.channel.engine.PacedRateLimiter;
+import dev.clearway.core.channel.engine.PaymentMethods;
+import dev.clearway.core.channel.engine.RegistryRecoveryPolicies;
+import dev.clearway.core.channel.policy.PolicyRegistry;
+import dev.clearway.core.channel.policy.PolicyRejected;
+import dev.clearway.core.channel.port.AdapterRegistry;
+import dev.clearway.core.channel.port.ChannelEvents;
+import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.domain.OrderNumbers;
+import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.psp.health.CircuitBreakerHealth;
+import dev.clearway.psp.policy.ChannelCapabilities;
+import dev.clearway.psp.policy.DefaultRecoveryPolicy;
+import dev.clearway.psp.policy.YamlPolicyParser;
+import dev.clearway.store.channel.JdbcChannelStores;
+import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Embeds the channel layer (issue 5) next to {@link ClearwayEngineConfiguration}: the engine then
+ * pays through attempts across PSP accounts instead of a single wallet. The application declares a
+ * {@link DataSource}, a {@code BusinessGateway}, a {@link ChannelAccounts} bean, an {@link
+ * AdapterRegistry} (its adapters with its credentials, e.g. {@code StripeAdapter}, {@code
+ * WechatPayAdapter}) and optionally {@link PaymentMethods}; it must not declare its own {@code
+ * WalletGateway}. Recovery policies start from the default file; later versions go through the
+ * {@link PolicyRegistry} bean. Webhooks: hand them to the {@link ChannelWebhookIntake} bean (the
+ * Clearway server maps {@code POST /v1/channels/{id}/webhooks} to it).
+ */
+@Configuration(proxyBeanMethods = false)
+public class ClearwayChannelConfiguration {
+
+  @Bean
+  ChannelStores clearwayChannelStore(
+      DataSource dataSource, FlowStore migratedFirst, ChannelAccounts accounts) {
+    ChannelStores store = JdbcChannelStores.create(dataSource);
+    accounts.accounts().forEach(store.accounts()::upsertAccount);
+    return store;
+  }
+
+  @Bean
+  PolicyRegistry clearwayPolicyRegistry(DataSource dataSource, ObjectProvider<Clock> clock) {
+    PolicyRegistry registry =
+        new PolicyRegistry(
+            new JdbcRecoveryPolicyStore(dataSource),
+            new YamlPolicyParser(),
+            ChannelCapabilities.all(),
+            clock.getIfAvailable(Clock::systemUTC));
+    try {
+      registry.activateInitial(DefaultRecoveryPolicy.text(), PolicyRegistry.SYSTEM);
+    } catch (PolicyRejected e) {
+      throw new IllegalStateException("default recovery policy refused: " + e.code(), e);
+    }
+    return registry;
+  }
+
+  /**
+   * The circuit breakers of the accounts; with a meter registry each account's state is the gauge
+   * {@code clearway.channel.circuit.open{account}} (1 while open), which the console reads.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  CircuitBreakerHealth clearwayChannelHealth(
+      ChannelAccounts accounts, ObjectProvider<MeterRegistry> meters) {
+    CircuitBreakerHealth health = CircuitBreakerHealth.defaults();
+    MeterRegistry registry = meters.getIfAvailable();
+    if (registry != null) {
+      for (var account : accounts.accounts()) {
+        Gauge.builder(
+                "clearway.channel.circuit.open",
+                health,
+                h -> "OPEN".equals(h.state(account.id())) ? 1.0 : 0.0)
+            .tag("account", Long.toString(account.id()))
+            .register(registry);
+      }
+    }
+    return health;
+  }
+
+  @Bean(destroyMethod = "close")
+  ChannelLayer clearwayChannelLayer(
+      ChannelStores store,
+      AdapterRegistry adapters,
+      PolicyRegistry policies,
+      CircuitBreakerHealth health,
+      ObjectProvider<PaymentMethods> methods,
+      ObjectProvider<MeterRegistry> meters,
+      ObjectProvider<Clock> clock,
+      ObjectProvider<EngineAssembly> engine,
+      ObjectProvider<WorkerFailures> failures) {
+    Clock c = clock.getIfAvailable(Clock::systemUTC);
+    MeterRegistry registry = meters.getIfAvailable();
+    ChannelEvents events =
+        registry == null
+            ? ChannelEvents.NONE
+            : new MicrometerChannelEvents(registry, store.tasks(), c);
+    ChannelContext ctx =
+        new ChannelContext(
+            store,
+            adapters,
+            health,
+            new RegistryRecoveryPolicies(policies),
+            new PacedRateLimiter(),
+            events,
+            c,
+            // The engine is created after this layer (it pays through it): look it up lazily.
+            trade ->
+                OrderNumbers.flowIdOf(trade)
+                    .ifPresent(
+                        id -> {
+                          EngineAssembly e = engine.getIfAvailable();
+                          if (e != null) {
+                            e.runtime().wake(id, TriggerSource.WAKEUP);
+                          }
+                        }),
+            Duration.ofSeconds(10));
+    return new ChannelLayer(
+            ctx,
+            methods.getIfAvailable(() -> PaymentMethods.fixed("card", "card")),
+            "spring",
+            8,
+            failures.getIfAvailable(WorkerFailures::systemLogger))
+        .start();
+  }
+
+  @Bean
+  ChannelGateway clearwayWalletGateway(ChannelLayer layer) {
+    return layer.gateway();
+  }
+
+  @Bean
+  ChannelWebhookIntake clearwayChannelWebhookIntake(ChannelLayer layer) {
+    return layer.intake();
+  }
+}

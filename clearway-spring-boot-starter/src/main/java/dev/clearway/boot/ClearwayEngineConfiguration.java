@@ -1,0 +1,99 @@
+package dev.clearway.boot;
+
+import dev.clearway.boot.metrics.MicrometerOverloadEvents;
+import dev.clearway.boot.metrics.MicrometerWorkerFailures;
+import dev.clearway.core.engine.EngineConfig;
+import dev.clearway.core.engine.PaymentService;
+import dev.clearway.core.engine.Supervision;
+import dev.clearway.core.port.BusinessGateway;
+import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.port.OverloadEvents;
+import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.store.JdbcFlowStore;
+import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.Schema;
+import dev.clearway.store.SqlDialect;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Embeds the engine in a Spring Boot application: give it a {@link DataSource} (PostgreSQL), a
+ * {@link WalletGateway} and a {@link BusinessGateway} bean, import this configuration, and inject
+ * {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop with it.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ClearwayProperties.class)
+public class ClearwayEngineConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  SqlDialect clearwayDialect() {
+    return new PostgresDialect();
+  }
+
+  @Bean
+  FlowStore clearwayFlowStore(
+      DataSource dataSource, SqlDialect dialect, ClearwayProperties properties) {
+    if (properties.migrateOrDefault()) {
+      Schema.migrate(dataSource, dialect);
+    }
+    return new JdbcFlowStore(dataSource, dialect);
+  }
+
+  /**
+   * Failures of every background loop (workers, scanners, wake-ups, outbox relay, channel workers):
+   * logged with their cause and counted in {@code clearway.worker.failures{loop}}.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  WorkerFailures clearwayWorkerFailures(ObjectProvider<MeterRegistry> meters) {
+    return new MicrometerWorkerFailures(meters.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
+  /** Work refused by a full queue, counted in {@code clearway.overload.rejected{pool}}. */
+  @Bean
+  @ConditionalOnMissingBean
+  OverloadEvents clearwayOverloadEvents(ObjectProvider<MeterRegistry> meters) {
+    return new MicrometerOverloadEvents(meters.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
+  @Bean(destroyMethod = "close")
+  EngineAssembly clearwayEngine(
+      FlowStore store,
+      WalletGateway wallet,
+      BusinessGateway business,
+      ObjectProvider<EngineEvents> events,
+      ObjectProvider<Clock> clock,
+      ClearwayProperties properties,
+      WorkerFailures failures,
+      OverloadEvents overload) {
+    return new EngineAssembly(
+            store,
+            wallet,
+            business,
+            events.getIfAvailable(() -> EngineEvents.NONE),
+            properties.compressed() ? EngineConfig.compressed() : EngineConfig.production(),
+            clock.getIfAvailable(Clock::systemUTC),
+            properties.instanceIdOrRandom(),
+            properties.workersOrDefault(),
+            UnaryOperator.identity(),
+            properties.queueLimits(),
+            new Supervision(failures, overload))
+        .start();
+  }
+
+  @Bean
+  PaymentService clearwayPaymentService(EngineAssembly engine) {
+    return engine.payments();
+  }
+}

@@ -1,0 +1,112 @@
+package dev.clearway.boot.channel;
+
+import dev.clearway.core.channel.engine.ChannelContext;
+import dev.clearway.core.channel.engine.ChannelGateway;
+import dev.clearway.core.channel.engine.ChannelWebhookIntake;
+import dev.clearway.core.channel.engine.CompensationWorker;
+import dev.clearway.core.channel.engine.PaymentMethods;
+import dev.clearway.core.channel.engine.RecoveryWorker;
+import dev.clearway.core.port.WorkerFailures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
+
+/**
+ * The running channel layer of one process: the gateway the flow engine pays through, the webhook
+ * intake, and the loops of the recovery worker and the compensation worker.
+ */
+public final class ChannelLayer implements AutoCloseable {
+
+  private final ChannelGateway gateway;
+  private final ChannelWebhookIntake intake;
+  private final RecoveryWorker recovery;
+  private final CompensationWorker compensation;
+  private final ExecutorService pool;
+  private final WorkerFailures failures;
+  private final AtomicBoolean stop = new AtomicBoolean();
+  private final List<Thread> loops = new ArrayList<>();
+
+  public ChannelLayer(ChannelContext ctx, PaymentMethods methods, String owner, int threads) {
+    this(ctx, methods, owner, threads, WorkerFailures.systemLogger());
+  }
+
+  /**
+   * @param failures told of every failed round ({@code channel-recovery}, {@code
+   *     channel-compensation}), recovery task ({@code channel-recovery-task}) and compensation
+   *     ({@code channel-compensation-item})
+   */
+  public ChannelLayer(
+      ChannelContext ctx,
+      PaymentMethods methods,
+      String owner,
+      int threads,
+      WorkerFailures failures) {
+    this.gateway = new ChannelGateway(ctx, methods);
+    this.intake = new ChannelWebhookIntake(ctx);
+    this.recovery =
+        new RecoveryWorker(
+            ctx, new RecoveryWorker.Settings(owner, 4 * threads, Duration.ofSeconds(45)), failures);
+    this.compensation = new CompensationWorker(ctx, failures);
+    this.pool = Executors.newFixedThreadPool(threads);
+    this.failures = failures;
+  }
+
+  public ChannelGateway gateway() {
+    return gateway;
+  }
+
+  public ChannelWebhookIntake intake() {
+    return intake;
+  }
+
+  public ChannelLayer start() {
+    loops.add(loop("channel-recovery", () -> recovery.runOnce(pool)));
+    loops.add(loop("channel-compensation", () -> compensation.runOnce(20)));
+    return this;
+  }
+
+  private Thread loop(String name, IntSupplier round) {
+    Thread t =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                int n;
+                try {
+                  n = round.getAsInt();
+                } catch (Throwable e) {
+                  // A database hiccup: the leases expire and the next round retries.
+                  failures.failed(name, e);
+                  n = 0;
+                }
+                if (n == 0) {
+                  try {
+                    Thread.sleep(50);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              }
+            },
+            "clearway-" + name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  @Override
+  public void close() {
+    stop.set(true);
+    for (Thread t : loops) {
+      try {
+        t.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    pool.shutdownNow();
+  }
+}

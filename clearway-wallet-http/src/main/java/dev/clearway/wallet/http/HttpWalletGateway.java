@@ -1,0 +1,203 @@
+package dev.clearway.wallet.http;
+
+import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.port.WalletGateway;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The wallet over HTTP ({@link WireProtocol}), idempotent by trade and refund order number like the
+ * wallet behind it. Never throws for transport problems: a timeout, a refused or reset connection,
+ * a 5xx, an unreadable body are UNKNOWN, since the wallet may have executed the call; only a
+ * well-formed answer is definite (see {@link WalletResponses}).
+ *
+ * <p>Logs only the call, its outcome class, error code, HTTP status and duration, at DEBUG: never
+ * order numbers (they embed the user id), amounts, bodies or secrets.
+ */
+public final class HttpWalletGateway implements WalletGateway {
+  private static final Logger log = LoggerFactory.getLogger(HttpWalletGateway.class);
+  private static final long MAX_RESPONSE_BYTES = 1 << 20;
+
+  private final HttpWalletConfig config;
+  private final HttpClient client;
+  private final String base;
+
+  public HttpWalletGateway(HttpWalletConfig config) {
+    this.config = config;
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(config.connectTimeout())
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    String url = config.baseUrl().toString();
+    this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+
+  @Override
+  public WalletResult pay(ChargeRequest request) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("tradeOrderNo", request.tradeOrderNo());
+    body.put("userId", request.userId());
+    body.put("amount", request.amount());
+    body.put("currency", request.currency());
+    return post(
+        WalletCall.PAY, WireProtocol.CHARGES, request.tradeOrderNo(), WalletJson.write(body));
+  }
+
+  @Override
+  public WalletResult queryPayment(String tradeOrderNo) {
+    return get(WalletCall.QUERY_PAY, WireProtocol.CHARGES + "/" + segment(tradeOrderNo));
+  }
+
+  @Override
+  public WalletResult closePayment(String tradeOrderNo) {
+    String path = WireProtocol.CHARGES + "/" + segment(tradeOrderNo) + WireProtocol.CLOSE_SUFFIX;
+    return post(WalletCall.CLOSE, path, tradeOrderNo, "{}");
+  }
+
+  @Override
+  public WalletResult refund(RefundRequest request) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("refundOrderNo", request.refundOrderNo());
+    body.put("tradeOrderNo", request.tradeOrderNo());
+    body.put("amount", request.amount());
+    body.put("currency", request.currency());
+    return post(
+        WalletCall.REFUND, WireProtocol.REFUNDS, request.refundOrderNo(), WalletJson.write(body));
+  }
+
+  @Override
+  public WalletResult queryRefund(String refundOrderNo) {
+    return get(WalletCall.QUERY_REFUND, WireProtocol.REFUNDS + "/" + segment(refundOrderNo));
+  }
+
+  // ---- transport -----------------------------------------------------------------------------
+
+  private WalletResult post(WalletCall call, String path, String idempotencyKey, String json) {
+    return exchange(
+        call,
+        () ->
+            builder(path)
+                .header("Content-Type", WireProtocol.JSON)
+                .header(WireProtocol.IDEMPOTENCY_KEY_HEADER, idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
+  }
+
+  private WalletResult get(WalletCall call, String path) {
+    return exchange(call, () -> builder(path).GET().build());
+  }
+
+  private HttpRequest.Builder builder(String path) {
+    return HttpRequest.newBuilder(URI.create(base + path))
+        .timeout(config.readTimeout())
+        .header("Accept", "application/json");
+  }
+
+  private interface RequestFactory {
+    HttpRequest build();
+  }
+
+  private WalletResult exchange(WalletCall call, RequestFactory factory) {
+    long start = System.nanoTime();
+    int status = 0;
+    WalletResult result;
+    CompletableFuture<HttpResponse<byte[]>> future = null;
+    try {
+      future = client.sendAsync(factory.build(), BoundedBody.HANDLER);
+      // The request timeout ends at the response headers; this bounds the body as well.
+      long budget = config.connectTimeout().plus(config.readTimeout()).toMillis();
+      HttpResponse<byte[]> response = future.get(budget, TimeUnit.MILLISECONDS);
+      status = response.statusCode();
+      result =
+          WalletResponses.classify(
+              call,
+              status,
+              response.headers().firstValue("Content-Type").orElse(null),
+              response.body() == null ? new byte[0] : response.body());
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      result = WalletResult.unknown("TIMEOUT");
+    } catch (ExecutionException e) {
+      result = WalletResult.unknown(transportCode(e.getCause()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      if (future != null) {
+        future.cancel(true);
+      }
+      result = WalletResult.unknown("INTERRUPTED");
+    } catch (RuntimeException e) {
+      // A request that cannot even be built or sent: still no claim about the wallet.
+      result = WalletResult.unknown("CLIENT_ERROR");
+    }
+    if (log.isDebugEnabled()) {
+      long ms = (System.nanoTime() - start) / 1_000_000;
+      // No order numbers, amounts, bodies or secrets.
+      log.debug(
+          "wallet {} -> {} {} (http {}, {} ms)",
+          call,
+          result.certainty(),
+          result.errorCode(),
+          status,
+          ms);
+    }
+    return result;
+  }
+
+  private static String transportCode(Throwable cause) {
+    while (cause instanceof CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    if (cause instanceof HttpConnectTimeoutException) {
+      return "CONNECT_TIMEOUT";
+    }
+    if (cause instanceof HttpTimeoutException) {
+      return "TIMEOUT";
+    }
+    if (cause instanceof ConnectException) {
+      return "CONNECTION_REFUSED";
+    }
+    if (cause instanceof IOException) {
+      return "CONNECTION_RESET";
+    }
+    return "CLIENT_ERROR";
+  }
+
+  /** Order numbers are {@code [A-Za-z0-9_-]}; anything else is percent-encoded, never trusted. */
+  private static String segment(String orderNo) {
+    if (WireProtocol.isOrderNo(orderNo)) {
+      return orderNo;
+    }
+    StringBuilder out = new StringBuilder();
+    for (byte b : String.valueOf(orderNo).getBytes(StandardCharsets.UTF_8)) {
+      out.append('%').append(String.format("%02X", b & 0xff));
+    }
+    return out.toString();
+  }
+
+  /** Reads at most {@link #MAX_RESPONSE_BYTES}; a larger body is discarded (then unparseable). */
+  private static final class BoundedBody {
+    static final HttpResponse.BodyHandler<byte[]> HANDLER =
+        info ->
+            info.headers().firstValueAsLong("Content-Length").orElse(0) > MAX_RESPONSE_BYTES
+                ? HttpResponse.BodySubscribers.replacing(new byte[0])
+                : HttpResponse.BodySubscribers.ofByteArray();
+  }
+}
