@@ -1,6 +1,6 @@
 package dev.clearway.sim;
 
-import dev.clearway.core.port.WakeupScheduler;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.clearway.sim;
 
-import dev.clearway.core.domain.GoalKey;
+import dev.clearway.core.flow.domain.GoalKey;
 import java.time.Instant;
 
 /** One grant the simulated business service actually committed. */

@@ -1,9 +1,9 @@
 package dev.clearway.sim;
 
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.fact.BizCallResult;
-import dev.clearway.core.fact.BizFact;
-import dev.clearway.core.port.BusinessGateway;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.fact.BizCallResult;
+import dev.clearway.core.flow.fact.BizFact;
+import dev.clearway.core.flow.port.BusinessGateway;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.clearway.sim;
 
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

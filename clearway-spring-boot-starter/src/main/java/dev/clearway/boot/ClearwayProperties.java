@@ -1,6 +1,6 @@
 package dev.clearway.boot;
 
-import dev.clearway.core.engine.QueueLimits;
+import dev.clearway.core.runtime.QueueLimits;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**

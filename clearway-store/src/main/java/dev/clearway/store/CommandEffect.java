@@ -2,10 +2,10 @@ package dev.clearway.store;
 
 import static dev.clearway.store.Sql.ts;
 
-import dev.clearway.core.domain.DomainEvent;
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.flow.domain.DomainEvent;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.store.review.ManualCommand;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

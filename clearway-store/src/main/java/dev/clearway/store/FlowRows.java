@@ -1,9 +1,9 @@
 package dev.clearway.store;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.ReviewState;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package dev.clearway.store;
 
 import static dev.clearway.store.Sql.ts;
 
-import dev.clearway.core.latecharge.SuspicionSource;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

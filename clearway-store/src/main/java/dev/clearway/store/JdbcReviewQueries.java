@@ -2,7 +2,7 @@ package dev.clearway.store;
 
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.store.review.AuditEntry;
 import dev.clearway.store.review.HistoryEntry;
 import dev.clearway.store.review.ManualCommand;

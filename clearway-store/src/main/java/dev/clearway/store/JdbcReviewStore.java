@@ -3,7 +3,7 @@ package dev.clearway.store;
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 import static dev.clearway.store.Sql.ts;
 
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.core.review.PersonNames;
 import dev.clearway.store.review.ManualCommand;

@@ -2,7 +2,7 @@ package dev.clearway.store;
 
 import static dev.clearway.store.Sql.ts;
 
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.Lease;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -15,11 +15,11 @@ import static dev.clearway.store.StoreFixtures.store;
 import static dev.clearway.store.StoreFixtures.walk;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
-import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.port.FlowStore.RescheduleWrite;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.ReviewState;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.RescheduleWrite;
 import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,8 +7,8 @@ import static dev.clearway.store.StoreFixtures.store;
 import static dev.clearway.store.StoreFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.outbox.OutboxEvent;
 import dev.clearway.core.outbox.OutboxRelay;
 import dev.clearway.store.testing.TestDatabase;

@@ -14,10 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.Transitions;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.Transitions;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -7,7 +7,7 @@ import static dev.clearway.store.StoreFixtures.now;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.SQLException;
 import org.junit.jupiter.api.BeforeEach;

@@ -2,14 +2,14 @@ package dev.clearway.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.port.FlowStore.HistoryNote;
-import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.port.FlowStore.TransitionWrite;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.port.FlowStore.HistoryNote;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

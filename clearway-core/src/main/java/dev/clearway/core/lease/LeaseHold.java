@@ -1,7 +1,7 @@
 package dev.clearway.core.lease;
 
-import dev.clearway.core.engine.Trigger;
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.engine.Trigger;
+import dev.clearway.core.flow.port.FlowStore.Lease;
 
 /**
  * One advance of a leased row: who triggered it, the lease it holds and when the current step

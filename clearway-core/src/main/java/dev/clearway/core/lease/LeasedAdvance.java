@@ -1,9 +1,9 @@
 package dev.clearway.core.lease;
 
-import dev.clearway.core.engine.Backoff;
-import dev.clearway.core.engine.LeaseTokens;
-import dev.clearway.core.engine.Trigger;
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.engine.Trigger;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.runtime.Backoff;
+import dev.clearway.core.runtime.LeaseTokens;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.clearway.core.lease;
 
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.Lease;
 import java.time.Instant;
 import java.util.Optional;
 

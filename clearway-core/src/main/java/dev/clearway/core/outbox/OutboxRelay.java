@@ -1,6 +1,6 @@
 package dev.clearway.core.outbox;
 
-import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.core.flow.port.WorkerFailures;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

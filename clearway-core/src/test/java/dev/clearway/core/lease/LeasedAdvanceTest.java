@@ -3,12 +3,12 @@ package dev.clearway.core.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.engine.Backoff;
-import dev.clearway.core.engine.EngineConfig;
-import dev.clearway.core.engine.LeaseTokens;
-import dev.clearway.core.engine.Trigger;
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.engine.Trigger;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.runtime.Backoff;
+import dev.clearway.core.runtime.LeaseTokens;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

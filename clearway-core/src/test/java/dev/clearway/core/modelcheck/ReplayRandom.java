@@ -9,7 +9,7 @@ import java.security.Security;
 /**
  * Randomness that is the same at every replay of a worker. A worker's program is replayed from its
  * start at every step, and everything it does must follow from its recorded answers; but {@link
- * dev.clearway.core.engine.TokenMint} draws a random nonce for every mint, so each replay would
+ * dev.clearway.core.runtime.TokenMint} draws a random nonce for every mint, so each replay would
  * mint other lease tokens than the ones the rows hold. While a replay runs on a thread (and only
  * then), {@code new SecureRandom()} yields zeros: a worker's tokens become a function of its run id
  * and their count ({@code W1#2/0/1}), which is all the model needs, since no two runs share a run

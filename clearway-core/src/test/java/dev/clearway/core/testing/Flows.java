@@ -1,10 +1,10 @@
 package dev.clearway.core.testing;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.OrderNumbers;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.OrderNumbers;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.ReviewState;
 import java.time.Instant;
 
 /** Builds {@link PayFlow} rows for the pure decision tests; no database involved. */

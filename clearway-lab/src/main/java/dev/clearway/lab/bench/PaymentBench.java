@@ -1,11 +1,11 @@
 package dev.clearway.lab.bench;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
-import dev.clearway.core.engine.AdvanceResult;
-import dev.clearway.core.engine.EngineConfig;
-import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.engine.AdvanceResult;
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.port.EngineEvents;
 import dev.clearway.lab.Parallel;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;

@@ -1,9 +1,9 @@
 package dev.clearway.lab.bench;
 
-import dev.clearway.core.engine.EngineConfig;
-import dev.clearway.core.engine.LeaseTokens;
-import dev.clearway.core.engine.Scanner;
-import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.engine.Scanner;
+import dev.clearway.core.flow.port.EngineEvents;
+import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.store.Database;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -8,7 +8,7 @@ import dev.clearway.core.channel.engine.PacedRateLimiter;
 import dev.clearway.core.channel.engine.StaticRecoveryPolicies;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelStores;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.psp.PspCharge;

@@ -1,7 +1,7 @@
 package dev.clearway.lab.channel;
 
 import dev.clearway.core.channel.engine.ChannelGateway;
-import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.flow.fact.WalletResult;
 import dev.clearway.store.Sql;
 import java.time.Clock;
 import java.time.Duration;

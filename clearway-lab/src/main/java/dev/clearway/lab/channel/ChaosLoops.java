@@ -1,6 +1,6 @@
 package dev.clearway.lab.channel;
 
-import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.core.flow.port.WorkerFailures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

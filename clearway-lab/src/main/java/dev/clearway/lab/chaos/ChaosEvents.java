@@ -1,7 +1,7 @@
 package dev.clearway.lab.chaos;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.port.EngineEvents;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Counters for the chaos progress display. */

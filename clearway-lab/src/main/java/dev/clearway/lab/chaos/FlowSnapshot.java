@@ -1,6 +1,6 @@
 package dev.clearway.lab.chaos;
 
-import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.flow.domain.FlowStatus;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

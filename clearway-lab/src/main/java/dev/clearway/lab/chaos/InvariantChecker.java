@@ -1,7 +1,7 @@
 package dev.clearway.lab.chaos;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.Transitions;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.Transitions;
 import dev.clearway.lab.chaos.FlowSnapshot.FlowRow;
 import dev.clearway.lab.chaos.FlowSnapshot.HistoryRow;
 import dev.clearway.sim.GrantEntry;

@@ -1,7 +1,7 @@
 package dev.clearway.lab.serve;
 
 import dev.clearway.boot.ClearwayChannelConfiguration;
-import dev.clearway.core.port.BusinessGateway;
+import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.lab.channel.SimChannels;
 import dev.clearway.service.server.ServiceStart;
 import dev.clearway.sim.FaultPlan;

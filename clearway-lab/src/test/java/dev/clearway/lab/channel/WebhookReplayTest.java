@@ -19,7 +19,7 @@ import dev.clearway.core.channel.policy.RuleMatch;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
 import dev.clearway.core.channel.port.ChannelStores;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.SimPsp;
 import dev.clearway.sim.psp.wechat.Payer;

@@ -7,12 +7,12 @@ import static dev.clearway.service.testkit.EngineHarness.trade;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.engine.CancelService;
-import dev.clearway.core.engine.EngineConfig;
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.engine.CancelService;
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.service.testkit.ScriptedWallet.Pay;
 import java.sql.Connection;

@@ -1,21 +1,21 @@
 package dev.clearway.lab.engine;
 
-import static dev.clearway.core.domain.FlowStatus.PAYED;
-import static dev.clearway.core.domain.FlowStatus.REFUNDED;
-import static dev.clearway.core.domain.FlowStatus.WAIT_PAY;
+import static dev.clearway.core.flow.domain.FlowStatus.PAYED;
+import static dev.clearway.core.flow.domain.FlowStatus.REFUNDED;
+import static dev.clearway.core.flow.domain.FlowStatus.WAIT_PAY;
 import static dev.clearway.service.testkit.EngineHarness.T0;
 import static dev.clearway.service.testkit.EngineHarness.goal;
 import static dev.clearway.service.testkit.EngineHarness.payment;
 import static dev.clearway.service.testkit.EngineHarness.trade;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.engine.AdvanceResult;
-import dev.clearway.core.engine.AdvanceResult.Outcome;
-import dev.clearway.core.engine.EngineConfig;
-import dev.clearway.core.engine.Trigger;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.engine.AdvanceResult;
+import dev.clearway.core.flow.engine.AdvanceResult.Outcome;
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.engine.Trigger;
 import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.service.testkit.ScriptedBusiness.Fulfil;
 import dev.clearway.sim.LedgerEntry;

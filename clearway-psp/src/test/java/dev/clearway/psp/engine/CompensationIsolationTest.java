@@ -12,7 +12,7 @@ import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.spi.WebhookNotice;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

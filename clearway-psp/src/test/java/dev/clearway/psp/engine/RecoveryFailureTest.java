@@ -9,7 +9,7 @@ import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RecoveryWorker;
 import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.spi.PspOutcome;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

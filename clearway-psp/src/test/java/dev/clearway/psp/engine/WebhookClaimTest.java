@@ -17,7 +17,7 @@ import dev.clearway.core.channel.policy.RecoveryStrategy;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
 import dev.clearway.core.channel.spi.WebhookNotice;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

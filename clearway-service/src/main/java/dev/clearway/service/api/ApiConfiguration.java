@@ -1,14 +1,14 @@
 package dev.clearway.service.api;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.engine.BoundedPool;
-import dev.clearway.core.engine.CancelService;
-import dev.clearway.core.engine.InProcessEntryLock;
-import dev.clearway.core.port.EngineEvents;
-import dev.clearway.core.port.EntryLock;
-import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.port.OverloadEvents;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.engine.CancelService;
+import dev.clearway.core.flow.engine.InProcessEntryLock;
+import dev.clearway.core.flow.port.EngineEvents;
+import dev.clearway.core.flow.port.EntryLock;
+import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.OverloadEvents;
+import dev.clearway.core.runtime.BoundedPool;
 import dev.clearway.service.metrics.FlowStateGauges;
 import dev.clearway.service.metrics.MicrometerEngineEvents;
 import dev.clearway.store.JdbcCallbackInbox;

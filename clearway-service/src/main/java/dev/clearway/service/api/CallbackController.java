@@ -1,9 +1,9 @@
 package dev.clearway.service.api;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.signature.WebhookSignature;
 import dev.clearway.store.JdbcCallbackInbox;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,6 @@
 package dev.clearway.service.api;
 
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.PayFlow;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.clearway.service.api;
 
-import dev.clearway.core.domain.ClientStatus;
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.ClientStatus;
+import dev.clearway.core.flow.domain.PayFlow;
 import java.time.Instant;
 
 /**

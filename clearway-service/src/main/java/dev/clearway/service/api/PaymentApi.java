@@ -1,12 +1,12 @@
 package dev.clearway.service.api;
 
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.engine.CancelService;
-import dev.clearway.core.engine.Overloaded;
-import dev.clearway.core.engine.PaymentService;
-import dev.clearway.core.engine.PaymentService.Started;
-import dev.clearway.core.port.EntryLock;
-import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.engine.CancelService;
+import dev.clearway.core.flow.engine.PaymentService;
+import dev.clearway.core.flow.engine.PaymentService.Started;
+import dev.clearway.core.flow.port.EntryLock;
+import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.runtime.Overloaded;
 import dev.clearway.store.JdbcIdempotencyStore;
 import dev.clearway.store.JdbcIdempotencyStore.Claim;
 import java.time.Clock;

@@ -2,11 +2,11 @@ package dev.clearway.service.api;
 
 import dev.clearway.boot.EngineAssembly;
 import dev.clearway.core.channel.engine.ChannelGateway;
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.FlowStore;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.regex.Pattern;

@@ -1,7 +1,7 @@
 package dev.clearway.service.api;
 
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

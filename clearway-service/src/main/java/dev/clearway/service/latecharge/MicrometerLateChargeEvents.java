@@ -1,7 +1,7 @@
 package dev.clearway.service.latecharge;
 
-import dev.clearway.core.latecharge.LateChargeEvents;
-import dev.clearway.core.latecharge.SuspicionSource;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
+import dev.clearway.core.latecharge.port.LateChargeEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.clearway.service.metrics;
 
-import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.flow.domain.FlowStatus;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;

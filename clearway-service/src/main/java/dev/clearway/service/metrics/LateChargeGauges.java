@@ -1,7 +1,7 @@
 package dev.clearway.service.metrics;
 
-import dev.clearway.core.latecharge.LateChargeStatus;
-import dev.clearway.core.latecharge.SweepSchedule;
+import dev.clearway.core.latecharge.domain.LateChargeStatus;
+import dev.clearway.core.latecharge.domain.SweepSchedule;
 import dev.clearway.store.latecharge.JdbcLateChargeOps;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

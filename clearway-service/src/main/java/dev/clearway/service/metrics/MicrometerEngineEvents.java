@@ -1,7 +1,7 @@
 package dev.clearway.service.metrics;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.port.EngineEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;

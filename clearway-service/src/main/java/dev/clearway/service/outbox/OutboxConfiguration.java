@@ -1,10 +1,10 @@
 package dev.clearway.service.outbox;
 
 import dev.clearway.boot.metrics.CachedReading;
+import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.WorkerFailures;
 import dev.clearway.core.outbox.OutboxRelay;
 import dev.clearway.core.outbox.OutboxStore;
-import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.port.WorkerFailures;
 import dev.clearway.store.JdbcOutboxStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

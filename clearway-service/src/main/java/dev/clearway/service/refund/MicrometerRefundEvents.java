@@ -1,7 +1,7 @@
 package dev.clearway.service.refund;
 
-import dev.clearway.core.refund.RefundEvents;
-import dev.clearway.core.refund.RefundStatus;
+import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.core.refund.port.RefundEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;

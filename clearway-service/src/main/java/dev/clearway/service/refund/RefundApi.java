@@ -1,12 +1,12 @@
 package dev.clearway.service.refund;
 
-import dev.clearway.core.engine.Overloaded;
-import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.refund.NewRefund;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundService;
-import dev.clearway.core.refund.RefundStore;
-import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.refund.domain.NewRefund;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.engine.RefundService;
+import dev.clearway.core.refund.port.RefundStore;
+import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
+import dev.clearway.core.runtime.Overloaded;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.PaymentApi;
 import dev.clearway.service.api.PaymentRequestValidator;

@@ -1,7 +1,7 @@
 package dev.clearway.service.refund;
 
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
 import java.time.Instant;
 
 /**

@@ -1,7 +1,7 @@
 package dev.clearway.service.review;
 
 import dev.clearway.boot.EngineAssembly;
-import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeyFilter;

@@ -1,6 +1,6 @@
 package dev.clearway.service.review;
 
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.service.api.FlowView;
 import java.time.Instant;
 

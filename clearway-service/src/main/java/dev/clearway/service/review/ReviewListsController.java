@@ -1,7 +1,7 @@
 package dev.clearway.service.review;
 
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.MerchantFilter;
 import dev.clearway.service.api.Page;

@@ -2,12 +2,12 @@ package dev.clearway.service.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.signature.WebhookSignature;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

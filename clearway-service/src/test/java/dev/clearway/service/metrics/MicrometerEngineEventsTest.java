@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.boot.metrics.MicrometerChannelEvents;
 import dev.clearway.core.channel.port.RecoveryTaskStore;
-import dev.clearway.core.domain.FlowStatus;
+import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.service.refund.MicrometerRefundEvents;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -2,11 +2,11 @@ package dev.clearway.service.refund;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.latecharge.LateChargeCheck;
-import dev.clearway.core.latecharge.LateChargeStatus;
-import dev.clearway.core.latecharge.SuspicionSource;
-import dev.clearway.core.latecharge.SweepSchedule;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeStatus;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
+import dev.clearway.core.latecharge.domain.SweepSchedule;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -127,7 +127,7 @@ class LateChargeSweepTest {
     assertThat(
             other.sweeps.claimStage(
                 stage(0),
-                new dev.clearway.core.latecharge.SweepStore.Cursor(
+                new dev.clearway.core.latecharge.port.SweepStore.Cursor(
                     rig.e.h.clock.instant().minus(stage(1)), 0),
                 held,
                 rig.e.h.clock.instant()))

@@ -4,17 +4,17 @@ import static dev.clearway.service.refund.RefundTestEngine.CONFIG;
 import static dev.clearway.service.refund.RefundTestEngine.numberOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.port.WalletGateway;
-import dev.clearway.core.refund.NewRefund;
-import dev.clearway.core.refund.RefundAdvanceResult;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
-import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.WalletGateway;
+import dev.clearway.core.refund.domain.NewRefund;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.core.refund.engine.RefundAdvanceResult;
+import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.service.testkit.RecordingWakeups.Wakeup;
 import dev.clearway.service.testkit.ScriptedWallet;
@@ -321,7 +321,7 @@ class RefundEngineTest {
   void aWorkerWhoseLeaseWasTakenOverCannotSettleTheRefundTheNewHolderWorksOn() {
     PayFlow flow = e.paidFlow();
     String no = numberOf(flow, 1);
-    List<dev.clearway.core.engine.Trigger> takeover = new java.util.ArrayList<>();
+    List<dev.clearway.core.flow.engine.Trigger> takeover = new java.util.ArrayList<>();
     // While the first worker waits for the wallet's answer, its lease expires and another worker
     // claims the refund; that worker has not written anything yet.
     e.h.wallet.duringNextCall(

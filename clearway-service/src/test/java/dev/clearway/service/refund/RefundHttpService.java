@@ -2,8 +2,8 @@ package dev.clearway.service.refund;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.port.BusinessGateway;
-import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.flow.port.BusinessGateway;
+import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.service.server.ClearwayServer;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;

@@ -5,7 +5,7 @@ import static dev.clearway.service.refund.RefundHttpService.OPERATOR_KEY;
 import static dev.clearway.service.refund.RefundHttpService.refundRows;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.port.WalletGateway.RefundRequest;
+import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import dev.clearway.service.refund.RefundHttpService.Answer;
 import dev.clearway.service.refund.RefundHttpService.RefundRows;
 import dev.clearway.sim.LedgerEntry;

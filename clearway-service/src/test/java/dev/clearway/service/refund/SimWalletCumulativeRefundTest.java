@@ -2,10 +2,10 @@ package dev.clearway.service.refund;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.fact.Certainty;
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
-import dev.clearway.core.port.WalletGateway.RefundRequest;
+import dev.clearway.core.flow.fact.Certainty;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimWallet;

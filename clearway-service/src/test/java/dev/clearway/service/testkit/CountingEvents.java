@@ -1,7 +1,7 @@
 package dev.clearway.service.testkit;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.port.EngineEvents;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.port.EngineEvents;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,6 +1,6 @@
 package dev.clearway.service.testkit;
 
-import dev.clearway.core.port.WakeupScheduler;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.clearway.service.testkit;
 
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimulatedCrash;
 import java.time.Clock;

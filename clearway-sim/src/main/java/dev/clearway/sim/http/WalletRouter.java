@@ -2,9 +2,9 @@ package dev.clearway.sim.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
-import dev.clearway.core.port.WalletGateway.RefundRequest;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.sim.SimulatedCrash;
 import dev.clearway.sim.json.StrictJson;

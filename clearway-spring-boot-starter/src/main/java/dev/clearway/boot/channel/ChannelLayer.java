@@ -6,7 +6,7 @@ import dev.clearway.core.channel.engine.ChannelWebhookIntake;
 import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RecoveryWorker;
-import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.core.flow.port.WorkerFailures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.clearway.boot.metrics;
 
-import dev.clearway.core.port.OverloadEvents;
+import dev.clearway.core.flow.port.OverloadEvents;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**

@@ -1,6 +1,6 @@
 package dev.clearway.boot.metrics;
 
-import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.core.flow.port.WorkerFailures;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -4,11 +4,11 @@ import static dev.clearway.store.Sql.truncate;
 import static dev.clearway.store.Sql.ts;
 import static dev.clearway.store.latecharge.LateChargeRows.COLUMNS;
 
-import dev.clearway.core.latecharge.LateChargeCheck;
-import dev.clearway.core.latecharge.LateChargeStore;
-import dev.clearway.core.latecharge.LateChargeTransitions;
-import dev.clearway.core.latecharge.SuspicionSource;
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeTransitions;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
+import dev.clearway.core.latecharge.port.LateChargeStore;
 import dev.clearway.store.LeasedTable;
 import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;

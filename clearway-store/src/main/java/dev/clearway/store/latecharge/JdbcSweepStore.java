@@ -2,8 +2,8 @@ package dev.clearway.store.latecharge;
 
 import static dev.clearway.store.Sql.ts;
 
-import dev.clearway.core.latecharge.SweepStore;
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.latecharge.port.SweepStore;
 import dev.clearway.store.Sql;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.clearway.store.latecharge;
 
-import dev.clearway.core.latecharge.LateChargeCheck;
-import dev.clearway.core.latecharge.LateChargeStatus;
-import dev.clearway.core.latecharge.SuspicionSource;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeStatus;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.clearway.store.refund;
 
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -9,9 +9,9 @@ import static dev.clearway.store.refund.RefundFixtures.refunds;
 import static dev.clearway.store.refund.RefundFixtures.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.refund.NewRefund;
-import dev.clearway.core.refund.RefundStore.CreateOutcome;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.refund.domain.NewRefund;
+import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

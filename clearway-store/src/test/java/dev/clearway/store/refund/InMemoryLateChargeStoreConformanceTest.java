@@ -2,17 +2,17 @@ package dev.clearway.store.refund;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.latecharge.LateChargeCheck;
-import dev.clearway.core.latecharge.LateChargeStatus;
-import dev.clearway.core.latecharge.LateChargeStore;
-import dev.clearway.core.latecharge.LateChargeStore.RescheduleWrite;
-import dev.clearway.core.latecharge.LateChargeStore.TransitionWrite;
-import dev.clearway.core.latecharge.SuspicionSource;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeStatus;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
+import dev.clearway.core.latecharge.port.LateChargeStore;
+import dev.clearway.core.latecharge.port.LateChargeStore.RescheduleWrite;
+import dev.clearway.core.latecharge.port.LateChargeStore.TransitionWrite;
 import dev.clearway.core.modelcheck.memory.Fencing;
 import dev.clearway.core.modelcheck.memory.InMemoryLateChargeStore;
-import dev.clearway.core.port.FlowStore.Lease;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import dev.clearway.store.testing.TestDatabase;

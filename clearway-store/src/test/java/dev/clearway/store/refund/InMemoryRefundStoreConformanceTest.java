@@ -2,22 +2,22 @@ package dev.clearway.store.refund;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.TriggerSource;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.port.FlowStore.HistoryNote;
+import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.modelcheck.memory.Fencing;
 import dev.clearway.core.modelcheck.memory.InMemoryRefundStore;
-import dev.clearway.core.port.FlowStore.HistoryNote;
-import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.refund.NewRefund;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
-import dev.clearway.core.refund.RefundStore;
-import dev.clearway.core.refund.RefundStore.CreateOutcome;
-import dev.clearway.core.refund.RefundStore.RescheduleWrite;
-import dev.clearway.core.refund.RefundStore.TransitionWrite;
+import dev.clearway.core.refund.domain.NewRefund;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.core.refund.port.RefundStore;
+import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
+import dev.clearway.core.refund.port.RefundStore.RescheduleWrite;
+import dev.clearway.core.refund.port.RefundStore.TransitionWrite;
 import dev.clearway.store.JdbcFlowStore;
 import java.time.Instant;
 import java.util.function.Function;
@@ -87,7 +87,7 @@ class InMemoryRefundStoreConformanceTest {
       f =
           flows
               .transition(
-                  new dev.clearway.core.port.FlowStore.TransitionWrite(
+                  new dev.clearway.core.flow.port.FlowStore.TransitionWrite(
                       f,
                       to,
                       null,

@@ -9,12 +9,12 @@ import static dev.clearway.store.refund.RefundFixtures.now;
 import static dev.clearway.store.refund.RefundFixtures.refunds;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.TriggerSource;
-import dev.clearway.core.port.FlowStore.HistoryNote;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
-import dev.clearway.core.refund.RefundStore.RescheduleWrite;
-import dev.clearway.core.refund.RefundStore.TransitionWrite;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.port.FlowStore.HistoryNote;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.core.refund.port.RefundStore.RescheduleWrite;
+import dev.clearway.core.refund.port.RefundStore.TransitionWrite;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -9,10 +9,10 @@ import static dev.clearway.store.refund.RefundFixtures.now;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
-import dev.clearway.core.refund.RefundTransitions;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.core.refund.domain.RefundTransitions;
 import dev.clearway.store.refund.RefundFixtures.RawSqlException;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;

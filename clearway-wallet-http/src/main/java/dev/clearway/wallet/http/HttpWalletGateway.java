@@ -1,7 +1,7 @@
 package dev.clearway.wallet.http;
 
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;

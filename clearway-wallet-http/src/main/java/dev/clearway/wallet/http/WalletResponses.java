@@ -1,6 +1,6 @@
 package dev.clearway.wallet.http;
 
-import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.flow.fact.WalletResult;
 import java.util.Locale;
 import java.util.Map;
 

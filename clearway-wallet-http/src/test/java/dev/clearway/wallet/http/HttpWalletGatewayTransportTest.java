@@ -3,10 +3,10 @@ package dev.clearway.wallet.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.clearway.core.fact.Certainty;
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
-import dev.clearway.core.port.WalletGateway.RefundRequest;
+import dev.clearway.core.flow.fact.Certainty;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -7,8 +7,8 @@ import dev.clearway.core.channel.port.ChannelRefundStore.ChannelRefund;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
-import dev.clearway.core.fact.WalletResult;
-import dev.clearway.core.port.WalletGateway.RefundRequest;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import java.time.Instant;
 import java.util.Optional;
 

@@ -8,7 +8,7 @@ import dev.clearway.core.channel.spi.AttemptRef;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
-import dev.clearway.core.port.WorkerFailures;
+import dev.clearway.core.flow.port.WorkerFailures;
 import java.time.Duration;
 import java.time.Instant;
 

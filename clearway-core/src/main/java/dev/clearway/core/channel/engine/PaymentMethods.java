@@ -1,6 +1,6 @@
 package dev.clearway.core.channel.engine;
 
-import dev.clearway.core.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 
 /**
  * Which payment method a charge uses: the family routing and policies match on ({@code card},

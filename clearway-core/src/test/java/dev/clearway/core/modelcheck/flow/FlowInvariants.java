@@ -1,8 +1,8 @@
 package dev.clearway.core.modelcheck.flow;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.Transitions;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.Transitions;
 import dev.clearway.core.modelcheck.memory.LeaseRule;
 import dev.clearway.core.modelcheck.memory.Write;
 import dev.clearway.core.modelcheck.world.BusinessLedger;

@@ -1,7 +1,7 @@
 package dev.clearway.core.modelcheck.flow;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.modelcheck.Explorer;
 import dev.clearway.core.modelcheck.Explorer.Move;
 import dev.clearway.core.modelcheck.Pending;
@@ -25,11 +25,12 @@ import java.util.stream.Collectors;
 
 /**
  * The flow state machine as the explorer sees it. Workers run the real {@link
- * dev.clearway.core.engine.Advancer} (through the payment entry, wake-ups and scanner rounds) and
- * the real {@link dev.clearway.core.engine.CancelService}; every store and wallet or business call
- * is a yield point; the clock moves in steps to the next lease expiry, retry time, deadline or
- * grace; the wallet settles PROCESSING orders and refunds; the business may be granted to another
- * order; a person approves RESUME, CONFIRM_BIZ_SUCCESS or FORCE_REFUND on a flow under review.
+ * dev.clearway.core.flow.engine.Advancer} (through the payment entry, wake-ups and scanner rounds)
+ * and the real {@link dev.clearway.core.flow.engine.CancelService}; every store and wallet or
+ * business call is a yield point; the clock moves in steps to the next lease expiry, retry time,
+ * deadline or grace; the wallet settles PROCESSING orders and refunds; the business may be granted
+ * to another order; a person approves RESUME, CONFIRM_BIZ_SUCCESS or FORCE_REFUND on a flow under
+ * review.
  */
 public final class FlowModel
     implements Explorer.Model<FlowState>, WorkerSteps.Rig<FlowState, FlowWorld> {

@@ -2,8 +2,8 @@ package dev.clearway.core.modelcheck.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.modelcheck.Explorer.Report;
 import dev.clearway.core.modelcheck.Explorer.Step;
 import dev.clearway.core.modelcheck.ModelChecks;

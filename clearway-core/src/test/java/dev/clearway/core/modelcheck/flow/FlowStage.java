@@ -1,9 +1,9 @@
 package dev.clearway.core.modelcheck.flow;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.OrderNumbers;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.OrderNumbers;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.ReviewState;
 import dev.clearway.core.modelcheck.WorkerState;
 import dev.clearway.core.modelcheck.memory.InMemoryFlowStore;
 import dev.clearway.core.modelcheck.world.BusinessLedger;

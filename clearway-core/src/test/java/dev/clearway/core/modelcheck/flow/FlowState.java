@@ -1,6 +1,6 @@
 package dev.clearway.core.modelcheck.flow;
 
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.modelcheck.WorkerState;
 import dev.clearway.core.modelcheck.memory.InMemoryFlowStore;
 import dev.clearway.core.modelcheck.world.BusinessLedger;

@@ -1,14 +1,14 @@
 package dev.clearway.core.modelcheck.latecharge;
 
-import dev.clearway.core.latecharge.LateChargeCheck;
-import dev.clearway.core.latecharge.LateChargeStatus;
-import dev.clearway.core.latecharge.LateChargeTransitions;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeStatus;
+import dev.clearway.core.latecharge.domain.LateChargeTransitions;
 import dev.clearway.core.modelcheck.memory.InMemoryRefundStore;
 import dev.clearway.core.modelcheck.memory.LeaseRule;
 import dev.clearway.core.modelcheck.memory.Write;
 import dev.clearway.core.modelcheck.world.WalletLedger;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
 import java.util.ArrayList;
 import java.util.List;
 

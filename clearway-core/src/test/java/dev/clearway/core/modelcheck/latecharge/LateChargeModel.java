@@ -1,6 +1,6 @@
 package dev.clearway.core.modelcheck.latecharge;
 
-import dev.clearway.core.latecharge.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
 import dev.clearway.core.modelcheck.Explorer;
 import dev.clearway.core.modelcheck.Explorer.Move;
 import dev.clearway.core.modelcheck.Pending;
@@ -14,7 +14,7 @@ import dev.clearway.core.modelcheck.memory.InMemoryRefundStore;
 import dev.clearway.core.modelcheck.memory.LeaseRule;
 import dev.clearway.core.modelcheck.world.WalletLedger.OrderState;
 import dev.clearway.core.modelcheck.world.WalletLedger.RefundState;
-import dev.clearway.core.refund.RefundOrder;
+import dev.clearway.core.refund.domain.RefundOrder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +25,11 @@ import java.util.stream.Stream;
 
 /**
  * The late-charge machine as the explorer sees it: workers run the real {@link
- * dev.clearway.core.latecharge.LateChargeChecker} (scanner rounds and wake-ups), which asks the
- * wallet about the closed flow's order and requests the LATE_CHARGE refund through the real refund
- * code, and refund scanner rounds; the wallet answers every call in every way its ledger allows and
- * settles PROCESSING orders (a charge that lands late) and refunds; the clock moves to the next
- * lease expiry, backoff or retry time.
+ * dev.clearway.core.latecharge.engine.LateChargeChecker} (scanner rounds and wake-ups), which asks
+ * the wallet about the closed flow's order and requests the LATE_CHARGE refund through the real
+ * refund code, and refund scanner rounds; the wallet answers every call in every way its ledger
+ * allows and settles PROCESSING orders (a charge that lands late) and refunds; the clock moves to
+ * the next lease expiry, backoff or retry time.
  */
 public final class LateChargeModel
     implements Explorer.Model<LateChargeModelState>,

@@ -1,6 +1,6 @@
 package dev.clearway.core.modelcheck.latecharge;
 
-import dev.clearway.core.latecharge.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
 import dev.clearway.core.modelcheck.WorkerState;
 import dev.clearway.core.modelcheck.memory.InMemoryLateChargeStore;
 import dev.clearway.core.modelcheck.memory.InMemoryRefundStore;

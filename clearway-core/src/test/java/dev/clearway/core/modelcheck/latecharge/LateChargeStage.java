@@ -1,8 +1,8 @@
 package dev.clearway.core.modelcheck.latecharge;
 
-import dev.clearway.core.latecharge.LateChargeCheck;
-import dev.clearway.core.latecharge.LateChargeStatus;
-import dev.clearway.core.latecharge.SuspicionSource;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeStatus;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.core.modelcheck.WorkerState;
 import dev.clearway.core.modelcheck.memory.InMemoryLateChargeStore;
 import dev.clearway.core.modelcheck.memory.InMemoryRefundStore;
@@ -11,10 +11,10 @@ import dev.clearway.core.modelcheck.world.WalletLedger.Charge;
 import dev.clearway.core.modelcheck.world.WalletLedger.OrderState;
 import dev.clearway.core.modelcheck.world.WalletLedger.Refund;
 import dev.clearway.core.modelcheck.world.WalletLedger.RefundState;
-import dev.clearway.core.refund.NewRefund;
-import dev.clearway.core.refund.RefundNumbers;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
+import dev.clearway.core.refund.domain.NewRefund;
+import dev.clearway.core.refund.domain.RefundNumbers;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.clearway.core.modelcheck.memory;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
-import dev.clearway.core.domain.OrderNumbers;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
-import dev.clearway.core.domain.Transitions;
-import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.OrderNumbers;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.ReviewState;
+import dev.clearway.core.flow.domain.Transitions;
+import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.review.CommandKind;
 import java.time.Instant;
 import java.util.ArrayList;

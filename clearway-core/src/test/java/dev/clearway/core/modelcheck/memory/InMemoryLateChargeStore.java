@@ -1,13 +1,13 @@
 package dev.clearway.core.modelcheck.memory;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.latecharge.LateChargeCheck;
-import dev.clearway.core.latecharge.LateChargeStatus;
-import dev.clearway.core.latecharge.LateChargeStore;
-import dev.clearway.core.latecharge.LateChargeTransitions;
-import dev.clearway.core.latecharge.SuspicionSource;
-import dev.clearway.core.port.FlowStore.Lease;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.latecharge.domain.LateChargeCheck;
+import dev.clearway.core.latecharge.domain.LateChargeStatus;
+import dev.clearway.core.latecharge.domain.LateChargeTransitions;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
+import dev.clearway.core.latecharge.port.LateChargeStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

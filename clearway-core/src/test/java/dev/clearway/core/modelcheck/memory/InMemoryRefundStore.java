@@ -1,13 +1,13 @@
 package dev.clearway.core.modelcheck.memory;
 
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.port.FlowStore.Lease;
-import dev.clearway.core.refund.NewRefund;
-import dev.clearway.core.refund.RefundNumbers;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
-import dev.clearway.core.refund.RefundStore;
-import dev.clearway.core.refund.RefundTransitions;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.refund.domain.NewRefund;
+import dev.clearway.core.refund.domain.RefundNumbers;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.core.refund.domain.RefundTransitions;
+import dev.clearway.core.refund.port.RefundStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

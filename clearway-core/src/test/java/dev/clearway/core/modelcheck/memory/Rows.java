@@ -1,8 +1,8 @@
 package dev.clearway.core.modelcheck.memory;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.domain.ReviewState;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.ReviewState;
 import java.time.Instant;
 
 /** Copies of a {@link PayFlow} with some columns changed, as an UPDATE would leave it. */

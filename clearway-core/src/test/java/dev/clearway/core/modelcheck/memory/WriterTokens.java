@@ -1,8 +1,8 @@
 package dev.clearway.core.modelcheck.memory;
 
 import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
-import dev.clearway.core.port.FlowStore;
-import dev.clearway.core.refund.RefundStore;
+import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.refund.port.RefundStore;
 
 /**
  * The lease token a write claims to hold, as the ports carry it: the writer's own token ({@code

@@ -4,9 +4,9 @@ import dev.clearway.core.modelcheck.memory.InMemoryRefundStore;
 import dev.clearway.core.modelcheck.memory.LeaseRule;
 import dev.clearway.core.modelcheck.memory.Write;
 import dev.clearway.core.modelcheck.world.WalletLedger;
-import dev.clearway.core.refund.RefundOrder;
-import dev.clearway.core.refund.RefundStatus;
-import dev.clearway.core.refund.RefundTransitions;
+import dev.clearway.core.refund.domain.RefundOrder;
+import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.core.refund.domain.RefundTransitions;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -11,7 +11,7 @@ import dev.clearway.core.modelcheck.memory.Fencing;
 import dev.clearway.core.modelcheck.memory.InMemoryRefundStore;
 import dev.clearway.core.modelcheck.memory.LeaseRule;
 import dev.clearway.core.modelcheck.world.WalletLedger.RefundState;
-import dev.clearway.core.refund.RefundOrder;
+import dev.clearway.core.refund.domain.RefundOrder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +21,11 @@ import java.util.stream.Collectors;
 
 /**
  * The refund-order machine as the explorer sees it: workers run the real {@link
- * dev.clearway.core.refund.RefundService} and {@link dev.clearway.core.refund.RefundAdvancer} (the
- * request, wake-ups, refund scanner rounds), a second merchant request competes for the same
- * payment, the wallet answers every call in every way its ledger allows and settles PROCESSING
- * refunds, and the clock moves to the next lease expiry or retry time.
+ * dev.clearway.core.refund.engine.RefundService} and {@link
+ * dev.clearway.core.refund.engine.RefundAdvancer} (the request, wake-ups, refund scanner rounds), a
+ * second merchant request competes for the same payment, the wallet answers every call in every way
+ * its ledger allows and settles PROCESSING refunds, and the clock moves to the next lease expiry or
+ * retry time.
  */
 public final class RefundModel
     implements Explorer.Model<RefundModelState>, WorkerSteps.Rig<RefundModelState, RefundWorld> {

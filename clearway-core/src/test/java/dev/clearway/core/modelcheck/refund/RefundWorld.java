@@ -1,6 +1,6 @@
 package dev.clearway.core.modelcheck.refund;
 
-import dev.clearway.core.domain.PayFlow;
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.modelcheck.Pending;
 import dev.clearway.core.modelcheck.memory.Fencing;
 import dev.clearway.core.modelcheck.memory.InMemoryFlowStore;

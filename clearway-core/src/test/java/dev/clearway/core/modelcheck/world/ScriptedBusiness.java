@@ -1,11 +1,11 @@
 package dev.clearway.core.modelcheck.world;
 
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.fact.BizCallResult;
-import dev.clearway.core.fact.BizFact;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.fact.BizCallResult;
+import dev.clearway.core.flow.fact.BizFact;
+import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.modelcheck.Pending;
 import dev.clearway.core.modelcheck.Scripted;
-import dev.clearway.core.port.BusinessGateway;
 import java.time.Instant;
 import java.util.List;
 

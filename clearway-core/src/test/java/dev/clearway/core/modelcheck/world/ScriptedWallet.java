@@ -1,13 +1,13 @@
 package dev.clearway.core.modelcheck.world;
 
-import dev.clearway.core.fact.WalletResult;
+import dev.clearway.core.flow.fact.WalletResult;
+import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.modelcheck.Pending;
 import dev.clearway.core.modelcheck.Scripted;
 import dev.clearway.core.modelcheck.world.WalletLedger.Charge;
 import dev.clearway.core.modelcheck.world.WalletLedger.OrderState;
 import dev.clearway.core.modelcheck.world.WalletLedger.Refund;
 import dev.clearway.core.modelcheck.world.WalletLedger.RefundState;
-import dev.clearway.core.port.WalletGateway;
 import java.util.List;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package dev.clearway.example.shop;
 
-import dev.clearway.core.port.BusinessGateway;
-import dev.clearway.core.port.WalletGateway;
+import dev.clearway.core.flow.port.BusinessGateway;
+import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.wallet.http.HttpWalletConfig;
 import dev.clearway.wallet.http.HttpWalletGateway;
 import java.net.URI;

@@ -2,12 +2,12 @@ package dev.clearway.example.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.domain.FlowStatus;
-import dev.clearway.core.domain.GoalKey;
-import dev.clearway.core.domain.NewPayment;
-import dev.clearway.core.domain.PayFlow;
-import dev.clearway.core.engine.PaymentService;
-import dev.clearway.core.port.FlowStore;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.engine.PaymentService;
+import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.sim.http.SimWalletServer;

@@ -1,0 +1,185 @@
+package dev.clearway.core.flow.engine;
+
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.runtime.BoundedPool;
+import dev.clearway.core.runtime.Supervision;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+
+/**
+ * The background half of an engine: a bounded pool of workers that runs advances handed over by the
+ * scanner and by wake-ups, and one thread that runs scanner rounds. When the pool and its queue are
+ * full, the scanner runs the advance in its own thread (a backlog slows the scanner instead of
+ * piling up claims whose leases expire in a queue), and a wake-up is dropped and counted (the row
+ * stays due, so the scanner finds it). A worker that dies and a scanner round that fails are
+ * reported with their cause; the loop goes on. Flows and after-sales refunds each run one.
+ */
+public final class EngineRuntime implements AutoCloseable {
+  /** Advances one leased row (a flow, a refund). */
+  @FunctionalInterface
+  public interface Work {
+    void advance(long id, Trigger trigger);
+  }
+
+  /** Runs one scanner round, handing every claimed row to the dispatcher; returns the hits. */
+  @FunctionalInterface
+  public interface Rounds {
+    int run(Scanner.Dispatcher dispatch);
+  }
+
+  /**
+   * How one runtime is set up.
+   *
+   * @param name prefix of the thread names ({@code name-worker-N}, {@code name-scanner})
+   * @param kind what it advances ({@code flow}, {@code refund}): reports name the loops {@code
+   *     kind-worker} and {@code kind-scanner} and the pool {@code kind-workers}
+   * @param workers worker threads
+   * @param queue advances that may wait for a worker
+   */
+  public record Settings(
+      String name,
+      String kind,
+      Duration scanInterval,
+      int workers,
+      int queue,
+      Supervision supervision) {}
+
+  private final Work work;
+  private final Rounds rounds;
+  private final Settings settings;
+  private final ThreadPoolExecutor workers;
+  private final Thread scannerThread;
+  private volatile boolean running = true;
+  private volatile BiConsumer<Long, Throwable> onWorkerDeath = (id, t) -> {};
+
+  public EngineRuntime(Advancer advancer, Scanner scanner, EngineConfig config, int workerCount) {
+    this(
+        new Settings(
+            "clearway",
+            "flow",
+            config.scanInterval(),
+            workerCount,
+            workerCount * 4,
+            Supervision.defaults()),
+        advancer::advance,
+        scanner::runRound);
+  }
+
+  /**
+   * @param name prefix of the thread names ({@code name-worker-N}, {@code name-scanner})
+   */
+  public EngineRuntime(
+      String name, Work work, Rounds rounds, Duration scanInterval, int workerCount) {
+    this(
+        new Settings(
+            name, name, scanInterval, workerCount, workerCount * 4, Supervision.defaults()),
+        work,
+        rounds);
+  }
+
+  public EngineRuntime(Settings settings, Work work, Rounds rounds) {
+    this.work = work;
+    this.rounds = rounds;
+    this.settings = settings;
+    this.workers =
+        BoundedPool.create(
+            settings.name() + "-worker", settings.workers(), settings.queue(), () -> {});
+    this.scannerThread = new Thread(this::scanLoop, settings.name() + "-scanner");
+    this.scannerThread.setDaemon(true);
+  }
+
+  /**
+   * Also called when an advance dies with an exception or error (a crashed worker), after the
+   * failure was reported to the supervision; {@code id} is -1 for a failed scanner round.
+   */
+  public void onWorkerDeath(BiConsumer<Long, Throwable> listener) {
+    this.onWorkerDeath = listener;
+  }
+
+  public void start() {
+    scannerThread.start();
+  }
+
+  /**
+   * Entry for wake-ups and callbacks: the advance claims the flow itself. With every worker busy
+   * and the queue full the wake-up is dropped and counted; the flow stays due for the scanner.
+   */
+  public void wake(long flowId, TriggerSource source) {
+    if (!running) {
+      return;
+    }
+    try {
+      workers.execute(task(flowId, Trigger.unclaimed(source)));
+    } catch (RejectedExecutionException full) {
+      if (running) {
+        settings.supervision().overload().rejected(settings.kind() + "-workers");
+      }
+    }
+  }
+
+  /** The scanner's hand-off: runs in the scanner's thread when the pool is full. */
+  private void dispatch(long id, Trigger trigger) {
+    if (!running) {
+      return;
+    }
+    Runnable task = task(id, trigger);
+    try {
+      workers.execute(task);
+    } catch (RejectedExecutionException full) {
+      if (running) {
+        task.run();
+      }
+    }
+  }
+
+  private Runnable task(long id, Trigger trigger) {
+    return () -> {
+      try {
+        work.advance(id, trigger);
+      } catch (Throwable t) {
+        // The worker "dies" holding its lease; the lease expires and the scanner takes over.
+        died(settings.kind() + "-worker", id, t);
+      }
+    };
+  }
+
+  private void scanLoop() {
+    while (running) {
+      try {
+        rounds.run(this::dispatch);
+      } catch (Throwable t) {
+        // The claimed rows keep their leases until expiry; the next round takes them over.
+        died(settings.kind() + "-scanner", -1L, t);
+      }
+      try {
+        Thread.sleep(settings.scanInterval().toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private void died(String loop, long id, Throwable t) {
+    try {
+      settings.supervision().failures().failed(loop, t);
+    } finally {
+      onWorkerDeath.accept(id, t);
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    scannerThread.interrupt();
+    workers.shutdown();
+    try {
+      workers.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package dev.clearway.core.flow.engine;
+
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.FlowStore.CreateResult;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.runtime.LeaseTokens;
+import dev.clearway.core.runtime.Overloaded;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The synchronous entry: create the goal's next attempt (or find its live one) and advance it in
+ * the caller's thread. The creation lease keeps scanners and wake-ups away while the caller works.
+ */
+public final class PaymentService {
+  private final FlowStore store;
+  private final Advancer advancer;
+  private final LeaseTokens leases;
+  private final Clock clock;
+
+  public PaymentService(FlowStore store, Advancer advancer, LeaseTokens leases, Clock clock) {
+    this.store = store;
+    this.advancer = advancer;
+    this.leases = leases;
+    this.clock = clock;
+  }
+
+  /** What the synchronous call returns: the attempt and whether this call created it. */
+  public record Started(AdvanceResult result, boolean created) {
+    public PayFlow flow() {
+      return result.flow();
+    }
+  }
+
+  /**
+   * Starts a payment. If the goal already has a live attempt, that attempt is returned and advanced
+   * (the "payment in progress" answer); a new attempt is only created after a definite failure.
+   */
+  public Started start(NewPayment payment) {
+    Lease lease = leases.next();
+    CreateResult created = store.createAttempt(payment, lease, clock.instant());
+    if (!created.created()) {
+      return new Started(
+          advancer.advance(created.flow().id(), Trigger.unclaimed(TriggerSource.SYNC)), false);
+    }
+    return new Started(
+        advancer.advanceCreated(created.flow(), Trigger.held(TriggerSource.SYNC, lease)), true);
+  }
+
+  /**
+   * Starts a payment and advances it on {@code executor} for at most {@code budget}. When the
+   * budget runs out the advance goes on in the background and the answer is the row as it is now (a
+   * timeout inside the service is PROCESSING, never a failure).
+   *
+   * @throws Overloaded when {@code executor} refuses the advance (every thread busy, its queue
+   *     full): the attempt exists all the same, held by nobody or by its creation lease, which
+   *     expires so that the scanner advances it; nothing waits for it here
+   */
+  public Started start(NewPayment payment, Duration budget, Executor executor) {
+    Lease lease = leases.next();
+    CreateResult created = store.createAttempt(payment, lease, clock.instant());
+    long flowId = created.flow().id();
+    Supplier<AdvanceResult> advance =
+        created.created()
+            ? () -> advancer.advanceCreated(created.flow(), Trigger.held(TriggerSource.SYNC, lease))
+            : () -> advancer.advance(flowId, Trigger.unclaimed(TriggerSource.SYNC));
+    CompletableFuture<AdvanceResult> running;
+    try {
+      running = CompletableFuture.supplyAsync(advance, executor);
+    } catch (RejectedExecutionException full) {
+      throw new Overloaded(flowId);
+    }
+    try {
+      return new Started(running.get(budget.toMillis(), TimeUnit.MILLISECONDS), created.created());
+    } catch (TimeoutException | ExecutionException e) {
+      // Still running, or the worker died (its lease expires and the scanner takes over).
+      PayFlow now = store.find(flowId).orElse(created.flow());
+      return new Started(new AdvanceResult(AdvanceResult.Outcome.WAITING, now), created.created());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      PayFlow now = store.find(flowId).orElse(created.flow());
+      return new Started(new AdvanceResult(AdvanceResult.Outcome.WAITING, now), created.created());
+    }
+  }
+}

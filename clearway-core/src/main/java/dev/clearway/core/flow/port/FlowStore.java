@@ -1,0 +1,157 @@
+package dev.clearway.core.flow.port;
+
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.OrderNumbers;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.ReviewState;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.lease.LeasedRows;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Persistence of flows. Every read is from the primary. Every state write is a compare-and-set on
+ * (id, status, version) and returns false when 0 rows were updated: someone else moved the row.
+ * Every write of a worker is also fenced by its lease: it applies only while {@code lease_owner} is
+ * still the writer's own token ({@code holder}), so a worker whose lease expired and was taken
+ * over, or released by a person's command, changes nothing. Only commands (a cancel through the
+ * API, a person's approved command) write without a lease; they bump the version instead, which
+ * fences every worker that read the row before them.
+ */
+public interface FlowStore extends LeasedRows<PayFlow> {
+
+  /**
+   * Creates the next attempt of a goal, or returns the goal's live attempt if one exists. The row
+   * is inserted, then its order numbers are derived from its id and written; the new row is held by
+   * {@code lease} so that the creating caller can advance it at once.
+   */
+  CreateResult createAttempt(NewPayment payment, Lease lease, Instant now);
+
+  @Override
+  Optional<PayFlow> find(long flowId);
+
+  List<PayFlow> findByGoal(GoalKey goal);
+
+  /** The flow of a trade order number. */
+  Optional<PayFlow> findByOrderNo(String tradeOrderNo);
+
+  /** One page of a merchant's attempts with a business key, newest first. */
+  List<PayFlow> findByBizKey(BizKeyPage page);
+
+  /**
+   * Writes the derived numbers if they are still missing (crash between insert and update). Not
+   * fenced by a lease: the numbers are a pure function of the id, written only where none are, and
+   * the database never lets them change, so every writer writes the same value or nothing.
+   */
+  void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now);
+
+  /** Takes the lease of one due or unleased non-terminal, non-frozen flow. */
+  @Override
+  boolean claim(long flowId, Lease lease, Instant now);
+
+  /**
+   * Claims up to {@code limit} due flows with id greater than {@code afterId}, in id order, and
+   * returns their ids ascending.
+   */
+  List<Long> claimDue(long afterId, int limit, Lease lease, Instant now);
+
+  /**
+   * CAS transition and its history row, in one transaction. Returns the row as written (from the
+   * primary, in the same statement), or empty when 0 rows were updated: the row moved, or the
+   * writer ({@link TransitionWrite#holder()}) no longer holds its lease.
+   */
+  Optional<PayFlow> transition(TransitionWrite write);
+
+  /**
+   * Keeps the status, sets the next retry time and releases the lease; CAS on status, version and
+   * {@code lease_owner = holder} (a writer whose lease was taken over gets false).
+   */
+  boolean reschedule(RescheduleWrite write);
+
+  /**
+   * Records a cancel request on a flow still in PAYING (false otherwise, or if already recorded)
+   * and makes it due at once unless a worker holds it. It changes no status: the advancer closes
+   * the order at the wallet, or refunds a charge that landed anyway.
+   */
+  boolean requestCancel(long flowId, Instant now);
+
+  /**
+   * Stops automatic processing of a flow (contradictory facts, a person must decide) and releases
+   * the lease; fenced like every worker write: false, and nothing written, unless {@code holder} is
+   * still the flow's lease owner.
+   */
+  boolean freeze(long flowId, String holder, String reason, Instant now);
+
+  /**
+   * A page of {@link #findByBizKey}: the merchant's rows with this business key (optionally one
+   * user and one scene) whose id is below {@code beforeId}, at most {@code limit}, newest first.
+   */
+  record BizKeyPage(
+      String merchant, String bizKey, Long userId, String scene, long beforeId, int limit) {
+    public BizKeyPage {
+      if (limit < 1) {
+        throw new IllegalArgumentException("a page holds at least one row");
+      }
+    }
+  }
+
+  /** A lease token and its expiry; the expiry doubles as next_retry_time while it is held. */
+  record Lease(String token, Instant until) {}
+
+  record CreateResult(PayFlow flow, boolean created) {}
+
+  record HistoryNote(
+      TriggerSource trigger, String requestId, String resultClass, long elapsedMillis) {}
+
+  /**
+   * One CAS transition.
+   *
+   * @param leaseToken the flow's {@code lease_owner} after the write: the writer's token to keep
+   *     holding the flow, or null to release it
+   * @param holder the token of the lease the writer holds: the write applies only while the row's
+   *     {@code lease_owner} is still this token. Null only for a command that holds no lease (a
+   *     cancel through the API), fenced by the version alone; see {@link #command}
+   */
+  record TransitionWrite(
+      PayFlow from,
+      FlowStatus to,
+      String errorCode,
+      Instant nextRetryTime,
+      String leaseToken,
+      HistoryNote note,
+      Instant now,
+      String holder) {
+
+    /**
+     * A transition by a command that holds no lease: it releases the lease and bumps the version,
+     * so a worker that read the row before it cannot write after it.
+     */
+    public static TransitionWrite command(
+        PayFlow from, FlowStatus to, String errorCode, HistoryNote note, Instant now) {
+      return new TransitionWrite(from, to, errorCode, now, null, note, now, null);
+    }
+  }
+
+  /**
+   * One reschedule by the worker holding the lease {@code holder}; it releases that lease.
+   *
+   * @param holder the token of the lease the writer holds (never null: only workers reschedule)
+   */
+  record RescheduleWrite(
+      PayFlow from,
+      int retryCount,
+      Instant nextRetryTime,
+      String errorCode,
+      ReviewState reviewState,
+      String reviewReason,
+      Instant now,
+      String holder) {
+
+    public RescheduleWrite {
+      java.util.Objects.requireNonNull(holder, "a reschedule is written under the writer's lease");
+    }
+  }
+}

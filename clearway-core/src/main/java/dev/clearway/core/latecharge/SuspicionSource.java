@@ -1,9 +1,0 @@
-package dev.clearway.core.latecharge;
-
-/** What raised a late-charge suspicion. Recorded on the check; never used to decide. */
-public enum SuspicionSource {
-  /** A channel callback about an order whose flow had ended without payment. */
-  CALLBACK,
-  /** The periodic sweep: the wallet did not answer "no charge" for an ended order. */
-  SWEEP
-}
