@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The business service of seed 000's example: a renewal task per goal that is granted at most once,
- * atomically with the order number it is attributed to (resume_order_no), and never after the
+ * The business service of the renewal example: a renewal task per goal that is granted at most
+ * once, atomically with the order number it is attributed to (resume_order_no), and never after the
  * goal's deadline. Keeps a ledger of every grant.
  */
 public final class SimBusiness implements BusinessGateway {
@@ -125,8 +125,8 @@ public final class SimBusiness implements BusinessGateway {
   }
 
   /**
-   * Grants the goal to an order outside this engine (an older attempt, a legacy path), as seed 000
-   * section 7 describes: this engine's attempt must then refund, never claim the success.
+   * Grants the goal to an order outside this engine (an older attempt, a legacy path): this
+   * engine's attempt must then refund, never claim the success.
    */
   public void grantElsewhere(GoalKey goal, String foreignOrderNo) {
     Task task = task(goal);

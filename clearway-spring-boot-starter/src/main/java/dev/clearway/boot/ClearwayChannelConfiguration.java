@@ -34,8 +34,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Embeds the channel layer (issue 5) next to {@link ClearwayEngineConfiguration}: the engine then
- * pays through attempts across PSP accounts instead of a single wallet. The application declares a
+ * Embeds the channel layer next to {@link ClearwayEngineConfiguration}: the engine then pays
+ * through attempts across PSP accounts instead of a single wallet. The application declares a
  * {@link DataSource}, a {@code BusinessGateway}, a {@link ChannelAccounts} bean, an {@link
  * AdapterRegistry} (its adapters with its credentials, e.g. {@code StripeAdapter}, {@code
  * WechatPayAdapter}) and optionally {@link PaymentMethods}; it must not declare its own {@code

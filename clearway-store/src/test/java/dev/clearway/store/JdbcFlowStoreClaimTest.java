@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Leases: claim of one flow and claimDue of a page (seed 000 section 10). */
+/** Leases: claim of one flow and claimDue of a page. */
 class JdbcFlowStoreClaimTest {
 
   @BeforeEach

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** createAttempt and assignOrderNumbers against a real PostgreSQL (seed 000 section 2). */
+/** createAttempt and assignOrderNumbers against a real PostgreSQL. */
 class JdbcFlowStoreCreateTest {
 
   @BeforeEach

@@ -33,7 +33,7 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The CAS transition and its history row, written by one statement (seed 000 section 5). */
+/** The CAS transition and its history row, written by one statement. */
 class JdbcFlowStoreTransitionTest {
 
   @BeforeEach

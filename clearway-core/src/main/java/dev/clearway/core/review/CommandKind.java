@@ -6,8 +6,8 @@ import dev.clearway.core.flow.domain.Transitions;
 import java.util.Optional;
 
 /**
- * What a person may ask the engine to do (seed 001 section 7). Each command goes through the
- * transition table and the CAS like any automatic step; none sets a status directly.
+ * What a person may ask the engine to do. Each command goes through the transition table and the
+ * CAS like any automatic step; none sets a status directly.
  */
 public enum CommandKind {
   /** The business was granted to this order (evidence attached): PAYED to BIZ_SUCCESS. */

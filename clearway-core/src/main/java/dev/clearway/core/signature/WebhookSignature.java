@@ -12,7 +12,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Stripe-style webhook signatures (seed 000 section 6, issue 4).
+ * Stripe-style webhook signatures.
  *
  * <p>Header value: {@code t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">}. A header may
  * carry several {@code v1} entries (one per secret while a secret is being rotated); it verifies if

@@ -29,10 +29,10 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * The chaos run's channel scenarios (issue 5), deterministic in fault assignment from the seed:
- * three Stripe-style accounts (method {@code card}) and two WeChat Pay v3-style accounts (method
- * {@code wallet}), each in its own failure domain, over real HTTP ({@link ChaosAccounts}). A seeded
- * share of the payments ({@link ChaosPaymentMix#WALLET_SHARE}) pays by wallet, the rest by card.
+ * The chaos run's channel scenarios, deterministic in fault assignment from the seed: three
+ * Stripe-style accounts (method {@code card}) and two WeChat Pay v3-style accounts (method {@code
+ * wallet}), each in its own failure domain, over real HTTP ({@link ChaosAccounts}). A seeded share
+ * of the payments ({@link ChaosPaymentMix#WALLET_SHARE}) pays by wallet, the rest by card.
  *
  * <p>Stripe: account A has an outage (definite "channel_unavailable", then a black hole whose
  * results are UNKNOWN and must not fail over, {@link ChaosPhases}); B loses responses and sometimes

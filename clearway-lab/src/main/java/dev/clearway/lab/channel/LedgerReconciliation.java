@@ -16,10 +16,10 @@ import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
- * The last line of defence (seed 001 section 7): the PSPs' settlement reports (here the simulated
- * ledgers) matched against the attempts. A charge on an attempt recorded FAILED that no
- * compensation covers yet is recorded as RECONCILIATION evidence through the engine's one recording
- * path, which opens the compensation (the charge is refunded; the attempt stays FAILED).
+ * The last line of defence: the PSPs' settlement reports (here the simulated ledgers) matched
+ * against the attempts. A charge on an attempt recorded FAILED that no compensation covers yet is
+ * recorded as RECONCILIATION evidence through the engine's one recording path, which opens the
+ * compensation (the charge is refunded; the attempt stays FAILED).
  *
  * <p>In the chaos run every such finding is a charge that the response, webhook and recovery paths
  * missed, and is counted as such in the report.

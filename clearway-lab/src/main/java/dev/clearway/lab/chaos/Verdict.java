@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The invariants of seed 000 section 15, counted from the database and the simulators' ledgers. */
+/** The money invariants, counted from the database and the simulators' ledgers. */
 public record Verdict(
     int payments,
     int converged,

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The flow engine of issue 2 paying through the channel layer: the advancer's wallet is the {@link
+ * The flow engine paying through the channel layer: the advancer's wallet is the {@link
  * dev.clearway.core.channel.engine.ChannelGateway}, PSPs are simulated Stripe-style accounts over
  * HTTP, and finished attempts wake their flows.
  */

@@ -48,10 +48,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 000 section 15, "同时触发同步入口、重复 MQ、回调与 Scanner": the synchronous entry, duplicated wake-ups,
- * callbacks and scanner rounds run from several threads on the same flows while the clock runs fast
- * enough for leases to expire mid-advance. Whatever the interleaving, every flow ends terminal, no
- * order is charged or refunded twice, and the history only has legal edges.
+ * Every entry at once: the synchronous entry, duplicated wake-ups, callbacks and scanner rounds run
+ * from several threads on the same flows while the clock runs fast enough for leases to expire
+ * mid-advance. Whatever the interleaving, every flow ends terminal, no order is charged or refunded
+ * twice, and the history only has legal edges.
  */
 class ConcurrentAdvanceTest {
   private static final int GOALS = 200;

@@ -36,11 +36,11 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 000 section 15's property test: random interleavings of the synchronous entry, duplicated
- * and late wake-ups and callbacks, stale scanner tasks, scanner rounds, clock jumps, wallet and
- * business outcomes, over two to four goals (several attempts may share one goal). After every
- * action the safety invariants hold; at the end, driven to quiescence, every flow is terminal and
- * every charged flow whose goal was not granted to it is refunded (or waits for a person).
+ * The engine's property test: random interleavings of the synchronous entry, duplicated and late
+ * wake-ups and callbacks, stale scanner tasks, scanner rounds, clock jumps, wallet and business
+ * outcomes, over two to four goals (several attempts may share one goal). After every action the
+ * safety invariants hold; at the end, driven to quiescence, every flow is terminal and every
+ * charged flow whose goal was not granted to it is refunded (or waits for a person).
  */
 class EnginePropertyTest {
   private static final EngineConfig CONFIG = EngineConfig.compressed();

@@ -51,9 +51,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 000 section 15, one scenario at a time, on the real engine (Advancer, Scanner,
- * PaymentService, JdbcFlowStore over embedded PostgreSQL) with scripted wallet and business. Flow
- * ids restart at 1 for every test, so flow 1's order numbers are known before it exists.
+ * The fault scenarios, one at a time, on the real engine (Advancer, Scanner, PaymentService,
+ * JdbcFlowStore over embedded PostgreSQL) with scripted wallet and business. Flow ids restart at 1
+ * for every test, so flow 1's order numbers are known before it exists.
  */
 class EngineScenarioTest {
   private static final EngineConfig CONFIG = EngineConfig.compressed();

@@ -18,8 +18,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The invariants of seed 000 sections 1 and 15, computed from the database (flows and their
- * history, read by SQL) and the doubles' ledgers only; nothing the engine says about itself.
+ * The money invariants, computed from the database (flows and their history, read by SQL) and the
+ * doubles' ledgers only; nothing the engine says about itself.
  */
 public final class Invariants {
   private static final Set<FlowStatus> MAY_BE_CHARGED =

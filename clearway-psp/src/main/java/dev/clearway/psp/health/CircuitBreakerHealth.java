@@ -9,8 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A Resilience4j circuit breaker per channel account that takes the account out of routing for new
- * creates only (seed 001 section 6). Queries, webhooks, closes and refunds of in-flight attempts
- * never ask it: they keep their paced budget on the original account.
+ * creates only. Queries, webhooks, closes and refunds of in-flight attempts never ask it: they keep
+ * their paced budget on the original account.
  */
 public final class CircuitBreakerHealth implements ChannelHealth {
 

@@ -16,8 +16,8 @@ import java.util.Set;
 
 /**
  * Reads the tree snakeyaml produced (maps, lists, scalars) into a {@link RecoveryPolicy}, checking
- * the schema of seed 001 section 8 and collecting every problem with its path. One instance per
- * document; not thread-safe.
+ * the policy schema and collecting every problem with its path. One instance per document; not
+ * thread-safe.
  */
 final class PolicySchemaReader {
 

@@ -13,10 +13,10 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 
 /**
- * Parses recovery policy files in the YAML format of seed 001 section 8. Safe by construction:
- * snakeyaml's {@link SafeConstructor} builds only maps, lists and scalars (no arbitrary types), a
- * document is limited to {@value #MAX_CHARS} characters, few aliases, shallow nesting and no
- * duplicate keys. Stateless and thread-safe (a new loader per document).
+ * Parses recovery policy files in Clearway's YAML policy format. Safe by construction: snakeyaml's
+ * {@link SafeConstructor} builds only maps, lists and scalars (no arbitrary types), a document is
+ * limited to {@value #MAX_CHARS} characters, few aliases, shallow nesting and no duplicate keys.
+ * Stateless and thread-safe (a new loader per document).
  *
  * <p>Refusal codes: {@code too_large}, {@code yaml_syntax} (with line and column), and the schema
  * codes {@code unknown_key}, {@code missing_key}, {@code bad_type}, {@code bad_duration}, {@code

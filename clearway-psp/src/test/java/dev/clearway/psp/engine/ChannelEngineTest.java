@@ -32,7 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The channel layer on the real database, with in-process scripted PSPs (seed 001 s. 10). */
+/** The channel layer on the real database, with in-process scripted PSPs. */
 class ChannelEngineTest {
 
   private ChannelTestRig rig;

@@ -26,10 +26,10 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code POST /v1/callbacks/{channel}} (seed 000 section 6): verify the signature, store the event
- * durably (deduplicated by event id), answer 2xx only then, and wake the advancer. A callback never
- * writes flow state: the advancer re-reads the row and asks the wallet. An event about a flow that
- * ended without payment leaves a late-charge check, stored with the event.
+ * {@code POST /v1/callbacks/{channel}}: verify the signature, store the event durably (deduplicated
+ * by event id), answer 2xx only then, and wake the advancer. A callback never writes flow state:
+ * the advancer re-reads the row and asks the wallet. An event about a flow that ended without
+ * payment leaves a late-charge check, stored with the event.
  */
 @RestController
 public class CallbackController {

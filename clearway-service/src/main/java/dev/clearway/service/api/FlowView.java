@@ -5,8 +5,8 @@ import dev.clearway.core.flow.domain.PayFlow;
 import java.time.Instant;
 
 /**
- * The flow resource as clients see it: identities, frozen money, the client status projected per
- * seed 000 section 3, and when to poll again (null once the status is final).
+ * The flow resource as clients see it: identities, frozen money, the client status projected from
+ * the status and the review state, and when to poll again (null once the status is final).
  */
 public record FlowView(
     long flowId,

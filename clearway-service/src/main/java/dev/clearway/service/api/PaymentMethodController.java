@@ -19,10 +19,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /v1/payment-flows/{flowId}/payment-method}: a business retry (seed 001 section 2).
- * While the flow is still paying, the customer changes the payment method (e.g. another card after
- * a 3-D Secure challenge); the waiting attempt is closed at its PSP and a new attempt with a new
- * key is made. Refused while the previous attempt's result is unknown. Only with the channel layer.
+ * {@code POST /v1/payment-flows/{flowId}/payment-method}: a business retry. While the flow is still
+ * paying, the customer changes the payment method (e.g. another card after a 3-D Secure challenge);
+ * the waiting attempt is closed at its PSP and a new attempt with a new key is made. Refused while
+ * the previous attempt's result is unknown. Only with the channel layer.
  */
 @RestController
 public class PaymentMethodController {

@@ -7,8 +7,8 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 
 /**
- * The engine's events as Micrometer meters (seed 000 section 14). Every name starts with {@code
- * clearway}; tags are small fixed sets (states, call kinds, result classes, outcomes).
+ * The engine's events as Micrometer meters. Every name starts with {@code clearway}; tags are small
+ * fixed sets (states, call kinds, result classes, outcomes).
  */
 public final class MicrometerEngineEvents implements EngineEvents {
   private final MeterRegistry registry;

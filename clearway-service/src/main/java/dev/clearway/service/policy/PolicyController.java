@@ -40,14 +40,14 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The release path of recovery policies over HTTP (seed 001 section 8): submit a YAML version,
- * validate it against the channels' capabilities, dry-run it over the recorded attempts of the last
- * {@value #HISTORY_DAYS} days (read page by page, so its memory does not grow with the history),
- * roll it out to a share of hash buckets, promote it, pause or roll back. Operators do everything
- * but promote and rollback, which need an approver; the approver who promotes a version must not be
- * the person who submitted it (people, not keys, compared by their normalised name: one person
- * holding both an operator and an approver key is still one person). Every state change is audited
- * by the registry with the caller's person name. Policy bodies are never logged.
+ * The release path of recovery policies over HTTP: submit a YAML version, validate it against the
+ * channels' capabilities, dry-run it over the recorded attempts of the last {@value #HISTORY_DAYS}
+ * days (read page by page, so its memory does not grow with the history), roll it out to a share of
+ * hash buckets, promote it, pause or roll back. Operators do everything but promote and rollback,
+ * which need an approver; the approver who promotes a version must not be the person who submitted
+ * it (people, not keys, compared by their normalised name: one person holding both an operator and
+ * an approver key is still one person). Every state change is audited by the registry with the
+ * caller's person name. Policy bodies are never logged.
  */
 @RestController
 @RequestMapping(path = "/ops/policies", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -20,10 +20,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The business service of seed 000 section 7 with scripted behaviour: one task per goal, granted at
- * most once and atomically with the order it is attributed to (resume_order_no), never at or after
- * the deadline the call carries (checked against the clock at call time). Keeps a ledger of grants
- * (the {@link GrantEntry} of clearway-sim).
+ * The business service with scripted behaviour: one task per goal, granted at most once and
+ * atomically with the order it is attributed to (resume_order_no), never at or after the deadline
+ * the call carries (checked against the clock at call time). Keeps a ledger of grants (the {@link
+ * GrantEntry} of clearway-sim).
  *
  * <p>Fulfil scripts are queued per trade order; each call consumes one step and the last step
  * repeats, so {@code NEVER} stays never and {@code UNAVAILABLE, GRANT} fails once then grants. No

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The faults a simulated PSP injects, chosen deterministically from a seed per (operation, key) so
- * a run replays (ground rule 7). Mutable at run time so a scenario can start and end an outage.
+ * a run replays. Mutable at run time so a scenario can start and end an outage.
  *
  * <p>The meaning of every fault is fixed here; each PSP mode renders it in its own protocol:
  *

@@ -11,7 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * The channel layer's on-call signals (seed 001 section 8):
+ * The channel layer's on-call signals:
  *
  * <ul>
  *   <li>{@code clearway.channel.psp.answers{account, operation, certainty}}: the unknown rate per

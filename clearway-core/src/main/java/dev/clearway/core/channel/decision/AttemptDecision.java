@@ -6,7 +6,7 @@ import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.spi.PspOutcome;
 
 /**
- * Provider evidence → the attempt's next status (seed 001 sections 1, 3 and 5). Pure.
+ * Provider evidence → the attempt's next status. Pure.
  *
  * <p>The one subtle case is {@code NO_SIDE_EFFECT}: it proves that <em>this</em> request did not
  * execute. It ends the attempt only when it answers the attempt's first create (nothing else was
@@ -28,9 +28,9 @@ public final class AttemptDecision {
   private AttemptDecision() {}
 
   /**
-   * Whether the PSP reports a success for another amount than the attempt asked for (seed 001
-   * section 7: "金额关联"). Such a success is not accepted: the evidence is kept, the attempt is not
-   * moved to SUCCEEDED, and a person decides.
+   * Whether the PSP reports a success for another amount than the attempt asked for (the amount
+   * must match). Such a success is not accepted: the evidence is kept, the attempt is not moved to
+   * SUCCEEDED, and a person decides.
    */
   public static boolean amountContradicts(Attempt attempt, PspOutcome outcome) {
     return outcome.certainty() == dev.clearway.core.channel.spi.ResultCertainty.CONFIRMED_SUCCESS

@@ -7,8 +7,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The hash of a create request, fixed when the attempt is created (seed 001 section 2): a transport
- * replay must hash to the same value, or it is refused before it leaves the process.
+ * The hash of a create request, fixed when the attempt is created: a transport replay must hash to
+ * the same value, or it is refused before it leaves the process.
  */
 public final class CreateRequestHash {
 

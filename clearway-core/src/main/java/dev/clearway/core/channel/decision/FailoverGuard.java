@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Seed 001 section 6: a new attempt on another channel only when the previous attempt is proven
- * failed, its error policy allows failover and no customer action is pending. Every failure domain
- * an attempt of this order failed in is excluded from routing. Pure.
+ * A new attempt on another channel only when the previous attempt is proven failed, its error
+ * policy allows failover and no customer action is pending. Every failure domain an attempt of this
+ * order failed in is excluded from routing. Pure.
  */
 public final class FailoverGuard {
 

@@ -1,8 +1,8 @@
 package dev.clearway.core.channel.domain;
 
 /**
- * Why an attempt exists (seed 001 section 2). A transport replay is not here: it re-sends an
- * existing attempt with its own key and parameters and only counts in {@code replay_count}.
+ * Why an attempt exists. A transport replay is not here: it re-sends an existing attempt with its
+ * own key and parameters and only counts in {@code replay_count}.
  */
 public enum AttemptOrigin {
   /** The first attempt of a payment order. */

@@ -3,7 +3,7 @@ package dev.clearway.core.channel.domain;
 import dev.clearway.core.channel.spi.ResultCertainty;
 
 /**
- * The state of one attempt (seed 001 section 1). Non-terminal states (ground rule 6):
+ * The state of one attempt. Non-terminal states:
  *
  * <ul>
  *   <li>{@link #CREATED}: inserted before the create call, with its recovery task. Found by the

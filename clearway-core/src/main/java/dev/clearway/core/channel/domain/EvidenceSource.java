@@ -1,6 +1,6 @@
 package dev.clearway.core.channel.domain;
 
-/** Where a piece of provider evidence came from (seed 001 section 5). */
+/** Where a piece of provider evidence came from. */
 public enum EvidenceSource {
   RESPONSE,
   CALLBACK,

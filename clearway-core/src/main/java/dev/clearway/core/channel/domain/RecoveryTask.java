@@ -3,8 +3,8 @@ package dev.clearway.core.channel.domain;
 import java.time.Instant;
 
 /**
- * The recovery task of one attempt (seed 001 section 4): one per attempt (a unique key), claimed
- * with a lease. {@code policyVersion} is pinned when the task is created.
+ * The recovery task of one attempt: one per attempt (a unique key), claimed with a lease. {@code
+ * policyVersion} is pinned when the task is created.
  */
 public record RecoveryTask(
     long id,

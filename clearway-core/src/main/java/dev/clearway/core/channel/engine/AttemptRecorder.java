@@ -300,7 +300,7 @@ public final class AttemptRecorder {
             && evidence.outcome().certainty() == ResultCertainty.CONFIRMED_SUCCESS;
     if (chargedAfterFailure) {
       // The money moved although we recorded a definite failure (a late success, a PSP that
-      // lied): the attempt stays FAILED in history and its charge is refunded (seed 001 s. 7).
+      // lied): the attempt stays FAILED in history and its charge is refunded.
       boolean opened =
           compensations.openCompensation(
               Compensation.opening(

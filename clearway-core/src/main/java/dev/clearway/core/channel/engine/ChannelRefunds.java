@@ -15,9 +15,9 @@ import java.util.Optional;
 /**
  * Refunds of the flow engine, sent to the channel account of the charged attempt (a refund is bound
  * to the original channel, whatever the circuit breaker says). The flow's refund number maps to a
- * provider refund number; a refund the PSP CLOSED gets a new one (seed 001, WeChat semantics). The
- * caller's lease end bounds the pacing wait: a call that cannot start before it is not sent and
- * answers UNKNOWN, so the worker reschedules and queries by the same number later.
+ * provider refund number; a refund the PSP CLOSED gets a new one (WeChat semantics). The caller's
+ * lease end bounds the pacing wait: a call that cannot start before it is not sent and answers
+ * UNKNOWN, so the worker reschedules and queries by the same number later.
  */
 final class ChannelRefunds {
 

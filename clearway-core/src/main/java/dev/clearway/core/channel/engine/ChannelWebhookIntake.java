@@ -18,11 +18,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Webhooks of every channel account (seed 001 section 5). The adapter verifies the signature and
- * timestamp (and decrypts); then an authoritative webhook is recorded as evidence through the same
- * CAS path as the recovery worker, and a non-authoritative one (Stripe: "fetch the object") only
- * wakes the attempt's recovery task, except that news of a charge on a FAILED attempt is confirmed
- * by a retrieve at once, since that attempt has no task left.
+ * Webhooks of every channel account. The adapter verifies the signature and timestamp (and
+ * decrypts); then an authoritative webhook is recorded as evidence through the same CAS path as the
+ * recovery worker, and a non-authoritative one (Stripe: "fetch the object") only wakes the
+ * attempt's recovery task, except that news of a charge on a FAILED attempt is confirmed by a
+ * retrieve at once, since that attempt has no task left.
  */
 public final class ChannelWebhookIntake {
 

@@ -13,10 +13,10 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Refunds attempts charged although recorded FAILED (seed 001 section 7: never rewrite the attempt;
- * the money moved, so give it back). Each compensation has a fixed refund number, so a retry never
- * refunds twice; what the PSP cannot settle automatically (ABNORMAL, CLOSED, rejected) goes to a
- * person (status MANUAL).
+ * Refunds attempts charged although recorded FAILED (never rewrite the attempt; the money moved, so
+ * give it back). Each compensation has a fixed refund number, so a retry never refunds twice; what
+ * the PSP cannot settle automatically (ABNORMAL, CLOSED, rejected) goes to a person (status
+ * MANUAL).
  *
  * <p>Compensations are claimed with a lease (the claim bumps their version): a worker writes only
  * with the version its claim returned, so one whose claim was taken over writes nothing, and a

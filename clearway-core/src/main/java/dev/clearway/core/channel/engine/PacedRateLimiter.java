@@ -9,10 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Per channel account pacing (seed 003 section 6.1): calls to one account are spaced at least 1/qps
- * apart, without bursts, so a backlog drains at the configured budget and never as a storm.
- * In-process: with several nodes, give each its share of the budget. Correctness never depends on
- * it; it only protects the PSP.
+ * Per channel account pacing: calls to one account are spaced at least 1/qps apart, without bursts,
+ * so a backlog drains at the configured budget and never as a storm. In-process: with several
+ * nodes, give each its share of the budget. Correctness never depends on it; it only protects the
+ * PSP.
  *
  * <p>A worker that holds a lease never waits past it: {@link #tryAcquire} refuses a slot that
  * starts later than the lease allows, without taking it, and the worker reschedules its step.

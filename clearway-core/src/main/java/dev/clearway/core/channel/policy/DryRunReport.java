@@ -5,9 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a candidate policy would change over recorded history (seed 001 section 8: no strategy,
- * empty candidates, affected scope, query budget jumps). A shadow computation only: producing it
- * calls no PSP.
+ * What a candidate policy would change over recorded history (no strategy, empty candidates,
+ * affected scope, query budget jumps). A shadow computation only: producing it calls no PSP.
  *
  * @param asOf the end of the recorded history: the latest {@code createdAt} or {@code resolvedAt}
  *     in it (null for an empty history)

@@ -11,9 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * The release path of recovery policies (seed 001 section 8): DRAFT, schema and capability
- * validation, dry run over recorded history, hash-bucket gray rollout, promotion, and rollback to
- * the last known good.
+ * The release path of recovery policies: DRAFT, schema and capability validation, dry run over
+ * recorded history, hash-bucket gray rollout, promotion, and rollback to the last known good.
  *
  * <p>Guarantees: a refused command throws {@link PolicyRejected} with a stable code and writes
  * nothing; every state change is one compare-and-set in the store together with its audit event

@@ -3,9 +3,9 @@ package dev.clearway.core.channel.policy;
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
 
 /**
- * One way to learn the outcome of an attempt whose result is UNKNOWN (seed 001 section 3). Each
- * strategy needs exactly one capability of the channel; {@link #supportedBy} answers whether the
- * channel has it, so that a policy can never ask a channel for something it cannot do.
+ * One way to learn the outcome of an attempt whose result is UNKNOWN. Each strategy needs exactly
+ * one capability of the channel; {@link #supportedBy} answers whether the channel has it, so that a
+ * policy can never ask a channel for something it cannot do.
  */
 public enum RecoveryStrategy {
   /** Send the very same create again with the same idempotency key and parameters. */

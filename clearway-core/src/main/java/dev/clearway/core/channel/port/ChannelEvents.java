@@ -4,7 +4,7 @@ import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.spi.ResultCertainty;
 
-/** Observations for metrics (seed 001 section 8's on-call signals). */
+/** Observations for metrics (the on-call signals). */
 public interface ChannelEvents {
 
   /** Every PSP answer about a payment, by account and certainty (unknown rate per account). */

@@ -1,9 +1,9 @@
 package dev.clearway.core.channel.port;
 
 /**
- * Health of channel accounts for routing new creates only (seed 001 section 6). An open circuit
- * takes an account out of new creates; queries, webhooks and refunds of in-flight attempts are
- * never gated by it (they keep their rate-limited budget).
+ * Health of channel accounts for routing new creates only. An open circuit takes an account out of
+ * new creates; queries, webhooks and refunds of in-flight attempts are never gated by it (they keep
+ * their rate-limited budget).
  */
 public interface ChannelHealth {
 

@@ -3,8 +3,8 @@ package dev.clearway.core.channel.spi;
 import java.util.Map;
 
 /**
- * One PSP channel account as the core sees it (seed 001 sections 1 and 3). One instance per channel
- * account: it holds that account's base URL and credentials.
+ * One PSP channel account as the core sees it. One instance per channel account: it holds that
+ * account's base URL and credentials.
  *
  * <p>Contract for every method: never throws for transport problems or PSP errors; answers with a
  * certainty. Connection refused, DNS failure, 5xx and proxy errors are {@link

@@ -1,8 +1,7 @@
 package dev.clearway.core.channel.spi;
 
 /**
- * How certain the money outcome of one PSP call is (seed 001 section 1). Every adapter answer
- * carries exactly one.
+ * How certain the money outcome of one PSP call is. Every adapter answer carries exactly one.
  *
  * <p>Connection refused, DNS failure, a 5xx page, a proxy error, a read timeout: all {@link
  * #UNKNOWN} unless the adapter can prove that the PSP did not execute the request.

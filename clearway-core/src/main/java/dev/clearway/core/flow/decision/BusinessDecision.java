@@ -7,8 +7,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The business stage (seed 000 section 7). Whatever the business call answered, the decision reads
- * only the business fact and its attribution:
+ * The business stage. Whatever the business call answered, the decision reads only the business
+ * fact and its attribution:
  *
  * <table>
  *   <tr><th>business fact</th><th>decision</th></tr>

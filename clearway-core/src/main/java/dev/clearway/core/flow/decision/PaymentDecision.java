@@ -6,7 +6,7 @@ import dev.clearway.core.flow.fact.WalletResult;
 import java.time.Duration;
 import java.time.Instant;
 
-/** The payment stage (seed 000 section 6): pure functions of the row and the wallet's answers. */
+/** The payment stage: pure functions of the row and the wallet's answers. */
 public final class PaymentDecision {
 
   /** What to do after querying the wallet for an order the row says is PAYING. */

@@ -3,7 +3,7 @@ package dev.clearway.core.flow.decision;
 import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.fact.WalletResult;
 
-/** The compensation refund stage (seed 000 section 8), always with the fixed refund number. */
+/** The compensation refund stage, always with the fixed refund number. */
 public final class RefundDecision {
 
   public enum NextCall {

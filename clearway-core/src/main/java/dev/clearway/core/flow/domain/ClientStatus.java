@@ -1,9 +1,9 @@
 package dev.clearway.core.flow.domain;
 
 /**
- * What a client is told (seed 000 section 3): a projection of the status and the review state, not
- * a copy of the state machine. PROCESSING covers every non-terminal state; a flow a person must
- * look at is MANUAL_REVIEW whatever its status.
+ * What a client is told: a projection of the status and the review state, not a copy of the state
+ * machine. PROCESSING covers every non-terminal state; a flow a person must look at is
+ * MANUAL_REVIEW whatever its status.
  */
 public enum ClientStatus {
   BIZ_SUCCESS,

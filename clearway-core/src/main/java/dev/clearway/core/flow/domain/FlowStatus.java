@@ -1,7 +1,7 @@
 package dev.clearway.core.flow.domain;
 
 /**
- * The states of one payment attempt (seed 000 section 4, plus CLOSED from seeds 003/004).
+ * The states of one payment attempt (CLOSED: ended without payment).
  *
  * <p>Every non-terminal state names who finds it, which fact decides, its backoff and its exit; see
  * ARCHITECTURE.md, "Non-terminal states".

@@ -30,7 +30,7 @@ import java.util.function.Supplier;
 
 /**
  * The one entry that moves a flow: {@code advance(flowId, trigger)} serves the synchronous call,
- * delayed wake-ups, the scanner and callbacks alike (seed 000 section 5).
+ * delayed wake-ups, the scanner and callbacks alike.
  *
  * <p>Each step starts from the row as the primary has it (read, or returned by the last CAS in the
  * same statement), makes at most one kind of external call, decides with a pure function and writes
@@ -211,7 +211,7 @@ public final class Advancer {
     if (!BusinessDecision.isRefund(decision)) {
       return apply(flow, decision, step, null, "BIZ_FACT");
     }
-    // Re-read the business fact right before committing to the refund (seed 000 section 8).
+    // Re-read the business fact right before committing to the refund.
     Decision again = decideBusiness(flow);
     if (!BusinessDecision.isRefund(again)) {
       if (again instanceof Decision.Move m && m.to() == FlowStatus.BIZ_SUCCESS) {

@@ -12,10 +12,10 @@ import java.util.Optional;
 import java.util.function.LongConsumer;
 
 /**
- * Cancel of a goal's attempt (seeds 003 and 004): before any payment call it closes the flow
- * (WAIT_PAY to CLOSED); during PAYING it records the request, and the advancer then closes the
- * order at the wallet or, if the charge landed anyway, refunds it, never fulfils it. Once the
- * charge is known (PAYED and later) a cancel is refused: money goes back through a refund.
+ * Cancel of a goal's attempt: before any payment call it closes the flow (WAIT_PAY to CLOSED);
+ * during PAYING it records the request, and the advancer then closes the order at the wallet or, if
+ * the charge landed anyway, refunds it, never fulfils it. Once the charge is known (PAYED and
+ * later) a cancel is refused: money goes back through a refund.
  */
 public final class CancelService {
   private final FlowStore store;

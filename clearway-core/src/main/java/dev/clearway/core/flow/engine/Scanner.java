@@ -10,10 +10,10 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The safety net (seed 000 section 10). Every round starts from id 0 and pages by primary key with
- * a cursor local to the round, so a row that was not yet due last round is found this round. Each
- * page claims its rows (FOR UPDATE SKIP LOCKED, lease = next_retry_time) in one statement, so
- * several scanners, in one process or several, never hand the same flow to two workers at once.
+ * The safety net. Every round starts from id 0 and pages by primary key with a cursor local to the
+ * round, so a row that was not yet due last round is found this round. Each page claims its rows
+ * (FOR UPDATE SKIP LOCKED, lease = next_retry_time) in one statement, so several scanners, in one
+ * process or several, never hand the same flow to two workers at once.
  */
 public final class Scanner {
   /** Claims one page of due rows with id above {@code afterId}; returns their ids ascending. */

@@ -1,8 +1,8 @@
 package dev.clearway.core.flow.fact;
 
 /**
- * The business fact read from the business service's own store (seed 000 section 7): whether the
- * goal is done and which trade order the completion is attributed to.
+ * The business fact read from the business service's own store: whether the goal is done and which
+ * trade order the completion is attributed to.
  */
 public record BizFact(BizState state, String attributedOrderNo, String errorCode) {
 

@@ -1,7 +1,7 @@
 package dev.clearway.core.flow.fact;
 
 /**
- * How sure we are about a wallet outcome (seed 000 section 6, seed 001 section 1).
+ * How sure we are about a wallet outcome.
  *
  * <p>Timeouts, connection resets and 5xx are {@link #UNKNOWN}: the wallet may have executed. {@link
  * #NO_RECORD} is only ever the answer of a query: the wallet definitely has no record of the order,

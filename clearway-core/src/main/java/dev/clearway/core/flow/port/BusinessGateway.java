@@ -5,7 +5,7 @@ import dev.clearway.core.flow.fact.BizCallResult;
 import dev.clearway.core.flow.fact.BizFact;
 import java.time.Instant;
 
-/** The business service that grants the goal (seed 000 section 7: the renewal task). */
+/** The business service that grants the goal (the renewal task). */
 public interface BusinessGateway {
 
   /** Idempotent by trade order number; the service itself refuses to act after the deadline. */

@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A short lock per goal on the synchronous entry (seed 000 section 9): a double click waits for the
- * first request instead of costing a second wallet call. Only a cost saver: when it cannot be had
- * in time, the caller goes on without it, and correctness rests on the database.
+ * A short lock per goal on the synchronous entry: a double click waits for the first request
+ * instead of costing a second wallet call. Only a cost saver: when it cannot be had in time, the
+ * caller goes on without it, and correctness rests on the database.
  */
 public interface EntryLock {
 

@@ -12,8 +12,8 @@ public enum RefundKind {
   AFTER_SALE,
   /**
    * A charge that landed on an order already ended without payment (PAY_FAIL after the order was
-   * closed, or CLOSED): refunded, never revived (seeds 003 section 6.2 and 004 section 4). Created
-   * only after the wallet itself confirmed the charge.
+   * closed, or CLOSED): refunded, never revived. Created only after the wallet itself confirmed the
+   * charge.
    */
   LATE_CHARGE;
 

@@ -1,9 +1,8 @@
 package dev.clearway.core.refund.domain;
 
 /**
- * The states of one after-sales refund (seed 004 section 6). Legal edges: {@link
- * RefundTransitions}. For every non-terminal state, who finds it, which fact decides, its backoff
- * and its exit:
+ * The states of one after-sales refund. Legal edges: {@link RefundTransitions}. For every
+ * non-terminal state, who finds it, which fact decides, its backoff and its exit:
  *
  * <table>
  *   <tr><th>state</th><th>who finds it</th><th>which fact decides</th><th>backoff</th>

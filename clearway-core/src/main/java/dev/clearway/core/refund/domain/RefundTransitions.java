@@ -16,9 +16,8 @@ import java.util.Set;
 
 /**
  * The one table of legal refund transitions; the guard trigger of refund_order holds the same table
- * against scripts and bugs. There is no edge back to PENDING (seed 004 rolls PROCESSING back to
- * PENDING on a failed call; here an unanswered call stays PROCESSING and is queried by the same
- * number, which is what makes a lost response safe).
+ * against scripts and bugs. There is no edge back to PENDING: an unanswered call stays PROCESSING
+ * and is queried by the same number, which is what makes a lost response safe.
  */
 public final class RefundTransitions {
   private static final Map<RefundStatus, Set<RefundStatus>> LEGAL =

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The business stage: the full table of seed 000 section 7. */
+/** The business stage: the full table. */
 class BusinessDecisionTest {
   private static final Duration GRACE = Duration.ofSeconds(5);
   private static final PayFlow PAYED = flow(FlowStatus.PAYED);

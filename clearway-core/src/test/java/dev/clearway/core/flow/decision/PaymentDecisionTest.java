@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The payment stage of seed 000 section 6. */
+/** The payment stage. */
 class PaymentDecisionTest {
   private static final PayFlow PAYING = flow(FlowStatus.PAYING);
   private static final PayFlow WAIT_PAY = flow(FlowStatus.WAIT_PAY);

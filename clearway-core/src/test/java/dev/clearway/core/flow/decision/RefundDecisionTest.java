@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The compensation refund stage of seed 000 section 8. */
+/** The compensation refund stage. */
 class RefundDecisionTest {
 
   // ---- afterQuery --------------------------------------------------------------------------

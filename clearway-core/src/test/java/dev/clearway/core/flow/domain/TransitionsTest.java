@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The transition table against an independent transcription of seed 000 section 4 (plus CLOSED from
- * seeds 003/004): exactly these seven edges are legal, every other ordered pair is rejected.
+ * The transition table against an independent transcription of the design's state diagram (with
+ * CLOSED): exactly these seven edges are legal, every other ordered pair is rejected.
  */
 class TransitionsTest {
 
@@ -84,7 +84,7 @@ class TransitionsTest {
     assertThat(illegalPairs().count()).isEqualTo(57);
   }
 
-  @ParameterizedTest(name = "{0} -> {1} is rejected (named in seed 000 section 4 / seed 003)")
+  @ParameterizedTest(name = "{0} -> {1} is rejected (named in the design as forbidden)")
   @CsvSource({
     "PAYING, WAIT_PAY",
     "REFUNDING, BIZ_SUCCESS",

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The refund state table of seed 004 section 6, and the numbers it sends. */
+/** The refund state table, and the numbers it sends. */
 class RefundTransitionsTest {
 
   @Test
