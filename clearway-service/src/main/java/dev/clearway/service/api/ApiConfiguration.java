@@ -11,6 +11,7 @@ import dev.clearway.core.flow.port.OverloadEvents;
 import dev.clearway.core.runtime.BoundedPool;
 import dev.clearway.service.metrics.FlowStateGauges;
 import dev.clearway.service.metrics.MicrometerEngineEvents;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -132,8 +133,8 @@ public class ApiConfiguration {
   }
 
   @Bean
-  JdbcCallbackInbox callbackInbox(DataSource dataSource) {
-    return new JdbcCallbackInbox(dataSource);
+  JdbcCallbackInbox callbackInbox(DataSource dataSource, SqlDialect dialect) {
+    return new JdbcCallbackInbox(dataSource, dialect);
   }
 
   @Bean

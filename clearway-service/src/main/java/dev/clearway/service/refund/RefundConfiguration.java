@@ -16,6 +16,7 @@ import dev.clearway.service.latecharge.LateChargeEngine;
 import dev.clearway.service.latecharge.LateChargeOpsController;
 import dev.clearway.service.latecharge.MicrometerLateChargeEvents;
 import dev.clearway.service.metrics.LateChargeGauges;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.latecharge.JdbcLateChargeOps;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import dev.clearway.store.latecharge.JdbcSweepStore;
@@ -46,8 +47,8 @@ public class RefundConfiguration {
 
   /** Takes the flow store so that Clearway's migrations (V5 included) have run first. */
   @Bean
-  RefundStore clearwayRefundStore(DataSource dataSource, FlowStore flows) {
-    return new JdbcRefundStore(dataSource);
+  RefundStore clearwayRefundStore(DataSource dataSource, SqlDialect dialect, FlowStore flows) {
+    return new JdbcRefundStore(dataSource, dialect);
   }
 
   @Bean
@@ -86,8 +87,9 @@ public class RefundConfiguration {
   }
 
   @Bean
-  LateChargeStore clearwayLateChargeStore(DataSource dataSource, FlowStore flows) {
-    return new JdbcLateChargeStore(dataSource);
+  LateChargeStore clearwayLateChargeStore(
+      DataSource dataSource, SqlDialect dialect, FlowStore flows) {
+    return new JdbcLateChargeStore(dataSource, dialect);
   }
 
   /**
