@@ -234,33 +234,39 @@ public final class SimWallet implements WalletGateway {
       if (refund.state == OrderState.SUCCESS || refund.state == OrderState.PROCESSING) {
         return answer(refund);
       }
-      WalletFault fault = refundFault(no);
-      boolean first = refund.calls == 1;
-      if (first) {
-        switch (fault) {
-          case REFUND_RESPONSE_LOST:
-            refundNow(refund);
-            return WalletResult.unknown("TIMEOUT");
-          case REFUND_PROCESSING:
-            refund.state = OrderState.PROCESSING;
-            refund.completeAt =
-                clock
-                    .instant()
-                    .plus(
-                        faults.duration("wallet.rprocessing", no, PROCESSING_MIN, PROCESSING_MAX));
-            return WalletResult.processing(rid());
-          case REFUND_FAILED_ONCE:
-            refund.state = OrderState.FAILED;
-            return WalletResult.failed("MERCHANT_BALANCE_LOW", rid(), true);
-          case REFUND_CRASH_AFTER:
-            refundNow(refund);
-            throw new SimulatedCrash("refund " + no);
-          default:
-            break;
+      if (refund.calls == 1) {
+        WalletResult faulted = firstRefundCall(refund, refundFault(no));
+        if (faulted != null) {
+          return faulted;
         }
       }
       refundNow(refund);
       return answer(refund);
+    }
+  }
+
+  /** The first call of a refund number under its scripted fault; null when the fault is none. */
+  private WalletResult firstRefundCall(Refund refund, WalletFault fault) {
+    String no = refund.refundOrderNo;
+    switch (fault) {
+      case REFUND_RESPONSE_LOST:
+        refundNow(refund);
+        return WalletResult.unknown("TIMEOUT");
+      case REFUND_PROCESSING:
+        refund.state = OrderState.PROCESSING;
+        refund.completeAt =
+            clock
+                .instant()
+                .plus(faults.duration("wallet.rprocessing", no, PROCESSING_MIN, PROCESSING_MAX));
+        return WalletResult.processing(rid());
+      case REFUND_FAILED_ONCE:
+        refund.state = OrderState.FAILED;
+        return WalletResult.failed("MERCHANT_BALANCE_LOW", rid(), true);
+      case REFUND_CRASH_AFTER:
+        refundNow(refund);
+        throw new SimulatedCrash("refund " + no);
+      default:
+        return null;
     }
   }
 

@@ -47,20 +47,7 @@ final class WechatNotifications {
     if (rawBody == null) {
       throw new WebhookRejected("malformed", "no body");
     }
-    if (!WechatSignatures.verifyPlatform(
-        config.credentials().platformPublicKey(), timestamp, nonce, rawBody, signature)) {
-      throw new WebhookRejected("bad_signature", "platform signature does not verify");
-    }
-    Instant signedAt;
-    try {
-      signedAt = Instant.ofEpochSecond(Long.parseLong(timestamp));
-    } catch (NumberFormatException e) {
-      throw new WebhookRejected("malformed", "timestamp is not a number");
-    }
-    Duration skew = Duration.between(signedAt, config.clock().instant()).abs();
-    if (skew.compareTo(config.notificationTolerance()) > 0) {
-      throw new WebhookRejected("stale_timestamp", "timestamp outside the tolerance");
-    }
+    Instant signedAt = verifiedTimestamp(timestamp, nonce, signature, rawBody);
     JsonNode body = readObject(rawBody);
     String eventId = WechatOutcomes.text(body, "id");
     String eventType = WechatOutcomes.text(body, "event_type");
@@ -97,6 +84,26 @@ final class WechatNotifications {
     }
     return new WebhookNotice(
         eventId, WebhookNotice.Kind.IGNORED, null, null, null, null, null, signedAt);
+  }
+
+  /** The signed timestamp of a delivery whose platform signature verifies, within tolerance. */
+  private Instant verifiedTimestamp(
+      String timestamp, String nonce, String signature, byte[] rawBody) throws WebhookRejected {
+    if (!WechatSignatures.verifyPlatform(
+        config.credentials().platformPublicKey(), timestamp, nonce, rawBody, signature)) {
+      throw new WebhookRejected("bad_signature", "platform signature does not verify");
+    }
+    Instant signedAt;
+    try {
+      signedAt = Instant.ofEpochSecond(Long.parseLong(timestamp));
+    } catch (NumberFormatException e) {
+      throw new WebhookRejected("malformed", "timestamp is not a number");
+    }
+    Duration skew = Duration.between(signedAt, config.clock().instant()).abs();
+    if (skew.compareTo(config.notificationTolerance()) > 0) {
+      throw new WebhookRejected("stale_timestamp", "timestamp outside the tolerance");
+    }
+    return signedAt;
   }
 
   private JsonNode readObject(byte[] bytes) throws WebhookRejected {
