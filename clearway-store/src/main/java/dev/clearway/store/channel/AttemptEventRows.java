@@ -9,12 +9,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What a status change of an attempt leaves behind, written in the recording transaction: a {@code
  * payment_attempt_history} row, and the {@code outbox_event} when the attempt became final.
  */
 final class AttemptEventRows {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private AttemptEventRows() {}
 
@@ -51,19 +55,18 @@ final class AttemptEventRows {
     String type =
         to == AttemptStatus.SUCCEEDED ? "PaymentAttemptSucceeded" : "PaymentAttemptFailed";
     long version = from.version() + 1;
-    String payload =
-        "{\"attemptId\":"
-            + from.id()
-            + ",\"tradeOrderNo\":\""
-            + from.tradeOrderNo()
-            + "\",\"channelAccountId\":"
-            + from.channelAccountId()
-            + ",\"status\":\""
-            + to.name()
-            + "\",\"version\":"
-            + version
-            + "}";
-    insertOutbox(c, "attempt-" + from.id() + "-v" + version, type, from, payload, now);
+    Map<String, Object> payload = new LinkedHashMap<>();
+    payload.put("attemptId", from.id());
+    payload.put("tradeOrderNo", from.tradeOrderNo());
+    payload.put("channelAccountId", from.channelAccountId());
+    payload.put("status", to.name());
+    payload.put("version", version);
+    insertOutbox(c, "attempt-" + from.id() + "-v" + version, type, from, json(payload), now);
+  }
+
+  /** An event's payload: the fields in their order, written by Jackson. */
+  static String json(Map<String, Object> fields) {
+    return JSON.writeValueAsString(fields);
   }
 
   /** An outbox event about an attempt, its merchant the flow's that owns the trade order. */

@@ -8,7 +8,9 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
@@ -112,18 +114,13 @@ public final class JdbcCompensationStore implements CompensationStore {
       throws SQLException {
     String type =
         "REFUNDED".equals(status) ? "DuplicateChargeRefunded" : "DuplicateChargeNeedsReview";
-    String payload =
-        "{\"attemptId\":"
-            + k.attemptId()
-            + ",\"tradeOrderNo\":\""
-            + k.tradeOrderNo()
-            + "\",\"refundNo\":\""
-            + k.refundNo()
-            + "\",\"amount\":"
-            + k.amount()
-            + ",\"status\":\""
-            + status
-            + "\"}";
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("attemptId", k.attemptId());
+    fields.put("tradeOrderNo", k.tradeOrderNo());
+    fields.put("refundNo", k.refundNo());
+    fields.put("amount", k.amount());
+    fields.put("status", status);
+    String payload = AttemptEventRows.json(fields);
     AttemptEventRows.insertOutbox(
         c,
         "compensation-" + k.attemptId() + "-" + status,

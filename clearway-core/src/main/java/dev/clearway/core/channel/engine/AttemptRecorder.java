@@ -187,11 +187,9 @@ public final class AttemptRecorder {
         contradicts
             ? new TaskChange.Manual(AttemptDecision.AMOUNT_MISMATCH)
             : to.isFinal() ? new TaskChange.Resolve() : nextRun(o, attempt, stored, now);
-    RecordResult result =
-        attemptStore.record(
-            new AttemptChange(
-                attempt, to, storedEvidence, task, o.replayed(), o.taskId(), o.taskLease()),
-            now);
+    AttemptChange change =
+        AttemptChange.of(attempt, to, storedEvidence, task).heldBy(o.taskId(), o.taskLease());
+    RecordResult result = attemptStore.record(o.replayed() ? change.asReplay() : change, now);
     if (result == RecordResult.LEASE_LOST) {
       // Race: this worker's lease expired and the task was claimed by another, which now asks the
       // PSP itself. Nothing was written; the holder's record decides.
@@ -252,14 +250,8 @@ public final class AttemptRecorder {
             claimed.policyVersion(),
             now);
     AttemptChange change =
-        new AttemptChange(
-            attempt,
-            attempt.status(),
-            note,
-            new TaskChange.Manual(reason),
-            false,
-            claimed.id(),
-            claimed.leaseOwner());
+        AttemptChange.of(attempt, attempt.status(), note, new TaskChange.Manual(reason))
+            .heldBy(claimed.id(), claimed.leaseOwner());
     if (attemptStore.record(change, now) == RecordResult.LEASE_LOST) {
       ctx.events().leaseLost(TASK_TABLE);
     }

@@ -105,7 +105,27 @@ public interface AttemptStore {
       TaskChange task,
       boolean replayed,
       Long taskId,
-      String taskLease) {}
+      String taskLease) {
+
+    /**
+     * An observer's change (a webhook, a close ordered by the flow): no task lease, fenced by the
+     * attempt's version alone, evidence not from a replay.
+     */
+    public static AttemptChange of(
+        Attempt expected, AttemptStatus to, ProviderEvidence evidence, TaskChange task) {
+      return new AttemptChange(expected, to, evidence, task, false, null, null);
+    }
+
+    /** The same change written by the holder of the attempt's recovery task under its token. */
+    public AttemptChange heldBy(Long taskId, String taskLease) {
+      return new AttemptChange(expected, to, evidence, task, replayed, taskId, taskLease);
+    }
+
+    /** The same change, its evidence the answer to a transport replay of the create. */
+    public AttemptChange asReplay() {
+      return new AttemptChange(expected, to, evidence, task, true, taskId, taskLease);
+    }
+  }
 
   /** What happens to the attempt's open task. */
   sealed interface TaskChange {
