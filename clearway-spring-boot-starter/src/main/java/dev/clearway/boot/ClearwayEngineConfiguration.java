@@ -67,8 +67,20 @@ public class ClearwayEngineConfiguration {
     return new MicrometerOverloadEvents(meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 
+  /**
+   * This process as a node of the deployment: its instance id, and the release of its leases when
+   * the context closes (after the engines that depend on it have stopped).
+   */
+  @Bean(destroyMethod = "close")
+  ClearwayNode clearwayNode(
+      DataSource dataSource, ObjectProvider<Clock> clock, ClearwayProperties properties) {
+    return new ClearwayNode(
+        properties.instanceIdOrRandom(), dataSource, clock.getIfAvailable(Clock::systemUTC));
+  }
+
   @Bean(destroyMethod = "close")
   EngineAssembly clearwayEngine(
+      ClearwayNode node,
       FlowStore store,
       WalletGateway wallet,
       BusinessGateway business,
@@ -84,7 +96,7 @@ public class ClearwayEngineConfiguration {
             events.getIfAvailable(() -> EngineEvents.NONE),
             properties.compressed() ? EngineConfig.compressed() : EngineConfig.production(),
             clock.getIfAvailable(Clock::systemUTC),
-            properties.instanceIdOrRandom(),
+            node.instanceId(),
             properties.workersOrDefault(),
             UnaryOperator.identity(),
             properties.queueLimits(),

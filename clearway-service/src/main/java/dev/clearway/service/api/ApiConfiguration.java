@@ -11,6 +11,7 @@ import dev.clearway.core.flow.port.OverloadEvents;
 import dev.clearway.core.runtime.BoundedPool;
 import dev.clearway.service.metrics.FlowStateGauges;
 import dev.clearway.service.metrics.MicrometerEngineEvents;
+import dev.clearway.service.node.PaymentIntake;
 import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
 import dev.clearway.store.SqlDialect;
@@ -170,6 +171,7 @@ public class ApiConfiguration {
       EntryLock entryLock,
       ExecutorService syncAdvanceExecutor,
       ObjectProvider<Clock> clock,
+      ObjectProvider<PaymentIntake> intake,
       @Value("${clearway.api.max-amount:100000000}") long maxAmount,
       @Value("${clearway.api.sync-budget:1s}") Duration syncBudget,
       @Value("${clearway.api.overload-retry-after:2s}") Duration retryAfter) {
@@ -186,6 +188,7 @@ public class ApiConfiguration {
         syncAdvanceExecutor,
         syncBudget,
         retryAfter,
-        c);
+        c,
+        intake.getIfAvailable(PaymentIntake::open));
   }
 }

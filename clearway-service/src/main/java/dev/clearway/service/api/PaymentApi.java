@@ -7,6 +7,8 @@ import dev.clearway.core.flow.engine.PaymentService.Started;
 import dev.clearway.core.flow.port.EntryLock;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.runtime.Overloaded;
+import dev.clearway.service.node.PaymentIntake;
+import dev.clearway.service.node.ShutdownGate;
 import dev.clearway.store.JdbcIdempotencyStore;
 import dev.clearway.store.JdbcIdempotencyStore.Claim;
 import java.time.Clock;
@@ -38,6 +40,7 @@ public final class PaymentApi {
   private final Duration syncBudget;
   private final Duration retryAfter;
   private final Clock clock;
+  private final PaymentIntake intake;
 
   public PaymentApi(
       PaymentRequestValidator validator,
@@ -49,7 +52,8 @@ public final class PaymentApi {
       Executor executor,
       Duration syncBudget,
       Duration retryAfter,
-      Clock clock) {
+      Clock clock,
+      PaymentIntake intake) {
     this.validator = validator;
     this.cancels = cancels;
     this.keys = keys;
@@ -60,12 +64,26 @@ public final class PaymentApi {
     this.syncBudget = syncBudget;
     this.retryAfter = retryAfter;
     this.clock = clock;
+    this.intake = intake;
   }
 
   /** The answer to a create: the flow, and whether it was created or replayed by this request. */
   public record Answer(FlowView flow, boolean created, boolean replayed) {}
 
+  /**
+   * Creates a payment, or answers the key's flow. Refused before anything is written while this
+   * node shuts down or intake is closed (see {@link PaymentIntake}).
+   */
   public Answer create(String merchant, String idempotencyKey, CreatePaymentRequest request) {
+    ShutdownGate.Pass pass = intake.admit();
+    try {
+      return admitted(merchant, idempotencyKey, request);
+    } finally {
+      pass.close();
+    }
+  }
+
+  private Answer admitted(String merchant, String idempotencyKey, CreatePaymentRequest request) {
     PaymentRequestValidator.checkKey(idempotencyKey);
     // Only the form is checked before the key: a retry of an accepted request is answered from
     // its record even when the clock has since made it invalid (its deadline passed).

@@ -1,5 +1,6 @@
 package dev.clearway.service.refund;
 
+import dev.clearway.boot.ClearwayNode;
 import dev.clearway.boot.ClearwayProperties;
 import dev.clearway.core.flow.engine.EngineConfig;
 import dev.clearway.core.flow.port.FlowStore;
@@ -59,6 +60,7 @@ public class RefundConfiguration {
 
   @Bean(destroyMethod = "close")
   RefundEngine clearwayRefundEngine(
+      ClearwayNode node,
       RefundStore refunds,
       FlowStore flows,
       WalletGateway wallet,
@@ -79,7 +81,7 @@ public class RefundConfiguration {
             events,
             config,
             clock.getIfAvailable(Clock::systemUTC),
-            properties.instanceIdOrRandom() + "-refund",
+            node.instanceId() + "-refund",
             new RefundEngine.Pools(
                 workers, syncThreads, syncQueue, properties.queueLimits(workers)),
             new Supervision(failures, overload))
@@ -99,6 +101,7 @@ public class RefundConfiguration {
    */
   @Bean(destroyMethod = "close")
   LateChargeEngine clearwayLateChargeEngine(
+      ClearwayNode node,
       DataSource dataSource,
       LateChargeStore checks,
       FlowStore flows,
@@ -122,7 +125,7 @@ public class RefundConfiguration {
             compressed ? EngineConfig.compressed() : EngineConfig.production(),
             compressed ? SweepSchedule.compressed() : SweepSchedule.production(window, sweepQps),
             clock.getIfAvailable(Clock::systemUTC),
-            properties.instanceIdOrRandom() + "-late-charge",
+            node.instanceId() + "-late-charge",
             workers,
             LateChargeEngine.FailureCounter.of(meters))
         .start();

@@ -3,6 +3,7 @@ package dev.clearway.service.server;
 import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.service.api.ApiConfiguration;
 import dev.clearway.service.console.ConsoleConfiguration;
+import dev.clearway.service.node.NodeConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;
 import dev.clearway.service.refund.RefundConfiguration;
@@ -24,6 +25,7 @@ import org.springframework.context.annotation.Import;
   ConsoleConfiguration.class,
   RefundConfiguration.class,
   OutboxConfiguration.class,
-  PolicyApiConfiguration.class
+  PolicyApiConfiguration.class,
+  NodeConfiguration.class
 })
 public class ClearwayServer {}
