@@ -26,6 +26,12 @@ public class NodeConfiguration {
     return new IntakeSwitch(dataSource, clock.getIfAvailable(Clock::systemUTC), cache);
   }
 
+  /** {@code db} in the readiness group (application.properties); never in liveness. */
+  @Bean
+  DatabaseHealth db(DataSource dataSource) {
+    return new DatabaseHealth(dataSource);
+  }
+
   @Bean
   ShutdownGate shutdownGate(@Value("${clearway.shutdown.grace:20s}") Duration grace) {
     return new ShutdownGate(grace);

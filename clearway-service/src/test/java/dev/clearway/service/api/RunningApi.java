@@ -209,6 +209,11 @@ final class RunningApi implements AutoCloseable {
     return context.getBean(type);
   }
 
+  /** The Spring context, e.g. to close it without releasing the wallet's gates first. */
+  ConfigurableApplicationContext context() {
+    return context;
+  }
+
   String baseUrl() {
     return "http://localhost:" + port;
   }
