@@ -16,11 +16,11 @@ import org.slf4j.LoggerFactory;
  * One engine node of a deployment: the instance id every lease token of this process starts with
  * ({@code clearway.instance-id}, else drawn once at start), and the release of this node's leases
  * when it stops. Every engine of the process names its tokens {@code <instanceId>/...} or {@code
- * <instanceId>-<engine>/...}; the engines depend on this bean, so Spring closes them first and
- * this bean's {@link #close()} then frees whatever leases their stopped workers still hold. Another
- * node claims those rows at once instead of waiting for the leases to expire. Releasing is safe
- * even if a step of this node were still running: its writes are fenced by its own token, which no
- * row names any more.
+ * <instanceId>-<engine>/...}; the engines depend on this bean, so Spring closes them first and this
+ * bean's {@link #close()} then frees whatever leases their stopped workers still hold. Another node
+ * claims those rows at once instead of waiting for the leases to expire. Releasing is safe even if
+ * a step of this node were still running: its writes are fenced by its own token, which no row
+ * names any more.
  */
 public final class ClearwayNode implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClearwayNode.class);

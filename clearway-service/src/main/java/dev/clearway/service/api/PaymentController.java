@@ -1,6 +1,9 @@
 package dev.clearway.service.api;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -31,7 +34,15 @@ public class PaymentController {
               + " status of PROCESSING means poll GET /v1/payment-flows/{flowId} after"
               + " pollAfterMs. 503 overloaded (with Retry-After) when no worker is free: the"
               + " payment was created all the same and goes on in the background; a retry with"
-              + " the same Idempotency-Key returns it.")
+              + " the same Idempotency-Key returns it. 503 shutting_down: this node is stopping;"
+              + " send the request to another node. 503 intake_closed: operators closed the intake"
+              + " of new payments on every node (/ops/intake); nothing was written, existing"
+              + " payments go on.")
+  @ApiResponse(responseCode = "201", description = "created; 200 when replayed or found")
+  @ApiResponse(
+      responseCode = "503",
+      description = "overloaded (created all the same), shutting_down or intake_closed",
+      content = @Content(schema = @Schema(implementation = ApiError.class)))
   @PostMapping(path = "/payments", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<FlowView> create(
       @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,

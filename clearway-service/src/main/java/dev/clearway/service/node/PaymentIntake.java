@@ -5,8 +5,8 @@ import org.springframework.http.HttpStatus;
 
 /**
  * Admits a new payment or refuses it before anything is written: {@code 503 shutting_down} while
- * this node stops, {@code 503 intake_closed} while operators have closed intake for all nodes.
- * Only new payments pass here; everything on existing flows goes on.
+ * this node stops, {@code 503 intake_closed} while operators have closed intake for all nodes. Only
+ * new payments pass here; everything on existing flows goes on.
  */
 public final class PaymentIntake {
   private final ShutdownGate shutdown;

@@ -10,8 +10,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The first thing to stop when the node shuts down (SIGTERM, context close): from then on new
- * payments are refused ({@code 503 shutting_down}) while the web server still answers, and the
- * gate waits up to the grace period ({@code clearway.shutdown.grace}, default 20 s) for the payment
+ * payments are refused ({@code 503 shutting_down}) while the web server still answers, and the gate
+ * waits up to the grace period ({@code clearway.shutdown.grace}, default 20 s) for the payment
  * requests already inside to finish. Then Spring's graceful web shutdown stops the server, the
  * engines stop their workers, and {@code ClearwayNode} releases the leases this node still holds.
  */

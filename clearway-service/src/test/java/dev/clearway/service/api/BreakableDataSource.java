@@ -1,7 +1,7 @@
 package dev.clearway.service.api;
 
-import java.io.PrintWriter;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.sql.Connection;
@@ -22,7 +22,8 @@ final class BreakableDataSource implements DataSource {
 
   BreakableDataSource(DataSource healthy) {
     this.healthy = healthy;
-    this.unreachableUrl = "jdbc:postgresql://127.0.0.1:" + closedPort() + "/clearway?connectTimeout=2";
+    this.unreachableUrl =
+        "jdbc:postgresql://127.0.0.1:" + closedPort() + "/clearway?connectTimeout=2";
   }
 
   void breakIt() {
@@ -43,7 +44,9 @@ final class BreakableDataSource implements DataSource {
 
   @Override
   public Connection getConnection() throws SQLException {
-    return broken ? DriverManager.getConnection(unreachableUrl, "clearway", "x") : healthy.getConnection();
+    return broken
+        ? DriverManager.getConnection(unreachableUrl, "clearway", "x")
+        : healthy.getConnection();
   }
 
   @Override

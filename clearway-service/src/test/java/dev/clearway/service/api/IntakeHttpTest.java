@@ -62,11 +62,13 @@ class IntakeHttpTest {
     // Every node reads the switch at most once a second (clearway.intake.cache, default 1 s).
     Thread.sleep(1_100);
     RunningApi.Rows rows = RunningApi.rows();
-    RunningApi.Answer refusedOnB = nodeB.pay("intake-after", RunningApi.Payment.of(51_002L, "in-2"));
+    RunningApi.Answer refusedOnB =
+        nodeB.pay("intake-after", RunningApi.Payment.of(51_002L, "in-2"));
     assertThat(refusedOnB.status()).as(refusedOnB.body()).isEqualTo(503);
     assertThat(refusedOnB.code()).isEqualTo("intake_closed");
     assertThat(refusedOnB.text("message")).isNotBlank();
-    RunningApi.Answer refusedOnA = nodeA.pay("intake-after-a", RunningApi.Payment.of(51_003L, "in-3"));
+    RunningApi.Answer refusedOnA =
+        nodeA.pay("intake-after-a", RunningApi.Payment.of(51_003L, "in-3"));
     assertThat(refusedOnA.status()).isEqualTo(503);
     assertThat(refusedOnA.code()).isEqualTo("intake_closed");
     assertThat(RunningApi.rows()).isEqualTo(rows);
@@ -74,7 +76,8 @@ class IntakeHttpTest {
     // Existing flows go on: read and cancel on the other node while intake is closed.
     RunningApi.Answer read = nodeB.flow(existing);
     assertThat(read.status()).isEqualTo(200);
-    RunningApi.Answer state = nodeB.call("GET", "/ops/intake").bearer(RunningApi.OPERATOR_KEY).send();
+    RunningApi.Answer state =
+        nodeB.call("GET", "/ops/intake").bearer(RunningApi.OPERATOR_KEY).send();
     assertThat(state.status()).isEqualTo(200);
     assertThat(state.json().get("open").asBoolean()).isFalse();
     assertThat(state.text("reason")).isEqualTo("PSP incident");
@@ -103,9 +106,12 @@ class IntakeHttpTest {
     assertThat(created.status()).as(created.body()).isIn(200, 201);
     gate.awaitEntered();
     GatedWallet.Gate cancelGate = nodeA.wallet.gate(51_012L);
-    RunningApi.Answer toCancel = nodeA.pay("intake-cancel", RunningApi.Payment.of(51_012L, "in-12"));
+    RunningApi.Answer toCancel =
+        nodeA.pay("intake-cancel", RunningApi.Payment.of(51_012L, "in-12"));
     cancelGate.awaitEntered();
-    assertThat(intake(nodeA, RunningApi.OPERATOR_KEY, "{\"open\":false,\"reason\":\"drill\"}").status())
+    assertThat(
+            intake(nodeA, RunningApi.OPERATOR_KEY, "{\"open\":false,\"reason\":\"drill\"}")
+                .status())
         .isEqualTo(200);
     Thread.sleep(1_100);
 
@@ -136,7 +142,8 @@ class IntakeHttpTest {
     RunningApi.Answer noState = intake(nodeA, RunningApi.OPERATOR_KEY, "{\"reason\":\"x\"}");
     assertThat(noState.status()).isEqualTo(400);
     assertThat(RunningApi.count("SELECT count(*) FROM intake_audit")).isZero();
-    RunningApi.Answer state = nodeA.call("GET", "/ops/intake").bearer(RunningApi.OPERATOR_KEY).send();
+    RunningApi.Answer state =
+        nodeA.call("GET", "/ops/intake").bearer(RunningApi.OPERATOR_KEY).send();
     assertThat(state.json().get("open").asBoolean()).isTrue();
   }
 

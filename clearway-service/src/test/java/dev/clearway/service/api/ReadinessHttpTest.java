@@ -7,16 +7,17 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * Readiness follows the database: down while no connection can be made (a real connection
- * failure), up again when it can. Liveness stays up throughout: the process is sound, it only
- * waits for its database.
+ * Readiness follows the database: down while no connection can be made (a real connection failure),
+ * up again when it can. Liveness stays up throughout: the process is sound, it only waits for its
+ * database.
  */
 class ReadinessHttpTest {
 
   @Test
   void readinessIsDownWhileTheDatabaseIsUnreachableAndLivenessStaysUp() throws Exception {
     BreakableDataSource dataSource = new BreakableDataSource(TestDatabase.get().dataSource());
-    try (RunningApi node = RunningApi.start(pool -> dataSource, "clearway.instance-id=node-health")) {
+    try (RunningApi node =
+        RunningApi.start(pool -> dataSource, "clearway.instance-id=node-health")) {
       assertThat(probe(node, "readiness")).isEqualTo(200);
       assertThat(probe(node, "liveness")).isEqualTo(200);
 

@@ -85,7 +85,8 @@ class SeveralNodesHttpTest {
       gate.release();
       RunningApi.Answer first = onA.get(20, TimeUnit.SECONDS);
       assertThat(first.status()).isIn(200, 201);
-      assertThat(RunningApi.count("SELECT count(*) FROM pay_flow WHERE biz_key = 'nodes-live-holder'"))
+      assertThat(
+              RunningApi.count("SELECT count(*) FROM pay_flow WHERE biz_key = 'nodes-live-holder'"))
           .isEqualTo(1);
     } catch (Exception e) {
       throw new AssertionError(e);
@@ -129,7 +130,8 @@ class SeveralNodesHttpTest {
           assertThat(a.flowId()).isEqualTo(flowId);
         }
         assertThat(flowId).as("round %d: some request got the flow", round).isNotNull();
-        assertThat(RunningApi.count("SELECT count(*) FROM pay_flow WHERE biz_key = '" + bizKey + "'"))
+        assertThat(
+                RunningApi.count("SELECT count(*) FROM pay_flow WHERE biz_key = '" + bizKey + "'"))
             .isEqualTo(1);
         RunningApi.Answer after = nodeB.pay(key, payment);
         assertThat(after.flowId()).isEqualTo(flowId);

@@ -43,7 +43,9 @@ class ShutdownHttpTest {
       Future<RunningApi.Answer> inside =
           pool.submit(() -> node.pay("stop-inside", RunningApi.Payment.of(61_001L, "stop-1")));
       gate.awaitEntered();
-      assertThat(RunningApi.count("SELECT count(*) FROM pay_flow WHERE lease_owner LIKE 'node-stop/%'"))
+      assertThat(
+              RunningApi.count(
+                  "SELECT count(*) FROM pay_flow WHERE lease_owner LIKE 'node-stop/%'"))
           .as("the flow in flight is leased by the node")
           .isEqualTo(1);
 
@@ -62,7 +64,9 @@ class ShutdownHttpTest {
                 assertThat(a.text("message")).isNotBlank();
               });
       RunningApi.Answer finished = inside.get(30, TimeUnit.SECONDS);
-      assertThat(finished.status()).as("the request inside finished: %s", finished.body()).isEqualTo(201);
+      assertThat(finished.status())
+          .as("the request inside finished: %s", finished.body())
+          .isEqualTo(201);
       closed.get(60, TimeUnit.SECONDS);
 
       assertThat(RunningApi.count("SELECT count(*) FROM pay_flow WHERE biz_key LIKE 'stop-new-%'"))
@@ -113,7 +117,8 @@ class ShutdownHttpTest {
 
   private static long leasesOf(String instanceId) {
     long held = 0;
-    for (String table : List.of("pay_flow", "refund_order", "late_charge_check", "late_charge_sweep")) {
+    for (String table :
+        List.of("pay_flow", "refund_order", "late_charge_check", "late_charge_sweep")) {
       held +=
           RunningApi.count(
               "SELECT count(*) FROM "
