@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.stripe.StripeClient;
 import com.stripe.exception.StripeException;
+import com.stripe.model.Event;
 import com.stripe.model.PaymentIntent;
 import com.stripe.model.Refund;
 import com.stripe.net.RequestOptions;
+import com.stripe.net.Webhook;
 import com.stripe.param.PaymentIntentCreateParams;
 import com.stripe.param.RefundCreateParams;
 import dev.clearway.sim.psp.stripe.StripeSimOptions;
 import dev.clearway.sim.psp.stripe.StripeSimServer;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -23,12 +26,13 @@ import org.junit.jupiter.api.Test;
  */
 class StripeSdkContractTest {
   private static final String SECRET_KEY = "sk_test_clearway_contract";
+  private static final String WEBHOOK_SECRET = "whsec_clearway_contract";
   private static StripeSimServer sim;
   private static StripeClient stripe;
 
   @BeforeAll
   static void start() {
-    sim = StripeSimServer.start(StripeSimOptions.defaults(SECRET_KEY, "whsec_clearway_contract"));
+    sim = StripeSimServer.start(StripeSimOptions.defaults(SECRET_KEY, WEBHOOK_SECRET));
     sim.webhookTarget(null);
     stripe =
         StripeClient.builder()
@@ -84,6 +88,34 @@ class StripeSdkContractTest {
     assertThat(refund.getStatus()).isEqualTo("succeeded");
     assertThat(refund.getAmount()).isEqualTo(500L);
     assertThat(refund.getPaymentIntent()).isEqualTo(created.getId());
+  }
+
+  @Test
+  void theSdkVerifiesTheWebhookByItsExactHeaderName() throws Exception {
+    try (RawReceiver receiver = new RawReceiver()) {
+      sim.webhookTarget(receiver.url());
+      PaymentIntent created =
+          stripe
+              .v1()
+              .paymentIntents()
+              .create(
+                  PaymentIntentCreateParams.builder()
+                      .setAmount(700L)
+                      .setCurrency("usd")
+                      .setConfirm(true)
+                      .setPaymentMethod("pm_card_visa")
+                      .build());
+
+      RawReceiver.Received webhook = receiver.next(Duration.ofSeconds(10));
+      Event event =
+          Webhook.constructEvent(
+              webhook.body(), webhook.exactly("Stripe-Signature").orElseThrow(), WEBHOOK_SECRET);
+
+      assertThat(event.getType()).startsWith("payment_intent.");
+      assertThat(event.getDataObjectDeserializer().getRawJson()).contains(created.getId());
+    } finally {
+      sim.webhookTarget(null);
+    }
   }
 
   @Test

@@ -7,6 +7,8 @@ import com.wechat.pay.java.core.RSAPublicKeyConfig;
 import com.wechat.pay.java.core.exception.ValidationException;
 import com.wechat.pay.java.core.http.DefaultHttpClientBuilder;
 import com.wechat.pay.java.core.http.HttpClient;
+import com.wechat.pay.java.core.notification.NotificationParser;
+import com.wechat.pay.java.core.notification.RequestParam;
 import com.wechat.pay.java.service.payments.model.Transaction;
 import com.wechat.pay.java.service.payments.nativepay.NativePayService;
 import com.wechat.pay.java.service.payments.nativepay.model.Amount;
@@ -109,6 +111,35 @@ class WechatSdkContractTest {
   }
 
   @Test
+  void theSdkVerifiesAndDecryptsThePaymentNotificationByItsExactHeaderNames() throws Exception {
+    HttpClient http = sdkClient(PLATFORM.getPublic());
+    NativePayService pay = new NativePayService.Builder().httpClient(http).build();
+    String tradeNo = number("N");
+    try (RawReceiver receiver = new RawReceiver()) {
+      sim.webhookTarget(receiver.url());
+      pay.prepay(prepayRequest(tradeNo, 300));
+
+      RawReceiver.Received notification = receiver.next(Duration.ofSeconds(10));
+      RequestParam param =
+          new RequestParam.Builder()
+              .serialNumber(notification.exactly("Wechatpay-Serial").orElseThrow())
+              .nonce(notification.exactly("Wechatpay-Nonce").orElseThrow())
+              .signature(notification.exactly("Wechatpay-Signature").orElseThrow())
+              .timestamp(notification.exactly("Wechatpay-Timestamp").orElseThrow())
+              .body(notification.body())
+              .build();
+      Transaction paid =
+          new NotificationParser(config(PLATFORM.getPublic())).parse(param, Transaction.class);
+
+      assertThat(paid.getOutTradeNo()).isEqualTo(tradeNo);
+      assertThat(paid.getTradeState()).isEqualTo(Transaction.TradeStateEnum.SUCCESS);
+      assertThat(paid.getAmount().getTotal()).isEqualTo(300);
+    } finally {
+      sim.webhookTarget(null);
+    }
+  }
+
+  @Test
   void theSdkRefusesAnAnswerSignedByAnotherPlatformKey() {
     NativePayService pay =
         new NativePayService.Builder().httpClient(sdkClient(rsa().getPublic())).build();
@@ -134,18 +165,20 @@ class WechatSdkContractTest {
   }
 
   private static HttpClient sdkClient(PublicKey platformKey) {
-    RSAPublicKeyConfig config =
-        new RSAPublicKeyConfig.Builder()
-            .merchantId(MCHID)
-            .privateKey(MERCHANT.getPrivate())
-            .merchantSerialNumber("5157F09EFDC096DE15EBE81A47057A7232F1B8E1")
-            .publicKey(platformKey)
-            .publicKeyId(PUBLIC_KEY_ID)
-            .apiV3Key(API_V3_KEY)
-            .build();
     return new DefaultHttpClientBuilder()
-        .config(config)
+        .config(config(platformKey))
         .okHttpClient(toSimulator(sim.baseUrl()))
+        .build();
+  }
+
+  private static RSAPublicKeyConfig config(PublicKey platformKey) {
+    return new RSAPublicKeyConfig.Builder()
+        .merchantId(MCHID)
+        .privateKey(MERCHANT.getPrivate())
+        .merchantSerialNumber("5157F09EFDC096DE15EBE81A47057A7232F1B8E1")
+        .publicKey(platformKey)
+        .publicKeyId(PUBLIC_KEY_ID)
+        .apiV3Key(API_V3_KEY)
         .build();
   }
 
