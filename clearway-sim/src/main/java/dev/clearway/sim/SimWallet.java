@@ -44,6 +44,8 @@ public final class SimWallet implements WalletGateway {
   private final Map<String, Order> orders = new ConcurrentHashMap<>();
   private final Map<String, Refund> refunds = new ConcurrentHashMap<>();
   private final List<LedgerEntry> ledger = new ArrayList<>();
+  private final DueWork due = new DueWork();
+  private volatile int lastSettleVisits;
   private final AtomicLong requestIds = new AtomicLong();
   private final AtomicLong calls = new AtomicLong();
 
@@ -145,6 +147,7 @@ public final class SimWallet implements WalletGateway {
                 clock
                     .instant()
                     .plus(faults.duration("wallet.processing", no, PROCESSING_MIN, PROCESSING_MAX));
+            due.schedule(order.completeAt, () -> settleDue(order));
             return WalletResult.processing(rid());
           case PAY_RESPONSE_LOST:
             charge(order);
@@ -258,6 +261,7 @@ public final class SimWallet implements WalletGateway {
             clock
                 .instant()
                 .plus(faults.duration("wallet.rprocessing", no, PROCESSING_MIN, PROCESSING_MAX));
+        due.schedule(refund.completeAt, () -> settleDue(refund));
         return WalletResult.processing(rid());
       case REFUND_FAILED_ONCE:
         refund.state = OrderState.FAILED;
@@ -293,18 +297,22 @@ public final class SimWallet implements WalletGateway {
     }
   }
 
-  /** Completes PROCESSING orders and refunds whose time has come (the wallet's own background). */
+  /** The ledger after its first {@code from} entries: it is append-only, so keep a cursor. */
+  public List<LedgerEntry> ledgerSince(int from) {
+    synchronized (ledger) {
+      return from >= ledger.size() ? List.of() : List.copyOf(ledger.subList(from, ledger.size()));
+    }
+  }
+
+  /** Completes the PROCESSING orders and refunds due (the wallet's own background), only those. */
   public void settleAll() {
-    for (Order o : orders.values()) {
-      synchronized (o) {
-        settleProcessing(o);
-      }
-    }
-    for (Refund r : refunds.values()) {
-      synchronized (r) {
-        settleRefund(r);
-      }
-    }
+    List<Runnable> work = due.takeDue(clock.instant());
+    work.forEach(Runnable::run);
+    lastSettleVisits = work.size();
+  }
+
+  int lastSettleVisits() {
+    return lastSettleVisits;
   }
 
   public long calls() {
@@ -335,6 +343,24 @@ public final class SimWallet implements WalletGateway {
   private void settleProcessing(Order order) {
     if (order.state == OrderState.PROCESSING && !clock.instant().isBefore(order.completeAt)) {
       charge(order);
+    }
+  }
+
+  /** Due at the instant its settlement took: it completes now unless it has already ended. */
+  private void settleDue(Order order) {
+    synchronized (order) {
+      if (order.state == OrderState.PROCESSING) {
+        charge(order);
+      }
+    }
+  }
+
+  /** Due at the instant its settlement took: it completes now unless it has already ended. */
+  private void settleDue(Refund refund) {
+    synchronized (refund) {
+      if (refund.state == OrderState.PROCESSING) {
+        refundNow(refund);
+      }
     }
   }
 

@@ -3,7 +3,6 @@ package dev.clearway.sim.http;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimWallet;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +10,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The wallet's own background, in HTTP mode: completes PROCESSING charges and refunds whose time
  * has come ({@link SimWallet#settleAll}) and turns every new ledger entry (a charge or refund the
- * wallet actually executed, whatever its caller was told) into a success event.
+ * wallet actually executed, whatever its caller was told) into a success event. Each round costs
+ * what is new: the settlement visits only the orders due, and the ledger is read from the position
+ * the previous round reached.
  */
 final class LedgerWatcher implements AutoCloseable {
   private final SimWallet wallet;
@@ -36,18 +37,16 @@ final class LedgerWatcher implements AutoCloseable {
   private void poll() {
     try {
       wallet.settleAll();
-      List<LedgerEntry> ledger = wallet.ledger();
-      for (int i = seen; i < ledger.size(); i++) {
-        LedgerEntry e = ledger.get(i);
+      for (LedgerEntry e : wallet.ledgerSince(seen)) {
         if (e.kind() == LedgerEntry.Kind.CHARGE) {
           sender.emit(WireProtocol.CHARGE_SUCCEEDED, e.tradeOrderNo(), null);
         } else {
           sender.emit(WireProtocol.REFUND_SUCCEEDED, e.tradeOrderNo(), e.orderNo());
         }
+        seen++;
       }
-      seen = ledger.size();
     } catch (RuntimeException e) {
-      // Keep the background alive; the next round retries from the same ledger position.
+      // Keep the background alive; the next round retries from the entry that failed.
     }
   }
 

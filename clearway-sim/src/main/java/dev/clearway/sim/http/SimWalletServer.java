@@ -1,22 +1,13 @@
 package dev.clearway.sim.http;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimWallet;
-import java.io.IOException;
+import dev.clearway.sim.web.SimHttpServer;
 import java.io.UncheckedIOException;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Serves a {@link SimWallet} over real HTTP on the loopback interface (protocol: {@link
@@ -148,15 +139,12 @@ public final class SimWalletServer implements AutoCloseable {
   public record CallbackStats(
       long events, long deliveries, long attempts, long delivered, long abandoned) {}
 
-  private final HttpServer server;
-  private final ExecutorService workers;
+  private final SimHttpServer server;
   private final CallbackSender callbacks;
   private final LedgerWatcher watcher;
 
-  private SimWalletServer(
-      HttpServer server, ExecutorService workers, CallbackSender callbacks, LedgerWatcher watcher) {
+  private SimWalletServer(SimHttpServer server, CallbackSender callbacks, LedgerWatcher watcher) {
     this.server = server;
-    this.workers = workers;
     this.callbacks = callbacks;
     this.watcher = watcher;
   }
@@ -170,52 +158,28 @@ public final class SimWalletServer implements AutoCloseable {
   public static SimWalletServer start(SimWallet wallet, FaultPlan faults, Options options) {
     Objects.requireNonNull(wallet, "wallet");
     Objects.requireNonNull(faults, "faults");
-    HttpServer server;
-    try {
-      server =
-          HttpServer.create(
-              new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 0);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot bind the simulated wallet to " + options.port(), e);
-    }
-    AtomicInteger n = new AtomicInteger();
-    ThreadPoolExecutor workers =
-        new ThreadPoolExecutor(
-            options.workerThreads(),
-            options.workerThreads(),
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, "sim-wallet-http-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    workers.allowCoreThreadTimeOut(true);
     CallbackSender callbacks =
         options.callbacks() == null ? null : new CallbackSender(options.callbacks(), faults);
     LedgerWatcher watcher =
         callbacks == null
             ? null
             : new LedgerWatcher(wallet, callbacks, options.callbacks().settleInterval());
-    server.createContext("/", new WalletRouter(wallet, options.lostResponseHold(), callbacks));
-    server.setExecutor(workers);
-    server.start();
-    return new SimWalletServer(server, workers, callbacks, watcher);
+    SimHttpServer server =
+        SimHttpServer.start(
+            options.port(),
+            options.workerThreads(),
+            "sim-wallet-http",
+            new WalletRouter(wallet, options.lostResponseHold(), callbacks));
+    return new SimWalletServer(server, callbacks, watcher);
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return server.port();
   }
 
   /** {@code http://127.0.0.1:<port>}, without a trailing slash. */
   public URI baseUrl() {
-    InetAddress address = server.getAddress().getAddress();
-    String host = address.getHostAddress();
-    if (address instanceof Inet6Address) {
-      host = "[" + host + "]";
-    }
-    return URI.create("http://" + host + ":" + port());
+    return server.baseUrl();
   }
 
   /** Zeros when no callbacks are configured. */
@@ -226,8 +190,7 @@ public final class SimWalletServer implements AutoCloseable {
   /** Stops listening at once, drops open connections, held responses and pending callbacks. */
   @Override
   public void close() {
-    server.stop(0);
-    workers.shutdownNow();
+    server.close();
     if (watcher != null) {
       watcher.close();
     }

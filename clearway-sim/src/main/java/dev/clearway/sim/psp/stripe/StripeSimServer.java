@@ -1,19 +1,14 @@
 package dev.clearway.sim.psp.stripe;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.QueryRateMeter;
 import dev.clearway.sim.psp.SimPsp;
-import java.io.IOException;
+import dev.clearway.sim.web.SimHttpServer;
 import java.io.UncheckedIOException;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -39,22 +34,24 @@ public final class StripeSimServer implements SimPsp {
   private static final int WORKER_THREADS = 32;
 
   private final StripeSimOptions options;
-  private final HttpServer server;
-  private final ExecutorService workers;
+  private final SimHttpServer server;
   private final ScheduledExecutorService background;
   private final StripeBook book;
   private final StripeWebhooks webhooks;
   private final QueryRateMeter queries;
 
-  private StripeSimServer(
-      StripeSimOptions options, HttpServer server, ScheduledExecutorService background) {
+  private StripeSimServer(StripeSimOptions options, ScheduledExecutorService background) {
     this.options = options;
-    this.server = server;
     this.background = background;
-    this.workers = Executors.newFixedThreadPool(WORKER_THREADS, daemons("stripe-sim-http-"));
     this.queries = new QueryRateMeter(options.clock());
     this.webhooks = new StripeWebhooks(options, background);
     this.book = new StripeBook(options, webhooks, background);
+    this.server =
+        SimHttpServer.start(
+            options.port(),
+            WORKER_THREADS,
+            "stripe-sim-http",
+            new StripeRouter(book, options, queries));
   }
 
   /**
@@ -64,31 +61,19 @@ public final class StripeSimServer implements SimPsp {
    */
   public static StripeSimServer start(StripeSimOptions options) {
     Objects.requireNonNull(options, "options");
-    HttpServer server;
-    try {
-      server =
-          HttpServer.create(
-              new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 0);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot bind the simulated Stripe API", e);
-    }
     ScheduledExecutorService background =
         Executors.newScheduledThreadPool(4, daemons("stripe-sim-background-"));
-    StripeSimServer sim = new StripeSimServer(options, server, background);
-    server.createContext("/", new StripeRouter(sim.book, options, sim.queries));
-    server.setExecutor(sim.workers);
-    server.start();
-    return sim;
+    try {
+      return new StripeSimServer(options, background);
+    } catch (RuntimeException e) {
+      background.shutdownNow();
+      throw e;
+    }
   }
 
   @Override
   public URI baseUrl() {
-    InetAddress address = server.getAddress().getAddress();
-    String host = address.getHostAddress();
-    if (address instanceof Inet6Address) {
-      host = "[" + host + "]";
-    }
-    return URI.create("http://" + host + ":" + server.getAddress().getPort());
+    return server.baseUrl();
   }
 
   @Override
@@ -129,8 +114,7 @@ public final class StripeSimServer implements SimPsp {
   /** Stops listening at once; open connections, pending settlements and webhooks are dropped. */
   @Override
   public void close() {
-    server.stop(0);
-    workers.shutdownNow();
+    server.close();
     background.shutdownNow();
   }
 

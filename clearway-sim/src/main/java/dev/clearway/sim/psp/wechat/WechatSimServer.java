@@ -1,22 +1,16 @@
 package dev.clearway.sim.psp.wechat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.QueryRateMeter;
 import dev.clearway.sim.psp.SimPsp;
-import java.io.IOException;
+import dev.clearway.sim.web.SimHttpServer;
 import java.io.UncheckedIOException;
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A simulated WeChat Pay API v3 merchant (one mchid) over real HTTP on loopback, following the
@@ -32,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  */
 public final class WechatSimServer implements SimPsp {
-  private final HttpServer server;
-  private final ExecutorService workers;
+  private static final int HANDLER_THREADS = 256;
+
+  private final SimHttpServer server;
   private final ScheduledExecutorService timer;
   private final WechatNotifier notifier;
   private final WechatOrderBook book;
@@ -43,7 +38,6 @@ public final class WechatSimServer implements SimPsp {
 
   private WechatSimServer(Parts parts) {
     this.server = parts.server;
-    this.workers = parts.workers;
     this.timer = parts.timer;
     this.notifier = parts.notifier;
     this.book = parts.book;
@@ -53,8 +47,7 @@ public final class WechatSimServer implements SimPsp {
   }
 
   private static final class Parts {
-    HttpServer server;
-    ExecutorService workers;
+    SimHttpServer server;
     ScheduledExecutorService timer;
     WechatNotifier notifier;
     WechatOrderBook book;
@@ -72,19 +65,6 @@ public final class WechatSimServer implements SimPsp {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(faults, "faults");
     Parts p = new Parts();
-    try {
-      p.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot bind the simulated WeChat Pay server", e);
-    }
-    AtomicInteger n = new AtomicInteger();
-    p.workers =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "wechat-sim-http-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
     p.timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -97,20 +77,18 @@ public final class WechatSimServer implements SimPsp {
     p.meter = new QueryRateMeter(options.clock());
     p.notifier = new WechatNotifier(options, faults);
     p.book = new WechatOrderBook(options, faults.seed(), p.timer, p.notifier::emit);
-    p.server.createContext("/", new WechatRouter(options, p.book, faults, p.meter));
-    p.server.setExecutor(p.workers);
-    p.server.start();
+    p.server =
+        SimHttpServer.start(
+            0,
+            HANDLER_THREADS,
+            "wechat-sim-http",
+            new WechatRouter(options, p.book, faults, p.meter));
     return new WechatSimServer(p);
   }
 
   @Override
   public URI baseUrl() {
-    InetAddress address = server.getAddress().getAddress();
-    String host = address.getHostAddress();
-    if (address instanceof Inet6Address) {
-      host = "[" + host + "]";
-    }
-    return URI.create("http://" + host + ":" + server.getAddress().getPort());
+    return server.baseUrl();
   }
 
   @Override
@@ -178,8 +156,7 @@ public final class WechatSimServer implements SimPsp {
   /** Stops at once: open connections, held responses and pending notifications are dropped. */
   @Override
   public void close() {
-    server.stop(0);
-    workers.shutdownNow();
+    server.close();
     timer.shutdownNow();
     notifier.close();
   }
