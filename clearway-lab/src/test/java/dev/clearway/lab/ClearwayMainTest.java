@@ -74,7 +74,12 @@ class ClearwayMainTest {
                         "channels"));
     assertThat(run("serve", "--help").out())
         .contains(
-            "--port", "--jdbc-url", "--wallet-url", "--business-url", "--business-secret", "--channels");
+            "--port",
+            "--jdbc-url",
+            "--wallet-url",
+            "--business-url",
+            "--business-secret",
+            "--channels");
     assertThat(run("bench", "--help").out())
         .contains("--payments", "--concurrency", "--jdbc-url", "--json", "drain");
     assertThat(run("bench", "drain", "--help").out()).contains("--backlog", "--qps", "--json");

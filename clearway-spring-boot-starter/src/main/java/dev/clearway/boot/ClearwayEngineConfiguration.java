@@ -31,8 +31,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Embeds the engine in a Spring Boot application: give it a {@link DataSource} (PostgreSQL), a
  * {@link WalletGateway} and a {@link BusinessGateway} bean (or {@code clearway.business.url} and
- * {@code secret} for the business system behind the business contract), import this configuration, and inject
- * {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop with it.
+ * {@code secret} for the business system behind the business contract), import this configuration,
+ * and inject {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop
+ * with it.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ClearwayProperties.class)

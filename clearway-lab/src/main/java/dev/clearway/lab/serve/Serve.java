@@ -31,9 +31,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * {@code clearway serve [--port P] [--jdbc-url URL] [--wallet-url URL] [--business-url URL]}: the
  * service. Without configuration it runs on embedded PostgreSQL with the simulated wallet and the
- * simulated business started in-process but spoken to over real HTTP on their own ports (the
- * wallet sending signed callbacks to this service, the business through the business contract);
- * with a JDBC URL, a wallet base URL or a business base URL it uses those instead.
+ * simulated business started in-process but spoken to over real HTTP on their own ports (the wallet
+ * sending signed callbacks to this service, the business through the business contract); with a
+ * JDBC URL, a wallet base URL or a business base URL it uses those instead.
  */
 public final class Serve {
   private Serve() {}

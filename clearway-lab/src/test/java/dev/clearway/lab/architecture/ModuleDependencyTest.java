@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * The module graph, checked on the compiled main code of every module: production modules (core,
  * store, psp, wallet-http, business-http, starter, service) never reach the simulator or the
  * laboratory, the core needs nothing but the JDK, and dependencies point inwards: store, psp,
- * wallet-http and business-http to the core only; the starter to those; the service to the starter and what it brings.
+ * wallet-http and business-http to the core only; the starter to those; the service to the starter
+ * and what it brings.
  */
 class ModuleDependencyTest {
   private static final String CORE = "dev.clearway.core..";

@@ -48,8 +48,7 @@ class ServeBusinessTest {
                 business, FaultPlan.none(), SimBusinessServer.Options.signedWith(SECRET));
         Serve.Running running =
             Serve.start(
-                options(url)
-                    .withBusiness(Serve.Business.at(external.baseUrl().toString(), SECRET)),
+                options(url).withBusiness(Serve.Business.at(external.baseUrl().toString(), SECRET)),
                 new PrintStream(OutputStream.nullOutputStream()))) {
       assertThat(running.business()).isNull();
       assertThat(running.simBusiness()).isNull();
@@ -93,7 +92,8 @@ class ServeBusinessTest {
     return Serve.Options.defaults()
         .withPort(0)
         .withJdbcUrl(jdbcUrl)
-        .withProperties(Map.of("clearway.keys.merchant", MERCHANT, "clearway.timing", "compressed"));
+        .withProperties(
+            Map.of("clearway.keys.merchant", MERCHANT, "clearway.timing", "compressed"));
   }
 
   /** Pays for a goal and waits for BIZ_SUCCESS; the flow's trade order number. */
@@ -106,7 +106,8 @@ class ServeBusinessTest {
             + "\"}";
     HttpResponse<String> created =
         http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + running.port() + "/v1/payments"))
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + running.port() + "/v1/payments"))
                 .header("Authorization", "Bearer " + MERCHANT)
                 .header("Idempotency-Key", bizKey)
                 .header("Content-Type", "application/json")

@@ -194,7 +194,8 @@ final class BusinessRouter implements HttpHandler {
       return lost();
     }
     if (fault != BusinessHttpFault.NONE) {
-      return new Delivery(fault, fault == BusinessHttpFault.SLOW ? options.slowHold() : Duration.ZERO);
+      return new Delivery(
+          fault, fault == BusinessHttpFault.SLOW ? options.slowHold() : Duration.ZERO);
     }
     if (orderNo == null) {
       return Delivery.AS_IS;

@@ -12,9 +12,9 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The contract's HMAC-SHA256 signatures, computed by the simulated business itself: {@code
- * t=<unix seconds>,v1=<hex HMAC of "<t>.<signed bytes>">}. A request verifies when one {@code v1}
- * entry matches and its timestamp is within five minutes of the server's clock.
+ * The contract's HMAC-SHA256 signatures, computed by the simulated business itself: {@code t=<unix
+ * seconds>,v1=<hex HMAC of "<t>.<signed bytes>">}. A request verifies when one {@code v1} entry
+ * matches and its timestamp is within five minutes of the server's clock.
  */
 final class BusinessSignatures {
   private static final Pattern TIMESTAMP = Pattern.compile("(?:^|,)\\s*t=(\\d{1,18})\\s*(?:,|$)");

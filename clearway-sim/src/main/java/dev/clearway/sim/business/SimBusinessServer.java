@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Serves a {@link SimBusiness} over real HTTP on the loopback interface as the business contract
  * (docs/business-contract.md) defines it: signed requests and answers, idempotent fulfilments, the
- * goal's fact, and the business's faults told as the network symptoms they stand for. Its ledger
- * is readable at {@code GET /sim/ledger}.
+ * goal's fact, and the business's faults told as the network symptoms they stand for. Its ledger is
+ * readable at {@code GET /sim/ledger}.
  *
  * <pre>
  * try (SimBusinessServer server = SimBusinessServer.start(business, plan, Options.signedWith(s))) {
