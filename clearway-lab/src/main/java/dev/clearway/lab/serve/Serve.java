@@ -186,19 +186,12 @@ public final class Serve {
       Map<String, Object> beans = new LinkedHashMap<>();
       beans.put("dataSource", db.dataSource());
       beans.put("clock", clock);
-      URI businessUrl;
-      String businessSecret = options.business().secret();
       if (business != null) {
-        businessSecret = businessSecret == null ? generatedSecret("bizsec_") : businessSecret;
-        simBusiness = simBusiness(business, options, businessSecret);
-        businessUrl = simBusiness.baseUrl();
-      } else {
-        businessUrl = URI.create(options.business().url());
+        simBusiness = simBusiness(business, options);
       }
-      beans.put(
-          "businessGateway",
-          (BusinessGateway)
-              HttpBusinessGateway.of(HttpBusinessConfig.of(businessUrl, businessSecret)));
+      URI businessUrl =
+          simBusiness != null ? simBusiness.baseUrl() : URI.create(options.business().url());
+      beans.put("businessGateway", businessGateway(businessUrl, options, simBusiness));
       String walletText;
       if (options.channels()) {
         channels = ServeChannels.start(db, port);
@@ -247,10 +240,20 @@ public final class Serve {
                     URI.create("http://127.0.0.1:" + port + "/v1/callbacks/sim"), secret)));
   }
 
-  private static SimBusinessServer simBusiness(
-      SimBusiness business, Options options, String secret) {
+  /** The simulated business on a free port, signing with the given or a fresh secret. */
+  private static SimBusinessServer simBusiness(SimBusiness business, Options options) {
+    String secret = options.business().secret();
     return SimBusinessServer.start(
-        business, options.walletFaults(), SimBusinessServer.Options.signedWith(secret));
+        business,
+        options.walletFaults(),
+        SimBusinessServer.Options.signedWith(secret == null ? generatedSecret("bizsec_") : secret));
+  }
+
+  /** The business always through the contract, over HTTP, whether simulated or not. */
+  private static BusinessGateway businessGateway(
+      URI url, Options options, SimBusinessServer simBusiness) {
+    String secret = simBusiness != null ? simBusiness.secret() : options.business().secret();
+    return HttpBusinessGateway.of(HttpBusinessConfig.of(url, secret));
   }
 
   private static Map<String, Object> properties(Options options, int port, String secret) {

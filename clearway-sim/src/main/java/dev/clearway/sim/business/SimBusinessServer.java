@@ -96,12 +96,17 @@ public final class SimBusinessServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService workers;
   private final AtomicReference<BusinessHttpFault> forced;
+  private final String secret;
 
   private SimBusinessServer(
-      HttpServer server, ExecutorService workers, AtomicReference<BusinessHttpFault> forced) {
+      HttpServer server,
+      ExecutorService workers,
+      AtomicReference<BusinessHttpFault> forced,
+      String secret) {
     this.server = server;
     this.workers = workers;
     this.forced = forced;
+    this.secret = secret;
   }
 
   /**
@@ -140,7 +145,12 @@ public final class SimBusinessServer implements AutoCloseable {
     server.createContext("/", new BusinessRouter(business, faults, options, forced));
     server.setExecutor(workers);
     server.start();
-    return new SimBusinessServer(server, workers, forced);
+    return new SimBusinessServer(server, workers, forced, options.secret());
+  }
+
+  /** The secret it signs and verifies with, for the engine it is started next to. */
+  public String secret() {
+    return secret;
   }
 
   /**
