@@ -73,7 +73,13 @@ class ClearwayMainTest {
                         "--jdbc-url",
                         "channels"));
     assertThat(run("serve", "--help").out())
-        .contains("--port", "--jdbc-url", "--wallet-url", "--channels");
+        .contains(
+            "--port",
+            "--jdbc-url",
+            "--wallet-url",
+            "--business-url",
+            "--business-secret",
+            "--channels");
     assertThat(run("bench", "--help").out())
         .contains("--payments", "--concurrency", "--jdbc-url", "--json", "drain");
     assertThat(run("bench", "drain", "--help").out()).contains("--backlog", "--qps", "--json");

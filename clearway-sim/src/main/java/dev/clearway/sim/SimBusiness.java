@@ -125,6 +125,18 @@ public final class SimBusiness implements BusinessGateway {
   }
 
   /**
+   * The goal's fact as the business's store holds it, with no fault and without counting as a read:
+   * what a fulfilment answers after it ran.
+   */
+  public BizFact currentFact(GoalKey goal) {
+    Task task = task(goal);
+    synchronized (task) {
+      settlePending(task);
+      return task.done ? BizFact.done(task.resumeOrderNo) : BizFact.notDone();
+    }
+  }
+
+  /**
    * Grants the goal to an order outside this engine (an older attempt, a legacy path): this
    * engine's attempt must then refund, never claim the success.
    */

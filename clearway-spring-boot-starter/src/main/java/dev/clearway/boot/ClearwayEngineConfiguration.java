@@ -2,6 +2,7 @@ package dev.clearway.boot;
 
 import dev.clearway.boot.metrics.MicrometerOverloadEvents;
 import dev.clearway.boot.metrics.MicrometerWorkerFailures;
+import dev.clearway.business.http.HttpBusinessGateway;
 import dev.clearway.core.flow.engine.EngineConfig;
 import dev.clearway.core.flow.engine.PaymentService;
 import dev.clearway.core.flow.port.BusinessGateway;
@@ -22,14 +23,17 @@ import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * Embeds the engine in a Spring Boot application: give it a {@link DataSource} (PostgreSQL), a
- * {@link WalletGateway} and a {@link BusinessGateway} bean, import this configuration, and inject
- * {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop with it.
+ * {@link WalletGateway} and a {@link BusinessGateway} bean (or {@code clearway.business.url} and
+ * {@code secret} for the business system behind the business contract), import this configuration,
+ * and inject {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop
+ * with it.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ClearwayProperties.class)
@@ -76,6 +80,17 @@ public class ClearwayEngineConfiguration {
       DataSource dataSource, ObjectProvider<Clock> clock, ClearwayProperties properties) {
     return new ClearwayNode(
         properties.instanceIdOrRandom(), dataSource, clock.getIfAvailable(Clock::systemUTC));
+  }
+
+  /**
+   * The business system over the business contract, when {@code clearway.business.url} is set and
+   * the application declares no {@link BusinessGateway} of its own.
+   */
+  @Bean
+  @ConditionalOnMissingBean(BusinessGateway.class)
+  @ConditionalOnProperty(prefix = "clearway.business", name = "url")
+  HttpBusinessGateway clearwayBusinessGateway(ClearwayProperties properties) {
+    return HttpBusinessGateway.of(properties.business().config());
   }
 
   @Bean(destroyMethod = "close")

@@ -32,7 +32,11 @@ class ConfigurationMetadataTest {
             "clearway.timing",
             "clearway.migrate",
             "clearway.worker-queue",
-            "clearway.wakeup-capacity");
+            "clearway.wakeup-capacity",
+            "clearway.business.url",
+            "clearway.business.secret",
+            "clearway.business.connect-timeout",
+            "clearway.business.request-timeout");
     assertThat(metadata.get("groups").get(0).get("sourceType").stringValue())
         .isEqualTo(ClearwayProperties.class.getName());
   }

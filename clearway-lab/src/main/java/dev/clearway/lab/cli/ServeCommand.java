@@ -23,6 +23,21 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--wallet-url", paramLabel = "URL", description = "an existing wallet")
   String walletUrl;
 
+  @Option(
+      names = "--business-url",
+      paramLabel = "URL",
+      description = "an existing business system implementing the business contract")
+  String businessUrl;
+
+  @Option(
+      names = "--business-secret",
+      paramLabel = "SECRET",
+      defaultValue = "${env:CLEARWAY_BUSINESS_SECRET}",
+      description =
+          "the business contract's HMAC secret (default: CLEARWAY_BUSINESS_SECRET; prefer the"
+              + " variable, a command line is visible to other users)")
+  String businessSecret;
+
   @Option(names = "--channels", description = "pay through two simulated Stripe-style PSPs")
   boolean channels;
 
@@ -33,7 +48,14 @@ public final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     Serve.Options options =
-        Serve.Options.defaults().withPort(port).withJdbcUrl(jdbcUrl).withWalletUrl(walletUrl);
+        Serve.Options.defaults()
+            .withPort(port)
+            .withJdbcUrl(jdbcUrl)
+            .withWalletUrl(walletUrl)
+            .withBusiness(
+                businessUrl == null
+                    ? Serve.Business.simulated(businessSecret)
+                    : Serve.Business.at(businessUrl, businessSecret));
     return Serve.run(channels ? options.withChannels() : options, out);
   }
 }
