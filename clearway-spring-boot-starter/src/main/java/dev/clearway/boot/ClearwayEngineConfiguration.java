@@ -8,6 +8,7 @@ import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.flow.port.EngineEvents;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.OverloadEvents;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.flow.port.WorkerFailures;
 import dev.clearway.core.runtime.Supervision;
@@ -18,9 +19,9 @@ import dev.clearway.store.SqlDialect;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
-import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -30,6 +31,8 @@ import org.springframework.context.annotation.Configuration;
  * Embeds the engine in a Spring Boot application: give it a {@link DataSource} (PostgreSQL), a
  * {@link WalletGateway} and a {@link BusinessGateway} bean, import this configuration, and inject
  * {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop with it.
+ * Wake-ups are in process unless the broker's wake-ups are there ({@link
+ * ClearwayBrokerAutoConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ClearwayProperties.class)
@@ -76,7 +79,9 @@ public class ClearwayEngineConfiguration {
       ObjectProvider<Clock> clock,
       ClearwayProperties properties,
       WorkerFailures failures,
-      OverloadEvents overload) {
+      OverloadEvents overload,
+      @Qualifier(ClearwayBrokerAutoConfiguration.FLOW_WAKEUPS)
+          ObjectProvider<WakeupScheduler> brokerWakeups) {
     return new EngineAssembly(
             store,
             wallet,
@@ -86,7 +91,7 @@ public class ClearwayEngineConfiguration {
             clock.getIfAvailable(Clock::systemUTC),
             properties.instanceIdOrRandom(),
             properties.workersOrDefault(),
-            UnaryOperator.identity(),
+            inProcess -> brokerWakeups.getIfAvailable(() -> inProcess),
             properties.queueLimits(),
             new Supervision(failures, overload))
         .start();

@@ -2,6 +2,7 @@ package dev.clearway.lab.cli;
 
 import dev.clearway.lab.serve.Serve;
 import java.io.PrintStream;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,6 +24,12 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--wallet-url", paramLabel = "URL", description = "an existing wallet")
   String walletUrl;
 
+  @Option(
+      names = "--broker",
+      paramLabel = "URL",
+      description = "RabbitMQ for wake-ups and events, amqp://user:password@host:5672")
+  String brokerUrl;
+
   @Option(names = "--channels", description = "pay through two simulated Stripe-style PSPs")
   boolean channels;
 
@@ -34,6 +41,9 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Serve.Options options =
         Serve.Options.defaults().withPort(port).withJdbcUrl(jdbcUrl).withWalletUrl(walletUrl);
+    if (brokerUrl != null) {
+      options = options.withProperties(Map.of("clearway.broker.url", brokerUrl));
+    }
     return Serve.run(channels ? options.withChannels() : options, out);
   }
 }

@@ -1,8 +1,10 @@
 package dev.clearway.service.outbox;
 
+import dev.clearway.boot.ClearwayBrokerAutoConfiguration;
 import dev.clearway.boot.metrics.CachedReading;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.WorkerFailures;
+import dev.clearway.core.outbox.EventPublisher;
 import dev.clearway.core.outbox.OutboxRelay;
 import dev.clearway.core.outbox.OutboxStore;
 import dev.clearway.store.JdbcOutboxStore;
@@ -15,11 +17,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The outbox relay: every 200 ms, deliver pending domain events to the in-process bus. */
+/** The outbox relay: every 200 ms, deliver pending domain events to the broker or the bus. */
 @Configuration(proxyBeanMethods = false)
 public class OutboxConfiguration {
   /**
@@ -52,7 +55,8 @@ public class OutboxConfiguration {
   }
 
   /**
-   * A relay pass that fails (the database is away) and an event the bus refuses are reported to
+   * Events go to the broker's {@code clearway.events} when {@code clearway.broker.url} is set, else
+   * to the in-process bus. A relay pass that fails (the database is away) and an event the bus refuses are reported to
    * {@link WorkerFailures} (logged with the cause, counted in {@code
    * clearway.worker.failures{loop="outbox-relay"|"outbox-publish"}}); the next pass retries.
    */
@@ -60,12 +64,14 @@ public class OutboxConfiguration {
   ScheduledExecutorService outboxRelay(
       OutboxStore store,
       InProcessEventBus bus,
+      @Qualifier(ClearwayBrokerAutoConfiguration.BROKER_EVENTS)
+          ObjectProvider<EventPublisher> broker,
       ObjectProvider<Clock> clock,
       WorkerFailures failures) {
     OutboxRelay relay =
         new OutboxRelay(
             store,
-            bus,
+            broker.getIfAvailable(() -> bus),
             clock.getIfAvailable(Clock::systemUTC),
             Duration.ofSeconds(30),
             200,
