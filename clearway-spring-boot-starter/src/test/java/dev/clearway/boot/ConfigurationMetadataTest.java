@@ -32,7 +32,9 @@ class ConfigurationMetadataTest {
             "clearway.timing",
             "clearway.migrate",
             "clearway.worker-queue",
-            "clearway.wakeup-capacity");
+            "clearway.wakeup-capacity",
+            "clearway.broker.url",
+            "clearway.broker.consumers");
     assertThat(metadata.get("groups").get(0).get("sourceType").stringValue())
         .isEqualTo(ClearwayProperties.class.getName());
   }
@@ -49,7 +51,8 @@ class ConfigurationMetadataTest {
     assertThat(imports.lines())
         .containsExactly(
             ClearwayChannelAutoConfiguration.class.getName(),
-            ClearwayAutoConfiguration.class.getName());
+            ClearwayAutoConfiguration.class.getName(),
+            ClearwayBrokerAutoConfiguration.class.getName());
   }
 
   private static InputStream resource(String name) {
