@@ -7,9 +7,9 @@ import java.time.Instant;
 
 /**
  * Wake-ups through the broker for one kind of row (flows, refunds, ...): a wake-up due later goes
- * to the delay queue of its tier, one due now straight to the work queue; persistent, confirmed.
- * A publish that fails (broker down, no confirm in time) is counted and dropped: a wake-up is a
- * hint, the row stays due in the database and the scanner finds it.
+ * to the delay queue of its tier, one due now straight to the work queue; persistent, confirmed. A
+ * publish that fails (broker down, no confirm in time) is counted and dropped: a wake-up is a hint,
+ * the row stays due in the database and the scanner finds it.
  */
 public final class AmqpWakeups implements WakeupScheduler {
   private final BrokerConnection broker;

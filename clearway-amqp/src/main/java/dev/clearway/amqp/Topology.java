@@ -12,8 +12,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code clearway.wakeups.work}: due wake-ups, consumed by every node; a message rejected
  *       without requeue dead-letters into {@code clearway.wakeups.dead}.
- *   <li>{@code clearway.wakeups.delay.<millis>}: one durable queue per tier, message TTL = tier,
- *       no consumer, dead-letters into the work queue.
+ *   <li>{@code clearway.wakeups.delay.<millis>}: one durable queue per tier, message TTL = tier, no
+ *       consumer, dead-letters into the work queue.
  *   <li>{@code clearway.events}: durable topic exchange of outbox events, routing key = event type.
  * </ul>
  */

@@ -106,8 +106,7 @@ public final class WakeupConsumer implements AutoCloseable {
 
     @Override
     public void handleDelivery(
-        String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
-        throws IOException {
+        String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body) throws IOException {
       long tagNo = envelope.getDeliveryTag();
       if (envelope.isRedeliver()) {
         metrics.redelivered();

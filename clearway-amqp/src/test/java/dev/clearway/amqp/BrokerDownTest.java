@@ -87,6 +87,7 @@ class BrokerDownTest {
               (loop, e) -> relayFailures.incrementAndGet());
       assertThat(relay.runOnce()).isZero();
       assertThat(outbox.pending()).isEqualTo(events);
+      assertThat(outbox.oldestPending()).get().matches(t -> !t.isAfter(clock.instant()));
       assertThat(relayFailures.get()).isEqualTo((int) events);
       assertThat(metrics.publishFailures("event")).isEqualTo(events);
     }
@@ -96,9 +97,15 @@ class BrokerDownTest {
       long events = outbox.pending();
       OutboxRelay relay =
           new OutboxRelay(
-              outbox, new AmqpEventPublisher(back, metrics), clock, Duration.ZERO, 100, (l, e) -> {});
+              outbox,
+              new AmqpEventPublisher(back, metrics),
+              clock,
+              Duration.ZERO,
+              100,
+              (l, e) -> {});
       assertThat(relay.runOnce()).isEqualTo((int) events);
       assertThat(outbox.pending()).isZero();
+      assertThat(outbox.oldestPending()).isEmpty();
       assertThat(TestBroker.messages(ExactlyOnceLedger.QUEUE)).isEqualTo(events);
 
       new AmqpWakeups(back, "flow", clock, metrics).schedule(flows.get(0), clock.instant());

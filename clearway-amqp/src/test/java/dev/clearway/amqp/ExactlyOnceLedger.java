@@ -99,8 +99,7 @@ final class ExactlyOnceLedger implements AutoCloseable {
 
     @Override
     public void handleDelivery(
-        String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
-        throws IOException {
+        String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body) throws IOException {
       deliveries.incrementAndGet();
       try {
         apply(props.getMessageId(), envelope.getRoutingKey());

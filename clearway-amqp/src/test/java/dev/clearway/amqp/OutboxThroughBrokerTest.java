@@ -89,8 +89,9 @@ class OutboxThroughBrokerTest {
 
     try (ExactlyOnceLedger ledger = new ExactlyOnceLedger(db)) {
       WakeupThroughBrokerTest.await(
-          () -> count("SELECT count(*) FROM amqp_test_seen") == events
-              && ledger.redeliveries() == events + 1,
+          () ->
+              count("SELECT count(*) FROM amqp_test_seen") == events
+                  && ledger.redeliveries() == events + 1,
           Duration.ofSeconds(20));
       assertThat(ledger.deliveries()).isEqualTo(2 * (events + 1));
       assertThat(count("SELECT count(*) FROM amqp_test_effect")).isEqualTo(events);

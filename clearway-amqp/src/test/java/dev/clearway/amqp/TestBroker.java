@@ -13,6 +13,7 @@ import java.time.Duration;
 final class TestBroker {
   static final String URL =
       System.getProperty("clearway.test.rabbitmq", "amqp://guest:guest@127.0.0.1:5672");
+
   /** Nothing listens on port 1: connections are refused at once. */
   static final String DOWN = "amqp://guest:guest@127.0.0.1:1";
 

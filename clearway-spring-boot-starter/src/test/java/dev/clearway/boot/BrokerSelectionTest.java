@@ -74,8 +74,7 @@ class BrokerSelectionTest {
   @Test
   @Tag("rabbitmq")
   void aBrokerUrlSelectsRabbitMqForWakeupsAndEvents() throws Exception {
-    String url =
-        System.getProperty("clearway.test.rabbitmq", "amqp://guest:guest@127.0.0.1:5672");
+    String url = System.getProperty("clearway.test.rabbitmq", "amqp://guest:guest@127.0.0.1:5672");
     try (ConfigurableApplicationContext context = start("clearway.broker.url=" + url)) {
       assertThat(context.getBean(ClearwayBrokerAutoConfiguration.FLOW_WAKEUPS))
           .isInstanceOf(AmqpWakeups.class);

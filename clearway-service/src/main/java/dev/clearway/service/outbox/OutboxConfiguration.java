@@ -27,7 +27,8 @@ import org.springframework.context.annotation.Configuration;
 public class OutboxConfiguration {
   /**
    * Takes the flow store so that Clearway's migrations (V8 included) have run first. The pending
-   * gauge counts in the database at most once per {@code clearway.metrics.refresh} (default 5 s).
+   * gauge and the oldest pending event's age ({@code clearway.outbox.oldest.age}) are read from the
+   * database at most once per {@code clearway.metrics.refresh} (default 5 s).
    */
   @Bean
   OutboxStore outboxStore(
@@ -46,6 +47,21 @@ public class OutboxConfiguration {
     Gauge.builder("clearway.outbox.pending", pending, CachedReading::get)
         .description("Domain events not yet published")
         .register(meters);
+    Clock now = clock.getIfAvailable(Clock::systemUTC);
+    CachedReading oldest =
+        new CachedReading(
+            "clearway.outbox.oldest.age",
+            () ->
+                store
+                    .oldestPending()
+                    .map(t -> Math.max(0, now.millis() - t.toEpochMilli()) / 1000.0)
+                    .orElse(0.0),
+            refresh,
+            now);
+    Gauge.builder("clearway.outbox.oldest.age", oldest, CachedReading::get)
+        .description("Age in seconds of the oldest domain event not yet published (0: none)")
+        .baseUnit("seconds")
+        .register(meters);
     return store;
   }
 
@@ -56,8 +72,8 @@ public class OutboxConfiguration {
 
   /**
    * Events go to the broker's {@code clearway.events} when {@code clearway.broker.url} is set, else
-   * to the in-process bus. A relay pass that fails (the database is away) and an event the bus refuses are reported to
-   * {@link WorkerFailures} (logged with the cause, counted in {@code
+   * to the in-process bus. A relay pass that fails (the database is away) and an event the bus
+   * refuses are reported to {@link WorkerFailures} (logged with the cause, counted in {@code
    * clearway.worker.failures{loop="outbox-relay"|"outbox-publish"}}); the next pass retries.
    */
   @Bean(destroyMethod = "shutdownNow")
