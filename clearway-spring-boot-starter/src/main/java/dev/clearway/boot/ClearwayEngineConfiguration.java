@@ -20,8 +20,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -80,8 +80,7 @@ public class ClearwayEngineConfiguration {
       ClearwayProperties properties,
       WorkerFailures failures,
       OverloadEvents overload,
-      @Qualifier(ClearwayBrokerAutoConfiguration.FLOW_WAKEUPS)
-          ObjectProvider<WakeupScheduler> brokerWakeups) {
+      BeanFactory beans) {
     return new EngineAssembly(
             store,
             wallet,
@@ -91,10 +90,16 @@ public class ClearwayEngineConfiguration {
             clock.getIfAvailable(Clock::systemUTC),
             properties.instanceIdOrRandom(),
             properties.workersOrDefault(),
-            inProcess -> brokerWakeups.getIfAvailable(() -> inProcess),
+            inProcess -> brokerWakeupsOr(beans, inProcess),
             properties.queueLimits(),
             new Supervision(failures, overload))
         .start();
+  }
+
+  /** The broker's flow wake-ups when configured (looked up by name), else the in-process ones. */
+  private static WakeupScheduler brokerWakeupsOr(BeanFactory beans, WakeupScheduler inProcess) {
+    String name = ClearwayBrokerAutoConfiguration.FLOW_WAKEUPS;
+    return beans.containsBean(name) ? beans.getBean(name, WakeupScheduler.class) : inProcess;
   }
 
   @Bean
