@@ -9,6 +9,7 @@ import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.flow.port.EngineEvents;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.OverloadEvents;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.flow.port.WorkerFailures;
 import dev.clearway.core.runtime.Supervision;
@@ -19,8 +20,8 @@ import dev.clearway.store.SqlDialect;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
-import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -33,7 +34,8 @@ import org.springframework.context.annotation.Configuration;
  * {@link WalletGateway} and a {@link BusinessGateway} bean (or {@code clearway.business.url} and
  * {@code secret} for the business system behind the business contract), import this configuration,
  * and inject {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop
- * with it.
+ * with it. Wake-ups are in process unless the broker's wake-ups are there ({@link
+ * ClearwayBrokerAutoConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ClearwayProperties.class)
@@ -103,7 +105,8 @@ public class ClearwayEngineConfiguration {
       ObjectProvider<Clock> clock,
       ClearwayProperties properties,
       WorkerFailures failures,
-      OverloadEvents overload) {
+      OverloadEvents overload,
+      BeanFactory beans) {
     return new EngineAssembly(
             store,
             wallet,
@@ -113,10 +116,16 @@ public class ClearwayEngineConfiguration {
             clock.getIfAvailable(Clock::systemUTC),
             node.instanceId(),
             properties.workersOrDefault(),
-            UnaryOperator.identity(),
+            inProcess -> brokerWakeupsOr(beans, inProcess),
             properties.queueLimits(),
             new Supervision(failures, overload))
         .start();
+  }
+
+  /** The broker's flow wake-ups when configured (looked up by name), else the in-process ones. */
+  private static WakeupScheduler brokerWakeupsOr(BeanFactory beans, WakeupScheduler inProcess) {
+    String name = ClearwayBrokerAutoConfiguration.FLOW_WAKEUPS;
+    return beans.containsBean(name) ? beans.getBean(name, WakeupScheduler.class) : inProcess;
   }
 
   @Bean

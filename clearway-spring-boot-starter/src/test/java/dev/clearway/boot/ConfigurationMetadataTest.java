@@ -36,7 +36,9 @@ class ConfigurationMetadataTest {
             "clearway.business.url",
             "clearway.business.secret",
             "clearway.business.connect-timeout",
-            "clearway.business.request-timeout");
+            "clearway.business.request-timeout",
+            "clearway.broker.url",
+            "clearway.broker.consumers");
     assertThat(metadata.get("groups").get(0).get("sourceType").stringValue())
         .isEqualTo(ClearwayProperties.class.getName());
   }
@@ -53,7 +55,8 @@ class ConfigurationMetadataTest {
     assertThat(imports.lines())
         .containsExactly(
             ClearwayChannelAutoConfiguration.class.getName(),
-            ClearwayAutoConfiguration.class.getName());
+            ClearwayAutoConfiguration.class.getName(),
+            ClearwayBrokerAutoConfiguration.class.getName());
   }
 
   private static InputStream resource(String name) {

@@ -7,6 +7,7 @@ import dev.clearway.core.outbox.OutboxStore;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /** {@link OutboxStore} on PostgreSQL. */
@@ -66,5 +67,15 @@ public final class JdbcOutboxStore implements OutboxStore {
             ps -> {},
             rs -> rs.getLong(1))
         .get(0);
+  }
+
+  @Override
+  public Optional<Instant> oldestPending() {
+    return Optional.ofNullable(
+        sql.query(
+                "SELECT min(created_at) AS created_at FROM outbox_event WHERE published_at IS NULL",
+                ps -> {},
+                rs -> FlowRows.instant(rs, "created_at"))
+            .get(0));
   }
 }

@@ -2,6 +2,7 @@ package dev.clearway.core.outbox;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /** The outbox's pending events, leased to one relay at a time. */
 public interface OutboxStore {
@@ -17,4 +18,7 @@ public interface OutboxStore {
 
   /** Events not yet published (the relay's backlog). */
   long pending();
+
+  /** When the oldest event not yet published was written; empty when none is pending. */
+  Optional<Instant> oldestPending();
 }

@@ -2,6 +2,7 @@ package dev.clearway.lab.cli;
 
 import dev.clearway.lab.serve.Serve;
 import java.io.PrintStream;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,6 +39,12 @@ public final class ServeCommand implements Callable<Integer> {
               + " variable, a command line is visible to other users)")
   String businessSecret;
 
+  @Option(
+      names = "--broker",
+      paramLabel = "URL",
+      description = "RabbitMQ for wake-ups and events, amqp://user:password@host:5672")
+  String brokerUrl;
+
   @Option(names = "--channels", description = "pay through two simulated Stripe-style PSPs")
   boolean channels;
 
@@ -56,6 +63,9 @@ public final class ServeCommand implements Callable<Integer> {
                 businessUrl == null
                     ? Serve.Business.simulated(businessSecret)
                     : Serve.Business.at(businessUrl, businessSecret));
+    if (brokerUrl != null) {
+      options = options.withProperties(Map.of("clearway.broker.url", brokerUrl));
+    }
     return Serve.run(channels ? options.withChannels() : options, out);
   }
 }

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module graph, checked on the compiled main code of every module: production modules (core,
- * store, psp, wallet-http, business-http, starter, service) never reach the simulator or the
+ * store, psp, wallet-http, business-http, amqp, starter, service) never reach the simulator or the
  * laboratory, the core needs nothing but the JDK, and dependencies point inwards: store, psp,
- * wallet-http and business-http to the core only; the starter to those; the service to the starter
- * and what it brings.
+ * wallet-http, business-http and amqp to the core only; the starter to those; the service to the
+ * starter and what it brings.
  */
 class ModuleDependencyTest {
   private static final String CORE = "dev.clearway.core..";
@@ -23,6 +23,7 @@ class ModuleDependencyTest {
   private static final String PSP = "dev.clearway.psp..";
   private static final String WALLET_HTTP = "dev.clearway.wallet.http..";
   private static final String BUSINESS_HTTP = "dev.clearway.business.http..";
+  private static final String AMQP = "dev.clearway.amqp..";
   private static final String STARTER = "dev.clearway.boot..";
   private static final String SERVICE = "dev.clearway.service..";
   private static final String SIM = "dev.clearway.sim..";
@@ -45,7 +46,7 @@ class ModuleDependencyTest {
   void productionModulesNeverDependOnTheSimulatorOrTheLab() {
     noClasses()
         .that()
-        .resideInAnyPackage(CORE, STORE, PSP, WALLET_HTTP, BUSINESS_HTTP, STARTER, SERVICE)
+        .resideInAnyPackage(CORE, STORE, PSP, WALLET_HTTP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(SIM, LAB)
@@ -64,31 +65,38 @@ class ModuleDependencyTest {
   }
 
   @Test
-  void storePspWalletHttpAndBusinessHttpDependOnTheCoreOnly() {
+  void storePspWalletHttpBusinessHttpAndAmqpDependOnTheCoreOnly() {
     noClasses()
         .that()
         .resideInAPackage(STORE)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(PSP, WALLET_HTTP, BUSINESS_HTTP, STARTER, SERVICE)
+        .resideInAnyPackage(PSP, WALLET_HTTP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(PSP)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(STORE, WALLET_HTTP, BUSINESS_HTTP, STARTER, SERVICE)
+        .resideInAnyPackage(STORE, WALLET_HTTP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(WALLET_HTTP)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(STORE, PSP, BUSINESS_HTTP, STARTER, SERVICE)
+        .resideInAnyPackage(STORE, PSP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(BUSINESS_HTTP)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(STORE, PSP, WALLET_HTTP, AMQP, STARTER, SERVICE)
+        .check(main);
+    noClasses()
+        .that()
+        .resideInAPackage(AMQP)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(STORE, PSP, WALLET_HTTP, STARTER, SERVICE)

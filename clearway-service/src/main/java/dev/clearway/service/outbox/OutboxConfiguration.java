@@ -1,8 +1,10 @@
 package dev.clearway.service.outbox;
 
+import dev.clearway.boot.ClearwayBrokerAutoConfiguration;
 import dev.clearway.boot.metrics.CachedReading;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.WorkerFailures;
+import dev.clearway.core.outbox.EventPublisher;
 import dev.clearway.core.outbox.OutboxRelay;
 import dev.clearway.core.outbox.OutboxStore;
 import dev.clearway.store.JdbcOutboxStore;
@@ -15,16 +17,18 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The outbox relay: every 200 ms, deliver pending domain events to the in-process bus. */
+/** The outbox relay: every 200 ms, deliver pending domain events to the broker or the bus. */
 @Configuration(proxyBeanMethods = false)
 public class OutboxConfiguration {
   /**
    * Takes the flow store so that Clearway's migrations (V8 included) have run first. The pending
-   * gauge counts in the database at most once per {@code clearway.metrics.refresh} (default 5 s).
+   * gauge and the oldest pending event's age ({@code clearway.outbox.oldest.age}) are read from the
+   * database at most once per {@code clearway.metrics.refresh} (default 5 s).
    */
   @Bean
   OutboxStore outboxStore(
@@ -43,6 +47,21 @@ public class OutboxConfiguration {
     Gauge.builder("clearway.outbox.pending", pending, CachedReading::get)
         .description("Domain events not yet published")
         .register(meters);
+    Clock now = clock.getIfAvailable(Clock::systemUTC);
+    CachedReading oldest =
+        new CachedReading(
+            "clearway.outbox.oldest.age",
+            () ->
+                store
+                    .oldestPending()
+                    .map(t -> Math.max(0, now.millis() - t.toEpochMilli()) / 1000.0)
+                    .orElse(0.0),
+            refresh,
+            now);
+    Gauge.builder("clearway.outbox.oldest.age", oldest, CachedReading::get)
+        .description("Age in seconds of the oldest domain event not yet published (0: none)")
+        .baseUnit("seconds")
+        .register(meters);
     return store;
   }
 
@@ -52,20 +71,23 @@ public class OutboxConfiguration {
   }
 
   /**
-   * A relay pass that fails (the database is away) and an event the bus refuses are reported to
-   * {@link WorkerFailures} (logged with the cause, counted in {@code
+   * Events go to the broker's {@code clearway.events} when {@code clearway.broker.url} is set, else
+   * to the in-process bus. A relay pass that fails (the database is away) and an event the bus
+   * refuses are reported to {@link WorkerFailures} (logged with the cause, counted in {@code
    * clearway.worker.failures{loop="outbox-relay"|"outbox-publish"}}); the next pass retries.
    */
   @Bean(destroyMethod = "shutdownNow")
   ScheduledExecutorService outboxRelay(
       OutboxStore store,
       InProcessEventBus bus,
+      @Qualifier(ClearwayBrokerAutoConfiguration.BROKER_EVENTS)
+          ObjectProvider<EventPublisher> broker,
       ObjectProvider<Clock> clock,
       WorkerFailures failures) {
     OutboxRelay relay =
         new OutboxRelay(
             store,
-            bus,
+            broker.getIfAvailable(() -> bus),
             clock.getIfAvailable(Clock::systemUTC),
             Duration.ofSeconds(30),
             200,

@@ -1,0 +1,94 @@
+package dev.clearway.boot;
+
+import dev.clearway.amqp.AmqpEventPublisher;
+import dev.clearway.amqp.AmqpWakeups;
+import dev.clearway.amqp.BrokerConnection;
+import dev.clearway.amqp.BrokerMetrics;
+import dev.clearway.amqp.BrokerSettings;
+import dev.clearway.amqp.DelayTiers;
+import dev.clearway.amqp.Topology;
+import dev.clearway.amqp.WakeupConsumer;
+import dev.clearway.amqp.WakeupHandler;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.engine.Trigger;
+import dev.clearway.core.flow.port.WakeupScheduler;
+import dev.clearway.core.outbox.EventPublisher;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * RabbitMQ instead of the in-process wake-ups and event bus, when clearway-amqp is on the class
+ * path and {@code clearway.broker.url} is set: the flow engine's wake-ups go through the broker's
+ * delay tiers ({@value #FLOW_WAKEUPS}), the outbox relay publishes to {@code clearway.events}
+ * ({@value #BROKER_EVENTS}), and a consumer advances the flows (and every other kind declared as a
+ * {@link BrokerWakeupRoute} bean) whose wake-ups are due.
+ */
+@AutoConfiguration(before = ClearwayAutoConfiguration.class)
+@ConditionalOnClass(name = "dev.clearway.amqp.BrokerConnection")
+@ConditionalOnProperty(prefix = "clearway.broker", name = "url")
+@EnableConfigurationProperties(ClearwayBrokerProperties.class)
+public class ClearwayBrokerAutoConfiguration {
+  /** Bean name of the flow engine's broker wake-ups. */
+  public static final String FLOW_WAKEUPS = "clearwayFlowWakeups";
+
+  /** Bean name of the outbox's broker publisher. */
+  public static final String BROKER_EVENTS = "clearwayBrokerEvents";
+
+  @Bean(destroyMethod = "close")
+  BrokerConnection clearwayBrokerConnection(
+      ClearwayBrokerProperties properties, ObjectProvider<Clock> clock) {
+    return new BrokerConnection(
+        BrokerSettings.of(properties.url()),
+        new Topology(DelayTiers.standard()),
+        clock.getIfAvailable(Clock::systemUTC));
+  }
+
+  @Bean
+  BrokerMetrics clearwayBrokerMetrics(ObjectProvider<MeterRegistry> meters) {
+    return new BrokerMetrics(meters.getIfAvailable(SimpleMeterRegistry::new));
+  }
+
+  @Bean(FLOW_WAKEUPS)
+  WakeupScheduler clearwayFlowWakeups(
+      BrokerConnection broker, BrokerMetrics metrics, ObjectProvider<Clock> clock) {
+    return new AmqpWakeups(broker, "flow", clock.getIfAvailable(Clock::systemUTC), metrics);
+  }
+
+  @Bean(BROKER_EVENTS)
+  EventPublisher clearwayBrokerEvents(BrokerConnection broker, BrokerMetrics metrics) {
+    return new AmqpEventPublisher(broker, metrics);
+  }
+
+  /** Consumes due wake-ups: a flow's wake-up claims, re-reads and steps it. */
+  @Bean(destroyMethod = "close")
+  WakeupConsumer clearwayWakeupConsumer(
+      BrokerConnection broker,
+      BrokerMetrics metrics,
+      EngineAssembly engine,
+      ObjectProvider<BrokerWakeupRoute> routes,
+      ObjectProvider<Clock> clock,
+      ClearwayBrokerProperties properties) {
+    Map<String, WakeupHandler> handlers = new HashMap<>();
+    handlers.put(
+        "flow", id -> engine.advancer().advance(id, Trigger.unclaimed(TriggerSource.WAKEUP)));
+    routes.orderedStream().forEach(r -> handlers.put(r.kind(), r.handler()));
+    return new WakeupConsumer(
+            broker,
+            handlers,
+            clock.getIfAvailable(Clock::systemUTC),
+            metrics,
+            new WakeupConsumer.Settings(
+                properties.consumersOrDefault(), 8, 5, Duration.ofMillis(200)))
+        .start();
+  }
+}
