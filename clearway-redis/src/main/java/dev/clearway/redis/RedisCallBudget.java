@@ -9,10 +9,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * {@link CallBudget} shared by every node through Redis: one key per account holds the start of
- * the account's next free slot, on Redis's own clock; a Lua script takes the next slot and moves
- * the key on by 1/qps, atomically, so the calls of all nodes together are spaced at least 1/qps
- * apart. The node then waits until its slot starts.
+ * {@link CallBudget} shared by every node through Redis: one key per account holds the start of the
+ * account's next free slot, on Redis's own clock; a Lua script takes the next slot and moves the
+ * key on by 1/qps, atomically, so the calls of all nodes together are spaced at least 1/qps apart.
+ * The node then waits until its slot starts.
  *
  * <p>When Redis is unreachable each node paces on its own at its configured share of the budget
  * ({@code qps / nodes}, at least one call per second), so the cluster together still stays within
@@ -50,7 +50,9 @@ public final class RedisCallBudget implements CallBudget {
   private final int nodes;
   private final PacedRateLimiter ownShare = new PacedRateLimiter();
 
-  /** A budget shared through {@code redis}; without Redis, each of {@code nodes} takes its share. */
+  /**
+   * A budget shared through {@code redis}; without Redis, each of {@code nodes} takes its share.
+   */
   public RedisCallBudget(RedisLink redis, int nodes) {
     if (nodes < 1) {
       throw new IllegalArgumentException("nodes must be at least 1");
@@ -74,8 +76,7 @@ public final class RedisCallBudget implements CallBudget {
     return redis
         .call(
             RedisLink.BUDGET,
-            r ->
-                r.<Long>eval(BACKLOG, ScriptOutputType.INTEGER, new String[] {key(accountId)}))
+            r -> r.<Long>eval(BACKLOG, ScriptOutputType.INTEGER, new String[] {key(accountId)}))
         .map(us -> Duration.ofNanos(TimeUnit.MICROSECONDS.toNanos(us)))
         .orElseGet(() -> ownShare.backlog(accountId));
   }

@@ -16,9 +16,9 @@ import java.util.function.Function;
 
 /**
  * One connection to Redis shared by the cluster options, with short timeouts. A failed call (Redis
- * unreachable, too slow) answers empty at once and marks Redis down for a short while, during
- * which every call answers empty without trying: the caller falls back to its own rule (no lock,
- * each node's share of a budget). Every fallback is counted per use ({@link #fallbacks}).
+ * unreachable, too slow) answers empty at once and marks Redis down for a short while, during which
+ * every call answers empty without trying: the caller falls back to its own rule (no lock, each
+ * node's share of a budget). Every fallback is counted per use ({@link #fallbacks}).
  */
 public final class RedisLink implements AutoCloseable {
 
