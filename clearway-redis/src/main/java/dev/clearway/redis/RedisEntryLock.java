@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
@@ -51,7 +52,11 @@ public final class RedisEntryLock implements EntryLock {
     while (true) {
       Optional<String> set =
           redis.call(
-              RedisLink.LOCK, r -> r.set(key, token, SetArgs.Builder.nx().px(ttl.toMillis())));
+              RedisLink.LOCK,
+              // SET NX answers null when the key is held: "HELD", so that empty means no Redis.
+              r ->
+                  Objects.requireNonNullElse(
+                      r.set(key, token, SetArgs.Builder.nx().px(ttl.toMillis())), "HELD"));
       if (set.isEmpty()) {
         return Optional.empty();
       }

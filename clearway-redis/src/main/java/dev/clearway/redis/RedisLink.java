@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -28,9 +30,15 @@ public final class RedisLink implements AutoCloseable {
   /** Fallbacks of the call budget. */
   public static final String BUDGET = "budget";
 
+  /** How long a connect may take: longer than a command, as the first one loads the client. */
+  public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  private static final System.Logger LOG = System.getLogger(RedisLink.class.getName());
+
   private final RedisClient client;
   private final Duration downFor;
   private final Map<String, LongAdder> fallbacks = new ConcurrentHashMap<>();
+  private final AtomicBoolean connecting = new AtomicBoolean();
   private volatile StatefulRedisConnection<String, String> connection;
   private volatile long downUntilNanos = System.nanoTime();
 
@@ -40,17 +48,18 @@ public final class RedisLink implements AutoCloseable {
   }
 
   /**
-   * A link to {@code url} ({@code redis://host:port[/db]}) whose connects and commands give up
-   * after {@code timeout}, and which stays down for {@code downFor} after a failure. Nothing is
-   * connected before the first call.
+   * A link to {@code url} ({@code redis://host:port[/db]}) whose commands give up after {@code
+   * timeout}, and which stays down for {@code downFor} after a failure. Nothing is connected before
+   * the first call; a connect (the first call, and the first after a down window) gives up after
+   * {@link #CONNECT_TIMEOUT}, and a refused connection fails at once.
    */
   public static RedisLink of(String url, Duration timeout, Duration downFor) {
     RedisURI uri = RedisURI.create(url);
-    uri.setTimeout(timeout);
+    uri.setTimeout(CONNECT_TIMEOUT);
     RedisClient client = RedisClient.create(uri);
     client.setOptions(
         ClientOptions.builder()
-            .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+            .socketOptions(SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
             .timeoutOptions(TimeoutOptions.enabled(timeout))
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .autoReconnect(true)
@@ -58,25 +67,41 @@ public final class RedisLink implements AutoCloseable {
     return new RedisLink(client, downFor);
   }
 
-  /** {@link #of} with a 200 ms timeout and one second down after a failure. */
+  /** {@link #of} with a 250 ms command timeout and one second down after a failure. */
   public static RedisLink of(String url) {
-    return of(url, Duration.ofMillis(200), Duration.ofSeconds(1));
+    return of(url, Duration.ofMillis(250), Duration.ofSeconds(1));
   }
 
   /**
-   * Runs {@code op} on Redis; empty (and one fallback of {@code use} counted) when Redis is down or
-   * the call fails.
+   * Runs {@code op} on Redis; empty when {@code op} answers null; empty and one fallback of {@code
+   * use} counted when Redis is down, not connected yet, or the call fails. A call never waits for a
+   * connect: the first call starts one in the background and falls back.
    */
   public <T> Optional<T> call(String use, Function<RedisCommands<String, String>, T> op) {
+    StatefulRedisConnection<String, String> c = connection;
+    if (c == null) {
+      connectInBackground();
+      return fallback(use);
+    }
     if (System.nanoTime() - downUntilNanos < 0) {
       return fallback(use);
     }
     try {
-      return Optional.ofNullable(op.apply(connection().sync()));
+      return Optional.ofNullable(op.apply(c.sync()));
     } catch (RuntimeException e) {
-      downUntilNanos = System.nanoTime() + downFor.toNanos();
+      down(use, e);
       return fallback(use);
     }
+  }
+
+  /** Connects now if not connected, waiting at most {@code max}; true once connected. */
+  public boolean awaitConnected(Duration max) {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (connection == null && System.nanoTime() - deadline < 0) {
+      connectInBackground();
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+    }
+    return connection != null;
   }
 
   /** Calls of {@code use} that fell back because Redis was down or failed. */
@@ -90,17 +115,35 @@ public final class RedisLink implements AutoCloseable {
     return Optional.empty();
   }
 
-  private StatefulRedisConnection<String, String> connection() {
-    StatefulRedisConnection<String, String> c = connection;
-    if (c != null) {
-      return c;
+  private void down(String use, RuntimeException e) {
+    downUntilNanos = System.nanoTime() + downFor.toNanos();
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "Redis unreachable ({0}); {1} falls back for {2} ms",
+        e.getCause() == null ? e.toString() : e + ": " + e.getCause(),
+        use,
+        downFor.toMillis());
+  }
+
+  /** One connect at a time, on its own thread, and none while down after a failed one. */
+  private void connectInBackground() {
+    if (System.nanoTime() - downUntilNanos < 0 || !connecting.compareAndSet(false, true)) {
+      return;
     }
-    synchronized (this) {
-      if (connection == null) {
-        connection = client.connect();
-      }
-      return connection;
-    }
+    Thread connector =
+        new Thread(
+            () -> {
+              try {
+                connection = client.connect();
+              } catch (RuntimeException e) {
+                down("connect", e);
+              } finally {
+                connecting.set(false);
+              }
+            },
+            "clearway-redis-connect");
+    connector.setDaemon(true);
+    connector.start();
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.clearway.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Tag;
@@ -19,6 +20,8 @@ class RedisCallBudgetTest {
     long account = ThreadLocalRandom.current().nextLong(1_000_000, Long.MAX_VALUE);
     try (RedisLink a = RedisLink.of(URL);
         RedisLink b = RedisLink.of(URL)) {
+      assertThat(a.awaitConnected(Duration.ofSeconds(20))).isTrue();
+      assertThat(b.awaitConnected(Duration.ofSeconds(20))).isTrue();
       List<Long> granted =
           Permits.take(
               List.of(new RedisCallBudget(a, 2), new RedisCallBudget(b, 2)),

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,12 @@ class RedisEntryLockTest {
   private final RedisLink nodeA = RedisLink.of(URL);
   private final RedisLink nodeB = RedisLink.of(URL);
   private final GoalKey goal = new GoalKey("m1", 42, "renewal", "biz-" + UUID.randomUUID());
+
+  @BeforeEach
+  void connect() {
+    assertThat(nodeA.awaitConnected(Duration.ofSeconds(20))).isTrue();
+    assertThat(nodeB.awaitConnected(Duration.ofSeconds(20))).isTrue();
+  }
 
   @AfterEach
   void close() {
