@@ -94,12 +94,18 @@ public final class RedisLink implements AutoCloseable {
     }
   }
 
-  /** Connects now if not connected, waiting at most {@code max}; true once connected. */
+  /**
+   * Connects now if not connected, waiting at most {@code max} or until the connect fails; true
+   * once connected.
+   */
   public boolean awaitConnected(Duration max) {
     long deadline = System.nanoTime() + max.toNanos();
+    connectInBackground();
     while (connection == null && System.nanoTime() - deadline < 0) {
-      connectInBackground();
       LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+      if (!connecting.get() && System.nanoTime() - downUntilNanos < 0) {
+        break;
+      }
     }
     return connection != null;
   }

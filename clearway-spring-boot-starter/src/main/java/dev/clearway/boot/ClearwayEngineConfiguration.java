@@ -2,7 +2,10 @@ package dev.clearway.boot;
 
 import dev.clearway.boot.metrics.MicrometerOverloadEvents;
 import dev.clearway.boot.metrics.MicrometerWorkerFailures;
+import dev.clearway.core.channel.engine.PacedRateLimiter;
+import dev.clearway.core.channel.port.CallBudget;
 import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.engine.PacedWallet;
 import dev.clearway.core.flow.engine.PaymentService;
 import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.flow.port.EngineEvents;
@@ -18,6 +21,7 @@ import dev.clearway.store.SqlDialect;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,9 +34,11 @@ import org.springframework.context.annotation.Configuration;
  * Embeds the engine in a Spring Boot application: give it a {@link DataSource} (PostgreSQL), a
  * {@link WalletGateway} and a {@link BusinessGateway} bean, import this configuration, and inject
  * {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop with it.
+ * With {@code clearway.budget.wallet-qps} the wallet's calls are paced ({@link PacedWallet}),
+ * through the {@link CallBudget} bean if there is one (shared by all nodes), in-process otherwise.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ClearwayProperties.class)
+@EnableConfigurationProperties({ClearwayProperties.class, ClearwayBudgetProperties.class})
 public class ClearwayEngineConfiguration {
 
   @Bean
@@ -76,14 +82,27 @@ public class ClearwayEngineConfiguration {
       ObjectProvider<Clock> clock,
       ClearwayProperties properties,
       WorkerFailures failures,
-      OverloadEvents overload) {
+      OverloadEvents overload,
+      ClearwayBudgetProperties budgetProperties,
+      ObjectProvider<CallBudget> budget) {
+    Clock engineClock = clock.getIfAvailable(Clock::systemUTC);
+    Integer walletQps = budgetProperties.walletQps();
+    WalletGateway paced =
+        walletQps == null
+            ? wallet
+            : new PacedWallet(
+                wallet,
+                budget.getIfAvailable(PacedRateLimiter::new),
+                walletQps,
+                Duration.ofSeconds(1),
+                engineClock);
     return new EngineAssembly(
             store,
-            wallet,
+            paced,
             business,
             events.getIfAvailable(() -> EngineEvents.NONE),
             properties.compressed() ? EngineConfig.compressed() : EngineConfig.production(),
-            clock.getIfAvailable(Clock::systemUTC),
+            engineClock,
             properties.instanceIdOrRandom(),
             properties.workersOrDefault(),
             UnaryOperator.identity(),

@@ -2,6 +2,7 @@ package dev.clearway.lab.cli;
 
 import dev.clearway.lab.serve.Serve;
 import java.io.PrintStream;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,6 +27,13 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--channels", description = "pay through two simulated Stripe-style PSPs")
   boolean channels;
 
+  @Option(
+      names = "--redis",
+      paramLabel = "URL",
+      description =
+          "redis://host:port: the entry lock and each account's call budget shared by all nodes")
+  String redisUrl;
+
   public ServeCommand(PrintStream out) {
     this.out = out;
   }
@@ -34,6 +42,9 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Serve.Options options =
         Serve.Options.defaults().withPort(port).withJdbcUrl(jdbcUrl).withWalletUrl(walletUrl);
+    if (redisUrl != null) {
+      options = options.withProperties(Map.of("clearway.redis.url", redisUrl));
+    }
     return Serve.run(channels ? options.withChannels() : options, out);
   }
 }

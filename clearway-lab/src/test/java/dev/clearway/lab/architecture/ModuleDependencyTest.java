@@ -12,15 +12,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module graph, checked on the compiled main code of every module: production modules (core,
- * store, psp, wallet-http, starter, service) never reach the simulator or the laboratory, the core
- * needs nothing but the JDK, and dependencies point inwards: store, psp and wallet-http to the core
- * only; the starter to those; the service to the starter and what it brings.
+ * store, psp, wallet-http, redis, starter, service) never reach the simulator or the laboratory,
+ * the core needs nothing but the JDK, and dependencies point inwards: store, psp, wallet-http and
+ * redis to the core only; the starter to those; the service to the starter and what it brings.
  */
 class ModuleDependencyTest {
   private static final String CORE = "dev.clearway.core..";
   private static final String STORE = "dev.clearway.store..";
   private static final String PSP = "dev.clearway.psp..";
   private static final String WALLET_HTTP = "dev.clearway.wallet.http..";
+  private static final String REDIS = "dev.clearway.redis..";
   private static final String STARTER = "dev.clearway.boot..";
   private static final String SERVICE = "dev.clearway.service..";
   private static final String SIM = "dev.clearway.sim..";
@@ -43,7 +44,7 @@ class ModuleDependencyTest {
   void productionModulesNeverDependOnTheSimulatorOrTheLab() {
     noClasses()
         .that()
-        .resideInAnyPackage(CORE, STORE, PSP, WALLET_HTTP, STARTER, SERVICE)
+        .resideInAnyPackage(CORE, STORE, PSP, WALLET_HTTP, REDIS, STARTER, SERVICE)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(SIM, LAB)
@@ -62,27 +63,34 @@ class ModuleDependencyTest {
   }
 
   @Test
-  void storePspAndWalletHttpDependOnTheCoreOnly() {
+  void storePspWalletHttpAndRedisDependOnTheCoreOnly() {
     noClasses()
         .that()
         .resideInAPackage(STORE)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(PSP, WALLET_HTTP, STARTER, SERVICE)
+        .resideInAnyPackage(PSP, WALLET_HTTP, REDIS, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(PSP)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(STORE, WALLET_HTTP, STARTER, SERVICE)
+        .resideInAnyPackage(STORE, WALLET_HTTP, REDIS, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(WALLET_HTTP)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(STORE, PSP, STARTER, SERVICE)
+        .resideInAnyPackage(STORE, PSP, REDIS, STARTER, SERVICE)
+        .check(main);
+    noClasses()
+        .that()
+        .resideInAPackage(REDIS)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(STORE, PSP, WALLET_HTTP, STARTER, SERVICE)
         .check(main);
   }
 
