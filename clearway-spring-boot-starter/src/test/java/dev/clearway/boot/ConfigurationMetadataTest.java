@@ -49,7 +49,8 @@ class ConfigurationMetadataTest {
     assertThat(imports.lines())
         .containsExactly(
             ClearwayChannelAutoConfiguration.class.getName(),
-            ClearwayAutoConfiguration.class.getName());
+            ClearwayAutoConfiguration.class.getName(),
+            ClearwayRedisAutoConfiguration.class.getName());
   }
 
   private static InputStream resource(String name) {
