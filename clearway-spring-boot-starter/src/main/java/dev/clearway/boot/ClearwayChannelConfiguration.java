@@ -11,6 +11,7 @@ import dev.clearway.core.channel.engine.RegistryRecoveryPolicies;
 import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.PolicyRejected;
 import dev.clearway.core.channel.port.AdapterRegistry;
+import dev.clearway.core.channel.port.CallBudget;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.flow.domain.OrderNumbers;
@@ -41,7 +42,9 @@ import org.springframework.context.annotation.Configuration;
  * WechatPayAdapter}) and optionally {@link PaymentMethods}; it must not declare its own {@code
  * WalletGateway}. Recovery policies start from the default file; later versions go through the
  * {@link PolicyRegistry} bean. Webhooks: hand them to the {@link ChannelWebhookIntake} bean (the
- * Clearway server maps {@code POST /v1/channels/{id}/webhooks} to it).
+ * Clearway server maps {@code POST /v1/channels/{id}/webhooks} to it). Each account's calls are
+ * paced in-process unless a {@link CallBudget} bean is declared (a budget shared by all nodes:
+ * {@code clearway.redis.url}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ClearwayChannelConfiguration {
@@ -103,7 +106,8 @@ public class ClearwayChannelConfiguration {
       ObjectProvider<MeterRegistry> meters,
       ObjectProvider<Clock> clock,
       ObjectProvider<EngineAssembly> engine,
-      ObjectProvider<WorkerFailures> failures) {
+      ObjectProvider<WorkerFailures> failures,
+      ObjectProvider<CallBudget> budget) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     MeterRegistry registry = meters.getIfAvailable();
     ChannelEvents events =
@@ -116,7 +120,7 @@ public class ClearwayChannelConfiguration {
             adapters,
             health,
             new RegistryRecoveryPolicies(policies),
-            new PacedRateLimiter(),
+            budget.getIfAvailable(PacedRateLimiter::new),
             events,
             c,
             // The engine is created after this layer (it pays through it): look it up lazily.

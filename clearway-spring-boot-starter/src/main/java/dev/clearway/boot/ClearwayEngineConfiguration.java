@@ -3,7 +3,10 @@ package dev.clearway.boot;
 import dev.clearway.boot.metrics.MicrometerOverloadEvents;
 import dev.clearway.boot.metrics.MicrometerWorkerFailures;
 import dev.clearway.business.http.HttpBusinessGateway;
+import dev.clearway.core.channel.engine.PacedRateLimiter;
+import dev.clearway.core.channel.port.CallBudget;
 import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.engine.PacedWallet;
 import dev.clearway.core.flow.engine.PaymentService;
 import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.flow.port.EngineEvents;
@@ -20,6 +23,7 @@ import dev.clearway.store.SqlDialect;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,10 +39,12 @@ import org.springframework.context.annotation.Configuration;
  * {@code secret} for the business system behind the business contract), import this configuration,
  * and inject {@link PaymentService}. Workers, scanner and wake-ups start with the context and stop
  * with it. Wake-ups are in process unless the broker's wake-ups are there ({@link
- * ClearwayBrokerAutoConfiguration}).
+ * ClearwayBrokerAutoConfiguration}). With {@code clearway.budget.wallet-qps} the wallet's calls are
+ * paced ({@link PacedWallet}), through the {@link CallBudget} bean if there is one (shared by all
+ * nodes), in-process otherwise.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ClearwayProperties.class)
+@EnableConfigurationProperties({ClearwayProperties.class, ClearwayBudgetProperties.class})
 public class ClearwayEngineConfiguration {
 
   @Bean
@@ -106,14 +112,27 @@ public class ClearwayEngineConfiguration {
       ClearwayProperties properties,
       WorkerFailures failures,
       OverloadEvents overload,
-      BeanFactory beans) {
+      BeanFactory beans,
+      ClearwayBudgetProperties budgetProperties,
+      ObjectProvider<CallBudget> budget) {
+    Clock engineClock = clock.getIfAvailable(Clock::systemUTC);
+    Integer walletQps = budgetProperties.walletQps();
+    WalletGateway paced =
+        walletQps == null
+            ? wallet
+            : new PacedWallet(
+                wallet,
+                budget.getIfAvailable(PacedRateLimiter::new),
+                walletQps,
+                Duration.ofSeconds(1),
+                engineClock);
     return new EngineAssembly(
             store,
-            wallet,
+            paced,
             business,
             events.getIfAvailable(() -> EngineEvents.NONE),
             properties.compressed() ? EngineConfig.compressed() : EngineConfig.production(),
-            clock.getIfAvailable(Clock::systemUTC),
+            engineClock,
             node.instanceId(),
             properties.workersOrDefault(),
             inProcess -> brokerWakeupsOr(beans, inProcess),

@@ -56,7 +56,8 @@ class ConfigurationMetadataTest {
         .containsExactly(
             ClearwayChannelAutoConfiguration.class.getName(),
             ClearwayAutoConfiguration.class.getName(),
-            ClearwayBrokerAutoConfiguration.class.getName());
+            ClearwayBrokerAutoConfiguration.class.getName(),
+            ClearwayRedisAutoConfiguration.class.getName());
   }
 
   private static InputStream resource(String name) {

@@ -48,6 +48,13 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--channels", description = "pay through two simulated Stripe-style PSPs")
   boolean channels;
 
+  @Option(
+      names = "--redis",
+      paramLabel = "URL",
+      description =
+          "redis://host:port: the entry lock and each account's call budget shared by all nodes")
+  String redisUrl;
+
   public ServeCommand(PrintStream out) {
     this.out = out;
   }
@@ -65,6 +72,9 @@ public final class ServeCommand implements Callable<Integer> {
                     : Serve.Business.at(businessUrl, businessSecret));
     if (brokerUrl != null) {
       options = options.withProperties(Map.of("clearway.broker.url", brokerUrl));
+    }
+    if (redisUrl != null) {
+      options = options.withProperties(Map.of("clearway.redis.url", redisUrl));
     }
     return Serve.run(channels ? options.withChannels() : options, out);
   }

@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module graph, checked on the compiled main code of every module: production modules (core,
- * store, psp, wallet-http, business-http, amqp, starter, service) never reach the simulator or the
- * laboratory, the core needs nothing but the JDK, and dependencies point inwards: store, psp,
- * wallet-http, business-http and amqp to the core only; the starter to those; the service to the
- * starter and what it brings.
+ * store, psp, wallet-http, business-http, amqp, redis, starter, service) never reach the simulator
+ * or the laboratory, the core needs nothing but the JDK, and dependencies point inwards: store,
+ * psp, wallet-http, business-http, amqp and redis to the core only; the starter to those; the
+ * service to the starter and what it brings.
  */
 class ModuleDependencyTest {
   private static final String CORE = "dev.clearway.core..";
@@ -24,6 +24,7 @@ class ModuleDependencyTest {
   private static final String WALLET_HTTP = "dev.clearway.wallet.http..";
   private static final String BUSINESS_HTTP = "dev.clearway.business.http..";
   private static final String AMQP = "dev.clearway.amqp..";
+  private static final String REDIS = "dev.clearway.redis..";
   private static final String STARTER = "dev.clearway.boot..";
   private static final String SERVICE = "dev.clearway.service..";
   private static final String SIM = "dev.clearway.sim..";
@@ -46,7 +47,8 @@ class ModuleDependencyTest {
   void productionModulesNeverDependOnTheSimulatorOrTheLab() {
     noClasses()
         .that()
-        .resideInAnyPackage(CORE, STORE, PSP, WALLET_HTTP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
+        .resideInAnyPackage(
+            CORE, STORE, PSP, WALLET_HTTP, BUSINESS_HTTP, AMQP, REDIS, STARTER, SERVICE)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(SIM, LAB)
@@ -65,38 +67,45 @@ class ModuleDependencyTest {
   }
 
   @Test
-  void storePspWalletHttpBusinessHttpAndAmqpDependOnTheCoreOnly() {
+  void theAdapterModulesDependOnTheCoreOnly() {
     noClasses()
         .that()
         .resideInAPackage(STORE)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(PSP, WALLET_HTTP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
+        .resideInAnyPackage(PSP, WALLET_HTTP, BUSINESS_HTTP, AMQP, REDIS, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(PSP)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(STORE, WALLET_HTTP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
+        .resideInAnyPackage(STORE, WALLET_HTTP, BUSINESS_HTTP, AMQP, REDIS, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(WALLET_HTTP)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(STORE, PSP, BUSINESS_HTTP, AMQP, STARTER, SERVICE)
+        .resideInAnyPackage(STORE, PSP, BUSINESS_HTTP, AMQP, REDIS, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(BUSINESS_HTTP)
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage(STORE, PSP, WALLET_HTTP, AMQP, STARTER, SERVICE)
+        .resideInAnyPackage(STORE, PSP, WALLET_HTTP, AMQP, REDIS, STARTER, SERVICE)
         .check(main);
     noClasses()
         .that()
         .resideInAPackage(AMQP)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(STORE, PSP, WALLET_HTTP, BUSINESS_HTTP, REDIS, STARTER, SERVICE)
+        .check(main);
+    noClasses()
+        .that()
+        .resideInAPackage(REDIS)
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(STORE, PSP, WALLET_HTTP, STARTER, SERVICE)

@@ -1,6 +1,7 @@
 package dev.clearway.core.channel.engine;
 
 import dev.clearway.core.channel.port.AdapterRegistry;
+import dev.clearway.core.channel.port.CallBudget;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
 import dev.clearway.core.channel.port.ChannelStores;
@@ -13,6 +14,8 @@ import java.util.function.Consumer;
 /**
  * What every part of the channel layer shares.
  *
+ * @param limiter the calls per second of each account ({@link PacedRateLimiter} in-process, or a
+ *     budget shared by all nodes)
  * @param onAttemptFinal told the trade order number when an attempt becomes final, so the flow
  *     above can be woken instead of waiting for its scanner
  * @param createGrace how long after a create's start its task falls due if no answer was recorded
@@ -23,7 +26,7 @@ public record ChannelContext(
     AdapterRegistry adapters,
     ChannelHealth health,
     RecoveryPolicies policies,
-    PacedRateLimiter limiter,
+    CallBudget limiter,
     ChannelEvents events,
     Clock clock,
     Consumer<String> onAttemptFinal,

@@ -21,8 +21,6 @@ import java.util.Optional;
  */
 final class ChannelRefunds {
 
-  private static final int REFUND_QPS = 20;
-
   private final ChannelContext ctx;
   private final AttemptStore attemptStore;
   private final ChannelRefundStore refunds;
@@ -65,7 +63,8 @@ final class ChannelRefunds {
             attempt.money().amount(),
             attempt.money().currency());
     if (!ctx.limiter()
-        .acquireWithin(attempt.channelAccountId(), REFUND_QPS, leaseUntil, ctx.clock())) {
+        .acquireWithin(
+            attempt.channelAccountId(), refundQps(attempt, adapter), leaseUntil, ctx.clock())) {
       return WalletResult.unknown(PacedRateLimiter.PAST_LEASE);
     }
     RefundOutcome outcome = query ? adapter.queryRefund(call) : adapter.refund(call);
@@ -89,5 +88,9 @@ final class ChannelRefunds {
 
   private static String orDefault(String s, String fallback) {
     return s == null ? fallback : s;
+  }
+
+  private int refundQps(Attempt attempt, PspAdapter adapter) {
+    return RefundPacing.qps(ctx, attempt, adapter.channel());
   }
 }

@@ -27,7 +27,6 @@ import java.time.Instant;
  */
 public final class CompensationWorker {
 
-  private static final int REFUND_QPS = 20;
   private static final Duration RETRY = Duration.ofSeconds(5);
   private static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
   private static final Duration MAX_FAILURE_DELAY = Duration.ofMinutes(10);
@@ -92,7 +91,8 @@ public final class CompensationWorker {
     Attempt attempt = attemptStore.attempt(k.attemptId()).orElseThrow();
     PspAdapter adapter = ctx.adapters().adapter(attempt.channelAccountId());
     if (!ctx.limiter()
-        .acquireWithin(attempt.channelAccountId(), REFUND_QPS, leaseUntil, ctx.clock())) {
+        .acquireWithin(
+            attempt.channelAccountId(), refundQps(attempt, adapter), leaseUntil, ctx.clock())) {
       Instant free = ctx.clock().instant().plus(ctx.limiter().backlog(attempt.channelAccountId()));
       write(k, "PENDING", PacedRateLimiter.PAST_LEASE, free);
       return false;
@@ -149,5 +149,9 @@ public final class CompensationWorker {
   public static Duration failureDelay(int tries) {
     Duration delay = RETRY.multipliedBy(1L << Math.min(Math.max(tries, 0), 7));
     return delay.compareTo(MAX_FAILURE_DELAY) > 0 ? MAX_FAILURE_DELAY : delay;
+  }
+
+  private int refundQps(Attempt attempt, PspAdapter adapter) {
+    return RefundPacing.qps(ctx, attempt, adapter.channel());
   }
 }

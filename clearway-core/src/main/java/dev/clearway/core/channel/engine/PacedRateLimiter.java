@@ -1,23 +1,19 @@
 package dev.clearway.core.channel.engine;
 
-import java.time.Clock;
+import dev.clearway.core.channel.port.CallBudget;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Per channel account pacing: calls to one account are spaced at least 1/qps apart, without bursts,
- * so a backlog drains at the configured budget and never as a storm. In-process: with several
- * nodes, give each its share of the budget. Correctness never depends on it; it only protects the
- * PSP.
- *
- * <p>A worker that holds a lease never waits past it: {@link #tryAcquire} refuses a slot that
- * starts later than the lease allows, without taking it, and the worker reschedules its step.
+ * Per account pacing within one process ({@link CallBudget}): calls to one account are spaced at
+ * least 1/qps apart, without bursts, so a backlog drains at the configured budget and never as a
+ * storm. With several nodes, either give each its share of the budget or use a shared budget (the
+ * {@code clearway-redis} module). Correctness never depends on it; it only protects the PSP.
  */
-public final class PacedRateLimiter {
+public final class PacedRateLimiter implements CallBudget {
 
   /** Error code of a call not made because its slot would start after the caller's lease. */
   public static final String PAST_LEASE = "PACING_PAST_LEASE";
@@ -28,34 +24,17 @@ public final class PacedRateLimiter {
     long nextFreeNanos;
   }
 
-  /** Blocks until a call to {@code accountId} is allowed at {@code qps} calls per second. */
+  @Override
   public void acquire(long accountId, int qps) {
     reserve(accountId, qps, Long.MAX_VALUE);
   }
 
-  /**
-   * Takes the next slot of {@code accountId} and waits for it, if it starts within {@code maxWait};
-   * otherwise takes nothing and returns false at once. A zero {@code maxWait} takes only a slot
-   * free now; a negative one (the lease is already over) takes none.
-   */
+  @Override
   public boolean tryAcquire(long accountId, int qps, Duration maxWait) {
     return reserve(accountId, qps, nanos(maxWait));
   }
 
-  /**
-   * As {@link #tryAcquire}, for a worker whose lease ends at {@code leaseUntil} on {@code clock}:
-   * the slot must start before the lease ends. A null {@code leaseUntil} (the caller holds no
-   * lease) waits as {@link #acquire}.
-   */
-  public boolean acquireWithin(long accountId, int qps, Instant leaseUntil, Clock clock) {
-    if (leaseUntil == null) {
-      acquire(accountId, qps);
-      return true;
-    }
-    return tryAcquire(accountId, qps, Duration.between(clock.instant(), leaseUntil));
-  }
-
-  /** How long until the next slot of {@code accountId} is free; zero when it is free now. */
+  @Override
   public Duration backlog(long accountId) {
     Slot slot = slots.get(accountId);
     if (slot == null) {
