@@ -8,6 +8,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,14 +35,28 @@ public final class ClearwayNode implements AutoCloseable {
           new String[] {"late_charge_check", "next_check_time"},
           new String[] {"late_charge_sweep", "lease_until"});
 
+  /** The lease tokens' prefix length ({@code TokenMint} keeps at most this much of an owner). */
+  private static final int OWNER_MAX = 48;
+
   private final String instanceId;
   private final DataSource dataSource;
   private final Clock clock;
+  private final Set<String> owners = ConcurrentHashMap.newKeySet();
 
   public ClearwayNode(String instanceId, DataSource dataSource, Clock clock) {
     this.instanceId = instanceId;
     this.dataSource = dataSource;
     this.clock = clock;
+    owners.add(instanceId);
+  }
+
+  /**
+   * The lease owner of one more engine of this node, {@code <instanceId>-<engine>}, released too.
+   */
+  public String ownerFor(String engine) {
+    String owner = instanceId + "-" + engine;
+    owners.add(owner);
+    return owner;
   }
 
   public String instanceId() {
@@ -73,14 +89,18 @@ public final class ClearwayNode implements AutoCloseable {
             + due
             + " = LEAST("
             + due
-            + ", ?) WHERE lease_owner LIKE ? ESCAPE '!' OR lease_owner LIKE ? ESCAPE '!'";
-    String prefix = instanceId.replace("!", "!!").replace("%", "!%").replace("_", "!_");
+            + ", ?) WHERE lease_owner LIKE ? ESCAPE '!'";
+    int released = 0;
     try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setObject(1, ts(clock.instant()));
-      ps.setString(2, prefix + "/%");
-      ps.setString(3, prefix + "-%/%");
-      return ps.executeUpdate();
+      for (String owner : owners) {
+        String prefix = owner.strip();
+        prefix = prefix.substring(0, Math.min(OWNER_MAX, prefix.length()));
+        ps.setObject(1, ts(clock.instant()));
+        ps.setString(2, prefix.replace("!", "!!").replace("%", "!%").replace("_", "!_") + "/%");
+        released += ps.executeUpdate();
+      }
     }
+    return released;
   }
 
   /** Releases this node's leases; a failure is logged (the leases then simply expire). */

@@ -81,7 +81,7 @@ public class RefundConfiguration {
             events,
             config,
             clock.getIfAvailable(Clock::systemUTC),
-            node.instanceId() + "-refund",
+            node.ownerFor("refund"),
             new RefundEngine.Pools(
                 workers, syncThreads, syncQueue, properties.queueLimits(workers)),
             new Supervision(failures, overload))
@@ -125,7 +125,7 @@ public class RefundConfiguration {
             compressed ? EngineConfig.compressed() : EngineConfig.production(),
             compressed ? SweepSchedule.compressed() : SweepSchedule.production(window, sweepQps),
             clock.getIfAvailable(Clock::systemUTC),
-            node.instanceId() + "-late-charge",
+            node.ownerFor("late-charge"),
             workers,
             LateChargeEngine.FailureCounter.of(meters))
         .start();
