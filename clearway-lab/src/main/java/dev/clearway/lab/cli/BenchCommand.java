@@ -3,7 +3,9 @@ package dev.clearway.lab.cli;
 import dev.clearway.lab.bench.Bench;
 import dev.clearway.lab.bench.BenchOptions;
 import dev.clearway.lab.bench.DrainBench;
+import dev.clearway.lab.cluster.ClusterScaling;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,7 +48,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   /** The command with its {@code drain} subcommand. */
   public static CommandLine line(PrintStream out, PrintStream err) {
-    return new CommandLine(new BenchCommand(out, err)).addSubcommand(new Drain(out, err));
+    return new CommandLine(new BenchCommand(out, err))
+        .addSubcommand(new Drain(out, err))
+        .addSubcommand(new Cluster(out, err));
   }
 
   @Override
@@ -84,6 +88,45 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
       return DrainBench.run(new DrainBench.Options(backlog, qps, jdbcUrl, json), out, err);
+    }
+  }
+
+  /** {@code clearway bench cluster}: payments per second through the API of 1, 2, 3 nodes. */
+  @Command(
+      name = "cluster",
+      mixinStandardHelpOptions = true,
+      description =
+          "Throughput of 1, 2, 3... engine nodes (JVMs of their own) on one database, through"
+              + " their APIs, in one run.")
+  static final class Cluster implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(
+        names = "--nodes-list",
+        defaultValue = "1,2,3",
+        split = ",",
+        description = "node counts to measure, in order")
+    List<Integer> nodesList;
+
+    @Option(names = "--payments", defaultValue = "5000", description = "payments per node count")
+    int payments;
+
+    @Option(names = "--concurrency", defaultValue = "32", description = "client requests in flight")
+    int concurrency;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
+
+    Cluster(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return ClusterScaling.run(
+          new ClusterScaling.Options(nodesList, payments, concurrency, jdbcUrl), out, err);
     }
   }
 }

@@ -82,9 +82,12 @@ final class ClusterEvents implements Runnable {
     return outcome;
   }
 
-  /** SIGKILL to a random live node, then the same node started again on its port. */
+  /**
+   * SIGKILL to a random serving node, then the same node started again on its port. A node still
+   * starting is left alone, so that every kill takes down a node that was doing work.
+   */
   private void killOne() {
-    List<EngineNode> alive = nodes.stream().filter(EngineNode::alive).toList();
+    List<EngineNode> alive = nodes.stream().filter(EngineNode::ready).toList();
     if (alive.isEmpty()) {
       return;
     }
