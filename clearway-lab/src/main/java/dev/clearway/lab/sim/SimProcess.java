@@ -28,6 +28,8 @@ public final class SimProcess implements AutoCloseable {
    * @param callbackUrls where the wallet posts its signed events, any of them (none: no callbacks)
    * @param webhookSecret the secret the wallet signs its callbacks with
    * @param businessSecret the business contract's HMAC secret
+   * @param stripe null: no PSP simulators; otherwise two Stripe-style accounts on {@code port + 3}
+   *     and {@code port + 4} with these keys
    */
   public record Options(
       int port,
@@ -35,10 +37,13 @@ public final class SimProcess implements AutoCloseable {
       long seed,
       List<URI> callbackUrls,
       String webhookSecret,
-      String businessSecret) {
+      String businessSecret,
+      StripeKeys stripe) {
     public Options {
-      if (port < 0 || port > 65_533) {
-        throw new IllegalArgumentException("--port must be within [0, 65533] (it uses P to P+2)");
+      int highest = stripe == null ? 65_533 : 65_531;
+      if (port < 0 || port > highest) {
+        throw new IllegalArgumentException(
+            "--port must be within [0, " + highest + "] (it uses the next ports too)");
       }
       if (!(faultRate >= 0 && faultRate <= 1)) {
         throw new IllegalArgumentException("--fault-rate must be within [0, 1]");
@@ -52,6 +57,22 @@ public final class SimProcess implements AutoCloseable {
       }
       requireSecret(webhookSecret, SimCommandNames.WEBHOOK_SECRET_ENV);
       requireSecret(businessSecret, SimCommandNames.BUSINESS_SECRET_ENV);
+    }
+
+    /** Without PSP simulators. */
+    public Options(
+        int port,
+        double faultRate,
+        long seed,
+        List<URI> callbackUrls,
+        String webhookSecret,
+        String businessSecret) {
+      this(port, faultRate, seed, callbackUrls, webhookSecret, businessSecret, null);
+    }
+
+    /** With the two Stripe-style PSP simulators, accepting and signing with {@code keys}. */
+    public Options withStripe(StripeKeys keys) {
+      return new Options(port, faultRate, seed, callbackUrls, webhookSecret, businessSecret, keys);
     }
 
     private static void requireSecret(String secret, String variable) {
@@ -71,6 +92,8 @@ public final class SimProcess implements AutoCloseable {
           + seed
           + ", callbackUrls="
           + callbackUrls
+          + ", stripe="
+          + (stripe != null)
           + ", secrets=***]";
     }
   }
@@ -80,18 +103,21 @@ public final class SimProcess implements AutoCloseable {
   private final SimWalletServer walletServer;
   private final SimBusinessServer businessServer;
   private final SimControlServer control;
+  private final SimStripes stripes;
 
   private SimProcess(
       SimWallet wallet,
       SimBusiness business,
       SimWalletServer walletServer,
       SimBusinessServer businessServer,
-      SimControlServer control) {
+      SimControlServer control,
+      SimStripes stripes) {
     this.wallet = wallet;
     this.business = business;
     this.walletServer = walletServer;
     this.businessServer = businessServer;
     this.control = control;
+    this.stripes = stripes;
   }
 
   /** Starts the three servers; on a failure closes what had started and rethrows. */
@@ -103,6 +129,7 @@ public final class SimProcess implements AutoCloseable {
     SimBusiness business = new SimBusiness(faults, clock);
     SimWalletServer walletServer = null;
     SimBusinessServer businessServer = null;
+    SimStripes stripes = null;
     try {
       SimWalletServer.Options walletOptions =
           SimWalletServer.Options.defaults().withPort(options.port());
@@ -118,10 +145,22 @@ public final class SimProcess implements AutoCloseable {
               faults,
               SimBusinessServer.Options.signedWith(options.businessSecret())
                   .withPort(next(options.port(), 1)));
+      if (options.stripe() != null) {
+        stripes =
+            SimStripes.start(
+                options.stripe(),
+                options.seed(),
+                next(options.port(), 3),
+                next(options.port(), 4),
+                options.callbackUrls());
+      }
       SimControlServer control =
           SimControlServer.start(next(options.port(), 2), wallet, walletServer, business);
-      return new SimProcess(wallet, business, walletServer, businessServer, control);
+      return new SimProcess(wallet, business, walletServer, businessServer, control, stripes);
     } catch (RuntimeException e) {
+      if (stripes != null) {
+        stripes.close();
+      }
       if (businessServer != null) {
         businessServer.close();
       }
@@ -136,12 +175,16 @@ public final class SimProcess implements AutoCloseable {
     return port == 0 ? 0 : port + offset;
   }
 
-  /** The base URLs by name: wallet, business, ledger. */
+  /** The base URLs by name: wallet, business, ledger, and with PSP simulators stripeA, stripeB. */
   public Map<String, URI> endpoints() {
     Map<String, URI> urls = new LinkedHashMap<>();
     urls.put("wallet", walletServer.baseUrl());
     urls.put("business", businessServer.baseUrl());
     urls.put("ledger", control.baseUrl());
+    if (stripes != null) {
+      urls.put("stripeA", stripes.a().baseUrl());
+      urls.put("stripeB", stripes.b().baseUrl());
+    }
     return urls;
   }
 
@@ -164,10 +207,13 @@ public final class SimProcess implements AutoCloseable {
     return walletServer;
   }
 
-  /** Stops the control server, the business and the wallet; pending callbacks are dropped. */
+  /** Stops every server; pending callbacks and webhooks are dropped. */
   @Override
   public void close() {
     control.close();
+    if (stripes != null) {
+      stripes.close();
+    }
     businessServer.close();
     walletServer.close();
   }
