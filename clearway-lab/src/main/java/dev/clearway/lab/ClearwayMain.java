@@ -4,6 +4,7 @@ import dev.clearway.lab.cli.BenchCommand;
 import dev.clearway.lab.cli.ChaosCommand;
 import dev.clearway.lab.cli.ClusterChaosCommand;
 import dev.clearway.lab.cli.ServeCommand;
+import dev.clearway.lab.cli.SimCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
@@ -13,9 +14,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line: {@code clearway demo | chaos [channels] | bench [drain] | serve | cluster-chaos
- * | help}. A bad option, a bad value or an unknown command answers a message and the usage on
- * stderr and exits 2.
+ * The command line: {@code clearway demo | chaos [channels] | bench [drain|cluster] | serve | sim |
+ * cluster-chaos | help}. {@code sim} runs the simulated wallet, business and their ledger alone,
+ * for nodes elsewhere. A bad option, a bad value or an unknown command answers a message and the
+ * usage on stderr and exits 2.
  */
 @Command(
     name = "clearway",
@@ -38,6 +40,7 @@ public final class ClearwayMain implements Runnable {
             .addSubcommand(BenchCommand.line(out, err))
             .addSubcommand(new ServeCommand(out))
             .addSubcommand(new ClusterChaosCommand(out, err))
+            .addSubcommand(new SimCommand(out, err, System::getenv))
             .addSubcommand(new CommandLine.HelpCommand());
     line.setOut(new PrintWriter(out, true, Charset.defaultCharset()));
     line.setErr(new PrintWriter(err, true, Charset.defaultCharset()));

@@ -58,7 +58,9 @@ class ClearwayMainTest {
 
   @Test
   void helpListsEveryDocumentedOption() {
-    assertThat(run("--help").out()).contains("demo", "chaos", "bench", "serve");
+    assertThat(run("--help").out()).contains("demo", "chaos", "bench", "serve", "sim");
+    assertThat(run("sim", "--help").out())
+        .contains("--port", "--fault-rate", "--seed", "--callback-url");
     assertThat(run("chaos", "--help"))
         .satisfies(o -> assertThat(o.exit()).isZero())
         .satisfies(

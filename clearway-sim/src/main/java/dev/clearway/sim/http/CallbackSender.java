@@ -19,10 +19,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Posts signed events to the configured callback URL from one background thread: each final state
- * once (by event type and order number), with the deterministic {@link CallbackFault faults} of the
- * wallet's plan, and retries on a non-2xx answer or a transport error with exponential backoff, up
- * to a bounded number of attempts. Every attempt is signed afresh with its own timestamp.
+ * Posts signed events to the configured callback URLs (one target per attempt, see {@link
+ * SimWalletServer.Callbacks}) from one background thread: each final state once (by event type and
+ * order number), with the deterministic {@link CallbackFault faults} of the wallet's plan, and
+ * retries on a non-2xx answer or a transport error with exponential backoff, up to a bounded number
+ * of attempts. Every attempt is signed afresh with its own timestamp.
  */
 final class CallbackSender implements AutoCloseable {
   private static final Duration DUPLICATE_GAP_MIN = Duration.ofMillis(5);
@@ -43,6 +44,7 @@ final class CallbackSender implements AutoCloseable {
   private final AtomicLong attempts = new AtomicLong();
   private final AtomicLong delivered = new AtomicLong();
   private final AtomicLong abandoned = new AtomicLong();
+  private final AtomicLong nextTarget = new AtomicLong();
   private Event parked;
 
   CallbackSender(SimWalletServer.Callbacks config, FaultPlan faults) {
@@ -116,14 +118,19 @@ final class CallbackSender implements AutoCloseable {
 
   private void deliver(Event event, Duration after) {
     deliveries.incrementAndGet();
-    schedule(() -> attempt(event, 1), after);
+    int first = (int) (nextTarget.getAndIncrement() % config.urls().size());
+    schedule(() -> attempt(event, 1, first), after);
   }
 
-  private void attempt(Event event, int n) {
+  /**
+   * One attempt of a delivery at the target {@code target}; a transport error or a 5xx sends the
+   * next attempt to the next target, any other refusal retries the same one.
+   */
+  private void attempt(Event event, int n, int target) {
     attempts.incrementAndGet();
     byte[] body = event.body();
     HttpRequest request =
-        HttpRequest.newBuilder(config.url())
+        HttpRequest.newBuilder(config.urls().get(target))
             .timeout(config.requestTimeout())
             .header("Content-Type", WireProtocol.JSON)
             .header(
@@ -132,11 +139,14 @@ final class CallbackSender implements AutoCloseable {
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build();
     boolean ok;
+    boolean targetDown;
     try {
       int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
       ok = status >= 200 && status < 300;
+      targetDown = status >= 500;
     } catch (IOException e) {
       ok = false;
+      targetDown = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
@@ -147,7 +157,8 @@ final class CallbackSender implements AutoCloseable {
       abandoned.incrementAndGet();
     } else {
       long factor = 1L << Math.min(n - 1, 10);
-      schedule(() -> attempt(event, n + 1), config.firstBackoff().multipliedBy(factor));
+      int next = targetDown ? (target + 1) % config.urls().size() : target;
+      schedule(() -> attempt(event, n + 1, next), config.firstBackoff().multipliedBy(factor));
     }
   }
 

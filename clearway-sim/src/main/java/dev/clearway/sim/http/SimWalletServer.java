@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -67,8 +68,10 @@ public final class SimWalletServer implements AutoCloseable {
   }
 
   /**
-   * Where and how events are posted.
+   * Where and how events are posted. Each delivery goes to one target; the deliveries take the
+   * targets in turn, and after a transport error or a 5xx the next attempt goes to the next target.
    *
+   * @param urls the targets, at least one (e.g. every node of a cluster)
    * @param maxAttempts attempts per delivery, the first included, before it is abandoned
    * @param firstBackoff wait before the second attempt; doubles with each further attempt
    * @param settleInterval how often the wallet's background completes PROCESSING orders and looks
@@ -77,7 +80,7 @@ public final class SimWalletServer implements AutoCloseable {
    * @param clock the clock of the signature timestamps (the receiver checks them against its own)
    */
   public record Callbacks(
-      URI url,
+      List<URI> urls,
       String secret,
       int maxAttempts,
       Duration firstBackoff,
@@ -85,7 +88,10 @@ public final class SimWalletServer implements AutoCloseable {
       Duration requestTimeout,
       Clock clock) {
     public Callbacks {
-      Objects.requireNonNull(url, "url");
+      urls = List.copyOf(urls);
+      if (urls.isEmpty()) {
+        throw new IllegalArgumentException("at least one callback URL is needed");
+      }
       if (secret == null || secret.isEmpty()) {
         throw new IllegalArgumentException("the callback secret must not be empty");
       }
@@ -102,8 +108,16 @@ public final class SimWalletServer implements AutoCloseable {
      * Five attempts, 100 ms first backoff, 50 ms settle interval, 2 s per attempt, system clock.
      */
     public static Callbacks to(URI url, String secret) {
+      return toAny(List.of(Objects.requireNonNull(url, "url")), secret);
+    }
+
+    /**
+     * Like {@link #to}, to whichever of {@code urls} accepts: deliveries take the targets in turn,
+     * and a target that is down or answers 5xx passes the next attempt to the next one.
+     */
+    public static Callbacks toAny(List<URI> urls, String secret) {
       return new Callbacks(
-          url,
+          urls,
           secret,
           5,
           Duration.ofMillis(100),
@@ -114,18 +128,23 @@ public final class SimWalletServer implements AutoCloseable {
 
     public Callbacks withMaxAttempts(int attempts) {
       return new Callbacks(
-          url, secret, attempts, firstBackoff, settleInterval, requestTimeout, clock);
+          urls, secret, attempts, firstBackoff, settleInterval, requestTimeout, clock);
     }
 
     public Callbacks withFirstBackoff(Duration backoff) {
       return new Callbacks(
-          url, secret, maxAttempts, backoff, settleInterval, requestTimeout, clock);
+          urls, secret, maxAttempts, backoff, settleInterval, requestTimeout, clock);
+    }
+
+    /** The first target. */
+    public URI url() {
+      return urls.get(0);
     }
 
     /** Never prints the secret. */
     @Override
     public String toString() {
-      return "Callbacks[url=" + url + ", secret=***, maxAttempts=" + maxAttempts + "]";
+      return "Callbacks[urls=" + urls + ", secret=***, maxAttempts=" + maxAttempts + "]";
     }
   }
 
@@ -142,11 +161,20 @@ public final class SimWalletServer implements AutoCloseable {
   private final SimHttpServer server;
   private final CallbackSender callbacks;
   private final LedgerWatcher watcher;
+  private final WalletCallMeter meter;
+  private final WalletOutage outage;
 
-  private SimWalletServer(SimHttpServer server, CallbackSender callbacks, LedgerWatcher watcher) {
+  private SimWalletServer(
+      SimHttpServer server,
+      CallbackSender callbacks,
+      LedgerWatcher watcher,
+      WalletCallMeter meter,
+      WalletOutage outage) {
     this.server = server;
     this.callbacks = callbacks;
     this.watcher = watcher;
+    this.meter = meter;
+    this.outage = outage;
   }
 
   /**
@@ -164,13 +192,15 @@ public final class SimWalletServer implements AutoCloseable {
         callbacks == null
             ? null
             : new LedgerWatcher(wallet, callbacks, options.callbacks().settleInterval());
+    WalletCallMeter meter = new WalletCallMeter(Clock.systemUTC());
+    WalletOutage outage = new WalletOutage(Clock.systemUTC());
     SimHttpServer server =
         SimHttpServer.start(
             options.port(),
             options.workerThreads(),
             "sim-wallet-http",
-            new WalletRouter(wallet, options.lostResponseHold(), callbacks));
-    return new SimWalletServer(server, callbacks, watcher);
+            new WalletRouter(wallet, options.lostResponseHold(), callbacks, meter, outage));
+    return new SimWalletServer(server, callbacks, watcher, meter, outage);
   }
 
   public int port() {
@@ -180,6 +210,16 @@ public final class SimWalletServer implements AutoCloseable {
   /** {@code http://127.0.0.1:<port>}, without a trailing slash. */
   public URI baseUrl() {
     return server.baseUrl();
+  }
+
+  /** The API requests received per second (charge, query, close, refund, refund query). */
+  public WalletCallMeter calls() {
+    return meter;
+  }
+
+  /** The wallet's planned outage: start one to have every API request answered 503. */
+  public WalletOutage outage() {
+    return outage;
   }
 
   /** Zeros when no callbacks are configured. */

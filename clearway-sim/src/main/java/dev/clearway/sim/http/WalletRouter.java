@@ -34,14 +34,25 @@ final class WalletRouter implements HttpHandler {
   private final SimWallet wallet;
   private final Duration lostResponseHold;
   private final CallbackSender callbacks;
+  private final WalletCallMeter meter;
+  private final WalletOutage outage;
 
   /**
    * @param callbacks null when no callback URL is configured
+   * @param meter counts every API request, outages included
+   * @param outage while active, every API request is answered 503 without being executed
    */
-  WalletRouter(SimWallet wallet, Duration lostResponseHold, CallbackSender callbacks) {
+  WalletRouter(
+      SimWallet wallet,
+      Duration lostResponseHold,
+      CallbackSender callbacks,
+      WalletCallMeter meter,
+      WalletOutage outage) {
     this.wallet = wallet;
     this.lostResponseHold = lostResponseHold;
     this.callbacks = callbacks;
+    this.meter = meter;
+    this.outage = outage;
   }
 
   private enum Op {
@@ -68,6 +79,14 @@ final class WalletRouter implements HttpHandler {
   @Override
   public void handle(HttpExchange exchange) throws IOException {
     try {
+      String path = exchange.getRequestURI().getRawPath();
+      if (path.startsWith(WireProtocol.CHARGES) || path.startsWith(WireProtocol.REFUNDS)) {
+        meter.record();
+        if (outage.active()) {
+          send(exchange, 503, "text/html; charset=utf-8", errorPage(503), null);
+          return;
+        }
+      }
       route(exchange);
     } catch (Refusal r) {
       Map<String, Object> body = new LinkedHashMap<>();

@@ -9,6 +9,8 @@ import dev.clearway.sim.SimWallet;
 import dev.clearway.sim.WalletFault;
 import dev.clearway.sim.http.CallbackReceiver.Delivery;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -161,6 +163,47 @@ class CallbackDeliveryTest {
   }
 
   @Test
+  void aTargetThatIsDownPassesTheDeliveryToTheNextTarget() throws Exception {
+    receiver = new CallbackReceiver(SECRET, n -> 200);
+    URI down = URI.create("http://127.0.0.1:" + closedPort() + "/hooks/sim");
+    server =
+        SimWalletServer.start(
+            wallet,
+            plan,
+            SimWalletServer.Options.defaults()
+                .withLostResponseHold(Duration.ZERO)
+                .withCallbacks(
+                    SimWalletServer.Callbacks.toAny(List.of(down, receiver.url()), SECRET)
+                        .withMaxAttempts(3)
+                        .withFirstBackoff(Duration.ofMillis(30))));
+    String no = tradeWith(WalletFault.NONE, CallbackFault.NONE, "t_failover_");
+
+    post("/v1/charges", charge(no));
+
+    await(() -> server.callbackStats().delivered() == 1);
+    assertThat(receiver.deliveries())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.verdict()).isEqualTo(valid());
+              assertThat(d.event()).containsEntry("tradeOrderNo", no);
+            });
+    // The first attempt went to the closed port, the second to the live target.
+    assertThat(server.callbackStats()).isEqualTo(new SimWalletServer.CallbackStats(1, 1, 2, 1, 0));
+  }
+
+  @Test
+  void oneTargetKeepsWorkingThroughTheSingleUrlFactory() {
+    URI url = URI.create("http://127.0.0.1:1/hooks");
+    SimWalletServer.Callbacks callbacks = SimWalletServer.Callbacks.to(url, SECRET);
+    assertThat(callbacks.urls()).containsExactly(url);
+    assertThat(callbacks.url()).isEqualTo(url);
+    assertThat(callbacks.toString()).doesNotContain(SECRET);
+    assertThatThrownBy(() -> SimWalletServer.Callbacks.toAny(List.of(), SECRET))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void retriesAreBounded() throws Exception {
     start(n -> 503, 3);
     String no = tradeWith(WalletFault.NONE, CallbackFault.NONE, "t_down_");
@@ -209,6 +252,13 @@ class CallbackDeliveryTest {
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
+
+  /** A port nothing listens on: connecting to it is refused. */
+  private static int closedPort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
 
   private static WebhookSignature.Result valid() {
     return WebhookSignature.Result.VALID;

@@ -46,6 +46,11 @@ public record StripeSimOptions(
         StripeSimTiming.defaults());
   }
 
+  /** The port to listen on; 0 for an ephemeral one. */
+  public StripeSimOptions withPort(int p) {
+    return new StripeSimOptions(p, account, secretKey, webhookSecret, clock, faults, timing);
+  }
+
   public StripeSimOptions withAccount(String id) {
     return new StripeSimOptions(port, id, secretKey, webhookSecret, clock, faults, timing);
   }

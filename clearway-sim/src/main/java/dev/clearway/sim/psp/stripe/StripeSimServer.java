@@ -101,6 +101,14 @@ public final class StripeSimServer implements SimPsp {
     webhooks.target(target);
   }
 
+  /**
+   * Where webhooks go from now on: to any of {@code targets} (the nodes of a cluster), each copy to
+   * the next in turn, and a retry after a transport error or a 5xx to the one after. Empty: stop.
+   */
+  public void webhookTargets(List<URI> targets) {
+    webhooks.targets(targets);
+  }
+
   /** Webhook delivery attempts so far, retries and duplicates included. */
   public long webhookAttempts() {
     return webhooks.attempts();

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Delivers the events of one simulated Stripe account to its webhook endpoint, Stripe style: JSON
- * {@code {"id":"evt_...","type":...,"created":...,"data":{"object":{...}}}} signed in the {@code
+ * Delivers the events of one simulated Stripe account to its webhook endpoint (or to any of
+ * several, one per copy, the next on a transport error or 5xx), Stripe style: JSON {@code
+ * {"id":"evt_...","type":...,"created":...,"data":{"object":{...}}}} signed in the {@code
  * Stripe-Signature} header ({@code t=...,v1=...}, HMAC-SHA256 over {@code "<t>.<payload>"}, signed
  * afresh for every attempt over the bytes it sends, by {@link StripeSigner}). No ordering
  * guarantee: each copy waits its own delay from {@link PspFaults#webhookDelayMillis}; {@link
@@ -40,7 +42,8 @@ final class StripeWebhooks {
   private final AtomicLong eventIds = new AtomicLong();
   private final AtomicLong attempts = new AtomicLong();
   private final AtomicLong delivered = new AtomicLong();
-  private volatile URI target;
+  private final AtomicLong nextTarget = new AtomicLong();
+  private volatile List<URI> targets = List.of();
 
   StripeWebhooks(StripeSimOptions options, ScheduledExecutorService sender) {
     this.secret = options.webhookSecret();
@@ -58,7 +61,15 @@ final class StripeWebhooks {
   }
 
   void target(URI target) {
-    this.target = target;
+    this.targets = target == null ? List.of() : List.of(target);
+  }
+
+  /**
+   * Each copy goes to one of {@code targets}, taken in turn; a transport error or a 5xx sends the
+   * retry to the next one. Empty: stop sending.
+   */
+  void targets(List<URI> targets) {
+    this.targets = List.copyOf(targets);
   }
 
   /** Delivery attempts so far, retries included. */
@@ -85,15 +96,17 @@ final class StripeWebhooks {
     String key = type + ":" + faultKey;
     int copies = faults.duplicateWebhook(key) ? 2 : 1;
     for (int copy = 0; copy < copies; copy++) {
-      schedule(() -> attempt(payload, 1), faults.webhookDelayMillis(key, copy));
+      long first = nextTarget.getAndIncrement();
+      schedule(() -> attempt(payload, 1, first), faults.webhookDelayMillis(key, copy));
     }
   }
 
-  private void attempt(byte[] payload, int n) {
-    URI to = target;
-    if (to == null) {
+  private void attempt(byte[] payload, int n, long target) {
+    List<URI> all = targets;
+    if (all.isEmpty()) {
       return;
     }
+    URI to = all.get((int) (target % all.size()));
     attempts.incrementAndGet();
     HttpRequest request =
         HttpRequest.newBuilder(to)
@@ -106,11 +119,14 @@ final class StripeWebhooks {
             .POST(HttpRequest.BodyPublishers.ofByteArray(payload))
             .build();
     boolean ok;
+    boolean targetDown;
     try {
       int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
       ok = status >= 200 && status < 300;
+      targetDown = status >= 500;
     } catch (IOException e) {
       ok = false;
+      targetDown = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
@@ -119,7 +135,8 @@ final class StripeWebhooks {
       delivered.incrementAndGet();
     } else if (n < maxAttempts) {
       long factor = 1L << Math.min(n - 1, 10);
-      schedule(() -> attempt(payload, n + 1), firstBackoff.toMillis() * factor);
+      long next = targetDown ? target + 1 : target;
+      schedule(() -> attempt(payload, n + 1, next), firstBackoff.toMillis() * factor);
     }
   }
 
