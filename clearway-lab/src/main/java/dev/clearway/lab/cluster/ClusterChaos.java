@@ -50,6 +50,7 @@ public final class ClusterChaos {
       double loadSeconds = (System.nanoTime() - loadStarted) / 1e9;
       events.stop();
       chaos.join();
+      events.awaitRestarts();
       progress.println("cluster-chaos: load done; waiting for convergence");
       rig.allUp();
       boolean converged = awaitConvergence(rig.database().database().dataSource());

@@ -26,6 +26,9 @@ final class ClusterEvents implements Runnable {
   private final PrintStream progress;
   private final AtomicInteger kills = new AtomicInteger();
   private volatile boolean stopped;
+  private boolean postgresStarted;
+  private boolean brokerStarted;
+  private final List<Thread> background = new java.util.ArrayList<>();
   private volatile ServerRestarts.Outcome postgres;
   private volatile ServerRestarts.Outcome broker;
   private volatile Instant outageEnd;
@@ -50,13 +53,20 @@ final class ClusterEvents implements Runnable {
             : Long.MAX_VALUE;
     while (!stopped) {
       double sent = load.sent() / (double) payments;
-      if (postgres == null && sent >= 1 / 3.0) {
-        postgres = restartPostgres();
+      if (!postgresStarted && sent >= 1 / 3.0) {
+        postgresStarted = true;
+        background("postgres-restart", () -> postgres = restartPostgres());
       }
-      if (broker == null && sent >= 0.5) {
-        progress.println("cluster-chaos: restarting RabbitMQ");
-        broker = restarts.restartRabbitMq();
-        progress.println("cluster-chaos: " + broker.detail());
+      if (!brokerStarted && sent >= 0.5) {
+        brokerStarted = true;
+        background(
+            "broker-restart",
+            () -> {
+              progress.println("cluster-chaos: restarting RabbitMQ");
+              ServerRestarts.Outcome outcome = restarts.restartRabbitMq();
+              progress.println("cluster-chaos: " + outcome.detail());
+              broker = outcome;
+            });
       }
       if (outageEnd == null && sent >= 2 / 3.0) {
         progress.println("cluster-chaos: the wallet goes down for " + OUTAGE_SECONDS + " s");
@@ -98,8 +108,23 @@ final class ClusterEvents implements Runnable {
     victim.start();
   }
 
+  /** A restart runs beside the kills, which go on meanwhile. */
+  private void background(String name, Runnable restart) {
+    Thread t = new Thread(restart, name);
+    t.start();
+    background.add(t);
+  }
+
+  /** Stops the kills; the thread running this ends within a moment. */
   void stop() {
     stopped = true;
+  }
+
+  /** Waits for a restart still running; call after this thread ended. */
+  void awaitRestarts() throws InterruptedException {
+    for (Thread t : background) {
+      t.join();
+    }
   }
 
   int kills() {

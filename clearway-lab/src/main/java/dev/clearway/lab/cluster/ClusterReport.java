@@ -27,6 +27,7 @@ record ClusterReport(
     json.put("payments", options.payments());
     json.put("accepted", load.accepted());
     json.put("refused", load.refused());
+    json.put("refusals", load.refusals());
     json.put("abandoned", load.abandoned());
     json.put("flows", verdict.payments());
     json.put("converged", verdict.converged());
@@ -57,6 +58,9 @@ record ClusterReport(
     Map<String, String> skipped = new LinkedHashMap<>();
     note(skipped, "postgresRestart", events.postgres());
     note(skipped, "brokerRestart", events.broker());
+    if (events.outageEnd() == null) {
+      skipped.put("walletOutage", "the load ended before its turn");
+    }
     return skipped;
   }
 

@@ -34,6 +34,7 @@ final class PaymentLoad {
   private final AtomicInteger refused = new AtomicInteger();
   private final AtomicInteger retries = new AtomicInteger();
   private final AtomicInteger abandoned = new AtomicInteger();
+  private final Map<String, Integer> refusals = new java.util.concurrent.ConcurrentSkipListMap<>();
 
   PaymentLoad(List<EngineNode> nodes, String merchantKey, long seed, int payments) {
     this.nodes = nodes;
@@ -72,6 +73,11 @@ final class PaymentLoad {
     return retries.get();
   }
 
+  /** Refusals by status and error code, e.g. {@code 422 invalid_request}. */
+  Map<String, Integer> refusals() {
+    return Map.copyOf(refusals);
+  }
+
   int abandoned() {
     return abandoned.get();
   }
@@ -90,13 +96,15 @@ final class PaymentLoad {
     int attempt = 0;
     while (Instant.now().isBefore(giveUp)) {
       EngineNode node = nodes.get((i + attempt) % nodes.size());
-      int status = post(node.base(), bizKey, body);
+      HttpResponse<String> response = post(node.base(), bizKey, body);
+      int status = response == null ? 0 : response.statusCode();
       if (status >= 200 && status < 300) {
         accepted.incrementAndGet();
         return;
       }
       if (status >= 400 && status < 500 && status != 409 && status != 429) {
         refused.incrementAndGet();
+        refusals.merge(status + " " + code(response.body()), 1, Integer::sum);
         return;
       }
       retries.incrementAndGet();
@@ -108,8 +116,16 @@ final class PaymentLoad {
     abandoned.incrementAndGet();
   }
 
-  /** The status, or 0 when the node did not answer. */
-  private int post(URI base, String bizKey, String body) {
+  private static String code(String body) {
+    try {
+      return JSON.readTree(body).path("code").asString("?");
+    } catch (RuntimeException notJson) {
+      return "?";
+    }
+  }
+
+  /** The answer, or null when the node did not answer. */
+  private HttpResponse<String> post(URI base, String bizKey, String body) {
     HttpRequest request =
         HttpRequest.newBuilder(base.resolve("/v1/payments"))
             .timeout(Duration.ofSeconds(5))
@@ -119,12 +135,12 @@ final class PaymentLoad {
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build();
     try {
-      return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      return 0;
+      return null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return 0;
+      return null;
     }
   }
 
