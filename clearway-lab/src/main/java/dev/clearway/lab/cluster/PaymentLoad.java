@@ -109,8 +109,9 @@ final class PaymentLoad {
       }
       retries.incrementAndGet();
       attempt++;
-      if (attempt % nodes.size() == 0) {
-        sleep(200);
+      if (status == 409 || status == 429 || attempt % nodes.size() == 0) {
+        // The key's request still runs (or its dead holder's lock has not expired yet): wait.
+        sleep(250);
       }
     }
     abandoned.incrementAndGet();

@@ -24,8 +24,15 @@ import org.springframework.http.HttpStatus;
  * entry lock, start and advance the payment within the synchronous budget, bind the key.
  */
 public final class PaymentApi {
-  private static final Duration KEY_LOCK = Duration.ofSeconds(30);
   private static final Duration ENTRY_LOCK_WAIT = Duration.ofSeconds(2);
+
+  /**
+   * How long a key's in-flight lock outlasts the longest a request may run (entry lock wait plus
+   * the synchronous budget). The lock only spares a retry from racing the running request: when a
+   * holder died, its clients wait at most this long, and a request that outlives its lock is still
+   * safe, since the database keeps one live attempt per goal and the retry answers that flow.
+   */
+  private static final Duration KEY_LOCK_MARGIN = Duration.ofSeconds(3);
 
   /** The most rows one page of a list holds. */
   public static final int MAX_PAGE = 100;
@@ -67,6 +74,10 @@ public final class PaymentApi {
     this.intake = intake;
   }
 
+  private Duration keyLock() {
+    return ENTRY_LOCK_WAIT.plus(syncBudget).plus(KEY_LOCK_MARGIN);
+  }
+
   /** The answer to a create: the flow, and whether it was created or replayed by this request. */
   public record Answer(FlowView flow, boolean created, boolean replayed) {}
 
@@ -90,7 +101,7 @@ public final class PaymentApi {
     PaymentRequestValidator.Valid valid = validator.parse(merchant, request);
     Instant now = clock.instant();
     Claim claim =
-        keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(KEY_LOCK));
+        keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(keyLock()));
     if (claim instanceof Claim.Reused) {
       throw new ApiException(
           HttpStatus.UNPROCESSABLE_CONTENT,
