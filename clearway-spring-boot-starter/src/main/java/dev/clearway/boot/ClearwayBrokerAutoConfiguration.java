@@ -29,9 +29,11 @@ import org.springframework.context.annotation.Bean;
 /**
  * RabbitMQ instead of the in-process wake-ups and event bus, when clearway-amqp is on the class
  * path and {@code clearway.broker.url} is set: the flow engine's wake-ups go through the broker's
- * delay tiers ({@value #FLOW_WAKEUPS}), the outbox relay publishes to {@code clearway.events}
- * ({@value #BROKER_EVENTS}), and a consumer advances the flows (and every other kind declared as a
- * {@link BrokerWakeupRoute} bean) whose wake-ups are due.
+ * delay tiers ({@link BrokerWakeups}, kind {@code flow}), the outbox relay publishes to {@code
+ * clearway.events} ({@value #BROKER_EVENTS}), and a consumer advances the flows (and every other
+ * kind declared as a {@link BrokerWakeupRoute} bean: refunds, recovery tasks, late-charge checks)
+ * whose wake-ups are due. Each route's handler re-reads and claims its row, so a stale, duplicated
+ * or early wake-up does nothing harmful.
  */
 @AutoConfiguration(before = ClearwayAutoConfiguration.class)
 @ConditionalOnClass(name = "dev.clearway.amqp.BrokerConnection")
@@ -58,10 +60,17 @@ public class ClearwayBrokerAutoConfiguration {
     return new BrokerMetrics(meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 
-  @Bean(FLOW_WAKEUPS)
-  WakeupScheduler clearwayFlowWakeups(
+  /** Wake-ups through the broker, one publisher per kind of row (flows, refunds, ...). */
+  @Bean
+  BrokerWakeups clearwayBrokerWakeups(
       BrokerConnection broker, BrokerMetrics metrics, ObjectProvider<Clock> clock) {
-    return new AmqpWakeups(broker, "flow", clock.getIfAvailable(Clock::systemUTC), metrics);
+    Clock wakeupClock = clock.getIfAvailable(Clock::systemUTC);
+    return new BrokerWakeups(kind -> new AmqpWakeups(broker, kind, wakeupClock, metrics));
+  }
+
+  @Bean(FLOW_WAKEUPS)
+  WakeupScheduler clearwayFlowWakeups(BrokerWakeups wakeups) {
+    return wakeups.of(BrokerWakeups.FLOW);
   }
 
   @Bean(BROKER_EVENTS)
@@ -80,7 +89,8 @@ public class ClearwayBrokerAutoConfiguration {
       ClearwayBrokerProperties properties) {
     Map<String, WakeupHandler> handlers = new HashMap<>();
     handlers.put(
-        "flow", id -> engine.advancer().advance(id, Trigger.unclaimed(TriggerSource.WAKEUP)));
+        BrokerWakeups.FLOW,
+        id -> engine.advancer().advance(id, Trigger.unclaimed(TriggerSource.WAKEUP)));
     routes.orderedStream().forEach(r -> handlers.put(r.kind(), r.handler()));
     return new WakeupConsumer(
             broker,
