@@ -9,6 +9,7 @@ import dev.clearway.amqp.DelayTiers;
 import dev.clearway.amqp.Topology;
 import dev.clearway.amqp.WakeupConsumer;
 import dev.clearway.amqp.WakeupHandler;
+import dev.clearway.boot.channel.ChannelLayer;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.engine.Trigger;
 import dev.clearway.core.flow.port.WakeupScheduler;
@@ -76,6 +77,23 @@ public class ClearwayBrokerAutoConfiguration {
   @Bean(BROKER_EVENTS)
   EventPublisher clearwayBrokerEvents(BrokerConnection broker, BrokerMetrics metrics) {
     return new AmqpEventPublisher(broker, metrics);
+  }
+
+  /**
+   * Recovery tasks whose wake-ups are due: the channel layer's recovery worker claims the task if a
+   * claim round would (due, or its lease expired) and runs it. The layer is looked up when a
+   * wake-up arrives, so that no channel-layer bean is created early for this route.
+   */
+  @Bean
+  BrokerWakeupRoute clearwayRecoveryWakeupRoute(ObjectProvider<ChannelLayer> channel) {
+    return new BrokerWakeupRoute(
+        BrokerWakeups.RECOVERY,
+        attemptId -> {
+          ChannelLayer layer = channel.getIfAvailable();
+          if (layer != null) {
+            layer.recovery().runOne(attemptId);
+          }
+        });
   }
 
   /** Consumes due wake-ups: a flow's wake-up claims, re-reads and steps it. */

@@ -17,6 +17,7 @@ import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.flow.port.WorkerFailures;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.psp.policy.ChannelCapabilities;
@@ -107,7 +108,8 @@ public class ClearwayChannelConfiguration {
       ObjectProvider<Clock> clock,
       ObjectProvider<EngineAssembly> engine,
       ObjectProvider<WorkerFailures> failures,
-      ObjectProvider<CallBudget> budget) {
+      ObjectProvider<CallBudget> budget,
+      ObjectProvider<BrokerWakeups> brokerWakeups) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     MeterRegistry registry = meters.getIfAvailable();
     ChannelEvents events =
@@ -133,7 +135,10 @@ public class ClearwayChannelConfiguration {
                             e.runtime().wake(id, TriggerSource.WAKEUP);
                           }
                         }),
-            Duration.ofSeconds(10));
+            Duration.ofSeconds(10),
+            // With a broker, tasks left for later are also woken through it (kind recovery).
+            ClearwayEngineConfiguration.brokerWakeupsOr(
+                brokerWakeups, BrokerWakeups.RECOVERY, WakeupScheduler.NONE));
     return new ChannelLayer(
             ctx,
             methods.getIfAvailable(() -> PaymentMethods.fixed("card", "card")),

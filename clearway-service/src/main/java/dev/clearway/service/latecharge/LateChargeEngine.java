@@ -106,17 +106,7 @@ public final class LateChargeEngine implements AutoCloseable {
     LeaseTokens leases = new LeaseTokens(instanceId, clock, config);
     this.failures = failures;
     AtomicReference<EngineRuntime> runtimeRef = new AtomicReference<>();
-    this.wakeups =
-        new InProcessWakeups(
-            clock,
-            checkId -> {
-              EngineRuntime r = runtimeRef.get();
-              if (r != null) {
-                r.wake(checkId, TriggerSource.WAKEUP);
-              }
-            },
-            new InProcessWakeups.Settings(
-                "late-charge-wakeups", QueueLimits.DEFAULT_WAKEUPS, Supervision.defaults()));
+    this.wakeups = inProcessWakeups(clock, runtimeRef);
     this.checker =
         new LateChargeChecker(
             checks,
@@ -152,6 +142,21 @@ public final class LateChargeEngine implements AutoCloseable {
             sweeps, checks, wallet, refunds, events, leases, config, timing.schedule(), clock);
     this.sweepThread = new Thread(this::sweepLoop, "clearway-late-charge-sweep");
     this.sweepThread.setDaemon(true);
+  }
+
+  /** Wake-ups in this process: a due check is handed to the runtime's workers. */
+  private static InProcessWakeups inProcessWakeups(
+      Clock clock, AtomicReference<EngineRuntime> runtime) {
+    return new InProcessWakeups(
+        clock,
+        checkId -> {
+          EngineRuntime r = runtime.get();
+          if (r != null) {
+            r.wake(checkId, TriggerSource.WAKEUP);
+          }
+        },
+        new InProcessWakeups.Settings(
+            "late-charge-wakeups", QueueLimits.DEFAULT_WAKEUPS, Supervision.defaults()));
   }
 
   public LateChargeEngine start() {

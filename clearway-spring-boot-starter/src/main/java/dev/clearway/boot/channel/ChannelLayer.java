@@ -63,6 +63,11 @@ public final class ChannelLayer implements AutoCloseable {
     return intake;
   }
 
+  /** The recovery worker, whose claim rounds this layer runs; its tasks' wake-ups call it too. */
+  public RecoveryWorker recovery() {
+    return recovery;
+  }
+
   public ChannelLayer start() {
     loops.add(loop("channel-recovery", () -> recovery.runOnce(pool)));
     loops.add(loop("channel-compensation", () -> compensation.runOnce(20)));
