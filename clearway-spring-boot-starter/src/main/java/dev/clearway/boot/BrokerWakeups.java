@@ -14,7 +14,7 @@ import java.util.function.Function;
  * module.
  */
 public final class BrokerWakeups {
-  /** Payment flows (payment_flow). */
+  /** Payment flows (pay_flow). */
   public static final String FLOW = "flow";
 
   /** After-sales refund orders (refund_order). */
