@@ -61,21 +61,6 @@ public record ChannelContext(
         WakeupScheduler.NONE);
   }
 
-  /** The same context, its recovery tasks also woken through {@code wakeups}. */
-  public ChannelContext withTaskWakeups(WakeupScheduler wakeups) {
-    return new ChannelContext(
-        stores,
-        adapters,
-        health,
-        policies,
-        limiter,
-        events,
-        clock,
-        onAttemptFinal,
-        createGrace,
-        wakeups);
-  }
-
   public ChannelContext {
     Objects.requireNonNull(stores, "stores");
     Objects.requireNonNull(adapters, "adapters");
