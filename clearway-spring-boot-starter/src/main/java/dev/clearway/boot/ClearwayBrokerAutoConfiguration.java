@@ -9,6 +9,7 @@ import dev.clearway.amqp.DelayTiers;
 import dev.clearway.amqp.Topology;
 import dev.clearway.amqp.WakeupConsumer;
 import dev.clearway.amqp.WakeupHandler;
+import dev.clearway.boot.channel.ChannelLayer;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.engine.Trigger;
 import dev.clearway.core.flow.port.WakeupScheduler;
@@ -29,9 +30,11 @@ import org.springframework.context.annotation.Bean;
 /**
  * RabbitMQ instead of the in-process wake-ups and event bus, when clearway-amqp is on the class
  * path and {@code clearway.broker.url} is set: the flow engine's wake-ups go through the broker's
- * delay tiers ({@value #FLOW_WAKEUPS}), the outbox relay publishes to {@code clearway.events}
- * ({@value #BROKER_EVENTS}), and a consumer advances the flows (and every other kind declared as a
- * {@link BrokerWakeupRoute} bean) whose wake-ups are due.
+ * delay tiers ({@link BrokerWakeups}, kind {@code flow}), the outbox relay publishes to {@code
+ * clearway.events} ({@value #BROKER_EVENTS}), and a consumer advances the flows (and every other
+ * kind declared as a {@link BrokerWakeupRoute} bean: refunds, recovery tasks, late-charge checks)
+ * whose wake-ups are due. Each route's handler re-reads and claims its row, so a stale, duplicated
+ * or early wake-up does nothing harmful.
  */
 @AutoConfiguration(before = ClearwayAutoConfiguration.class)
 @ConditionalOnClass(name = "dev.clearway.amqp.BrokerConnection")
@@ -58,15 +61,39 @@ public class ClearwayBrokerAutoConfiguration {
     return new BrokerMetrics(meters.getIfAvailable(SimpleMeterRegistry::new));
   }
 
-  @Bean(FLOW_WAKEUPS)
-  WakeupScheduler clearwayFlowWakeups(
+  /** Wake-ups through the broker, one publisher per kind of row (flows, refunds, ...). */
+  @Bean
+  BrokerWakeups clearwayBrokerWakeups(
       BrokerConnection broker, BrokerMetrics metrics, ObjectProvider<Clock> clock) {
-    return new AmqpWakeups(broker, "flow", clock.getIfAvailable(Clock::systemUTC), metrics);
+    Clock wakeupClock = clock.getIfAvailable(Clock::systemUTC);
+    return new BrokerWakeups(kind -> new AmqpWakeups(broker, kind, wakeupClock, metrics));
+  }
+
+  @Bean(FLOW_WAKEUPS)
+  WakeupScheduler clearwayFlowWakeups(BrokerWakeups wakeups) {
+    return wakeups.of(BrokerWakeups.FLOW);
   }
 
   @Bean(BROKER_EVENTS)
   EventPublisher clearwayBrokerEvents(BrokerConnection broker, BrokerMetrics metrics) {
     return new AmqpEventPublisher(broker, metrics);
+  }
+
+  /**
+   * Recovery tasks whose wake-ups are due: the channel layer's recovery worker claims the task if a
+   * claim round would (due, or its lease expired) and runs it. The layer is looked up when a
+   * wake-up arrives, so that no channel-layer bean is created early for this route.
+   */
+  @Bean
+  BrokerWakeupRoute clearwayRecoveryWakeupRoute(ObjectProvider<ChannelLayer> channel) {
+    return new BrokerWakeupRoute(
+        BrokerWakeups.RECOVERY,
+        attemptId -> {
+          ChannelLayer layer = channel.getIfAvailable();
+          if (layer != null) {
+            layer.recovery().runOne(attemptId);
+          }
+        });
   }
 
   /** Consumes due wake-ups: a flow's wake-up claims, re-reads and steps it. */
@@ -80,7 +107,8 @@ public class ClearwayBrokerAutoConfiguration {
       ClearwayBrokerProperties properties) {
     Map<String, WakeupHandler> handlers = new HashMap<>();
     handlers.put(
-        "flow", id -> engine.advancer().advance(id, Trigger.unclaimed(TriggerSource.WAKEUP)));
+        BrokerWakeups.FLOW,
+        id -> engine.advancer().advance(id, Trigger.unclaimed(TriggerSource.WAKEUP)));
     routes.orderedStream().forEach(r -> handlers.put(r.kind(), r.handler()));
     return new WakeupConsumer(
             broker,

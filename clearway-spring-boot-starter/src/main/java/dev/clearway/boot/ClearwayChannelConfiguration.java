@@ -17,6 +17,7 @@ import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.flow.port.WorkerFailures;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.psp.policy.ChannelCapabilities;
@@ -30,6 +31,7 @@ import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,7 +46,10 @@ import org.springframework.context.annotation.Configuration;
  * {@link PolicyRegistry} bean. Webhooks: hand them to the {@link ChannelWebhookIntake} bean (the
  * Clearway server maps {@code POST /v1/channels/{id}/webhooks} to it). Each account's calls are
  * paced in-process unless a {@link CallBudget} bean is declared (a budget shared by all nodes:
- * {@code clearway.redis.url}).
+ * {@code clearway.redis.url}). With a broker ({@code clearway.broker.url}) the recovery tasks left
+ * for later are woken through it (kind {@code recovery}); {@code
+ * clearway.channel.recovery-idle-pause} (default 50ms) is the pause of the recovery worker's claim
+ * rounds after one that found nothing due.
  */
 @Configuration(proxyBeanMethods = false)
 public class ClearwayChannelConfiguration {
@@ -107,7 +112,9 @@ public class ClearwayChannelConfiguration {
       ObjectProvider<Clock> clock,
       ObjectProvider<EngineAssembly> engine,
       ObjectProvider<WorkerFailures> failures,
-      ObjectProvider<CallBudget> budget) {
+      ObjectProvider<CallBudget> budget,
+      ObjectProvider<BrokerWakeups> brokerWakeups,
+      @Value("${clearway.channel.recovery-idle-pause:50ms}") Duration recoveryIdlePause) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     MeterRegistry registry = meters.getIfAvailable();
     ChannelEvents events =
@@ -133,13 +140,17 @@ public class ClearwayChannelConfiguration {
                             e.runtime().wake(id, TriggerSource.WAKEUP);
                           }
                         }),
-            Duration.ofSeconds(10));
+            Duration.ofSeconds(10),
+            // With a broker, tasks left for later are also woken through it (kind recovery).
+            ClearwayEngineConfiguration.brokerWakeupsOr(
+                brokerWakeups, BrokerWakeups.RECOVERY, WakeupScheduler.NONE));
     return new ChannelLayer(
             ctx,
             methods.getIfAvailable(() -> PaymentMethods.fixed("card", "card")),
             "spring",
             8,
-            failures.getIfAvailable(WorkerFailures::systemLogger))
+            failures.getIfAvailable(WorkerFailures::systemLogger),
+            recoveryIdlePause)
         .start();
   }
 

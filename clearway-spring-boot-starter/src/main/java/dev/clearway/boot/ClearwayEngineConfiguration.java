@@ -25,7 +25,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -112,7 +111,7 @@ public class ClearwayEngineConfiguration {
       ClearwayProperties properties,
       WorkerFailures failures,
       OverloadEvents overload,
-      BeanFactory beans,
+      ObjectProvider<BrokerWakeups> brokerWakeups,
       ClearwayBudgetProperties budgetProperties,
       ObjectProvider<CallBudget> budget) {
     Clock engineClock = clock.getIfAvailable(Clock::systemUTC);
@@ -135,16 +134,20 @@ public class ClearwayEngineConfiguration {
             engineClock,
             node.instanceId(),
             properties.workersOrDefault(),
-            inProcess -> brokerWakeupsOr(beans, inProcess),
+            inProcess -> brokerWakeupsOr(brokerWakeups, BrokerWakeups.FLOW, inProcess),
             properties.queueLimits(),
             new Supervision(failures, overload))
         .start();
   }
 
-  /** The broker's flow wake-ups when configured (looked up by name), else the in-process ones. */
-  private static WakeupScheduler brokerWakeupsOr(BeanFactory beans, WakeupScheduler inProcess) {
-    String name = ClearwayBrokerAutoConfiguration.FLOW_WAKEUPS;
-    return beans.containsBean(name) ? beans.getBean(name, WakeupScheduler.class) : inProcess;
+  /**
+   * The broker's wake-ups of {@code kind} when a broker is configured (found by their own type, so
+   * no other bean is resolved for it), else the in-process ones.
+   */
+  public static WakeupScheduler brokerWakeupsOr(
+      ObjectProvider<BrokerWakeups> brokerWakeups, String kind, WakeupScheduler inProcess) {
+    BrokerWakeups broker = brokerWakeups.getIfAvailable();
+    return broker == null ? inProcess : broker.of(kind);
   }
 
   @Bean

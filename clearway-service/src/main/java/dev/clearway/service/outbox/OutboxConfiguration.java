@@ -22,7 +22,10 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The outbox relay: every 200 ms, deliver pending domain events to the broker or the bus. */
+/**
+ * The outbox relay: every 200 ms, deliver pending domain events to the broker (when configured) and
+ * the in-process bus.
+ */
 @Configuration(proxyBeanMethods = false)
 public class OutboxConfiguration {
   /**
@@ -71,9 +74,10 @@ public class OutboxConfiguration {
   }
 
   /**
-   * Events go to the broker's {@code clearway.events} when {@code clearway.broker.url} is set, else
-   * to the in-process bus. A relay pass that fails (the database is away) and an event the bus
-   * refuses are reported to {@link WorkerFailures} (logged with the cause, counted in {@code
+   * Events go to the broker's {@code clearway.events} when {@code clearway.broker.url} is set and,
+   * after its confirm, to the in-process bus too ({@link BrokerThenBus}); else to the in-process
+   * bus only. A relay pass that fails (the database is away) and an event the bus refuses are
+   * reported to {@link WorkerFailures} (logged with the cause, counted in {@code
    * clearway.worker.failures{loop="outbox-relay"|"outbox-publish"}}); the next pass retries.
    */
   @Bean(destroyMethod = "shutdownNow")
@@ -84,10 +88,11 @@ public class OutboxConfiguration {
           ObjectProvider<EventPublisher> broker,
       ObjectProvider<Clock> clock,
       WorkerFailures failures) {
+    EventPublisher brokerEvents = broker.getIfAvailable();
     OutboxRelay relay =
         new OutboxRelay(
             store,
-            broker.getIfAvailable(() -> bus),
+            brokerEvents == null ? bus : new BrokerThenBus(brokerEvents, bus),
             clock.getIfAvailable(Clock::systemUTC),
             Duration.ofSeconds(30),
             200,

@@ -1,5 +1,7 @@
 package dev.clearway.service.refund;
 
+import dev.clearway.boot.BrokerWakeups;
+import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.boot.ClearwayNode;
 import dev.clearway.boot.ClearwayProperties;
 import dev.clearway.core.flow.engine.EngineConfig;
@@ -40,10 +42,14 @@ import org.springframework.context.annotation.Import;
  * clearway.refunds.sync-queue} size its pools, and new refunds are advanced synchronously for
  * {@code clearway.api.sync-budget} like payments (503 {@code overloaded} when no thread is free).
  * The late-charge checks and the sweep run beside it: a confirmed late charge becomes a LATE_CHARGE
- * refund order that this refund engine carries out.
+ * refund order that this refund engine carries out. Refund orders and checks left for later are
+ * woken in process, or through the broker when {@code clearway.broker.url} is set (kinds {@code
+ * refund} and {@code latecharge}, see {@link RefundBrokerRoutes}); {@code
+ * clearway.refunds.scan-interval} and {@code clearway.late-charges.scan-interval} override the
+ * pause between their scanners' rounds.
  */
 @Configuration(proxyBeanMethods = false)
-@Import({RefundController.class, LateChargeOpsController.class})
+@Import({RefundController.class, LateChargeOpsController.class, RefundBrokerRoutes.class})
 public class RefundConfiguration {
 
   /** Takes the flow store so that Clearway's migrations (V5 included) have run first. */
@@ -71,9 +77,10 @@ public class RefundConfiguration {
       OverloadEvents overload,
       @Value("${clearway.refunds.workers:4}") int workers,
       @Value("${clearway.refunds.sync-threads:8}") int syncThreads,
-      @Value("${clearway.refunds.sync-queue:16}") int syncQueue) {
-    EngineConfig config =
-        properties.compressed() ? EngineConfig.compressed() : EngineConfig.production();
+      @Value("${clearway.refunds.sync-queue:16}") int syncQueue,
+      @Value("${clearway.refunds.scan-interval:#{null}}") Duration scanInterval,
+      ObjectProvider<BrokerWakeups> brokerWakeups) {
+    EngineConfig config = engineConfig(properties, scanInterval);
     return new RefundEngine(
             refunds,
             flows,
@@ -84,8 +91,22 @@ public class RefundConfiguration {
             node.ownerFor("refund"),
             new RefundEngine.Pools(
                 workers, syncThreads, syncQueue, properties.queueLimits(workers)),
-            new Supervision(failures, overload))
+            new Supervision(failures, overload),
+            inProcess ->
+                ClearwayEngineConfiguration.brokerWakeupsOr(
+                    brokerWakeups, BrokerWakeups.REFUND, inProcess))
         .start();
+  }
+
+  /**
+   * The timing of {@code clearway.timing}, with the scanner's pause overridden when set: with a
+   * broker the wake-ups carry the rows left for later, and the scanner, only the safety net, may
+   * run less often.
+   */
+  private static EngineConfig engineConfig(ClearwayProperties properties, Duration scanInterval) {
+    EngineConfig config =
+        properties.compressed() ? EngineConfig.compressed() : EngineConfig.production();
+    return scanInterval == null ? config : config.withScanInterval(scanInterval);
   }
 
   @Bean
@@ -112,7 +133,9 @@ public class RefundConfiguration {
       ObjectProvider<MeterRegistry> registry,
       @Value("${clearway.late-charges.window:48h}") Duration window,
       @Value("${clearway.late-charges.sweep-qps:10}") int sweepQps,
-      @Value("${clearway.late-charges.workers:2}") int workers) {
+      @Value("${clearway.late-charges.workers:2}") int workers,
+      @Value("${clearway.late-charges.scan-interval:#{null}}") Duration scanInterval,
+      ObjectProvider<BrokerWakeups> brokerWakeups) {
     boolean compressed = properties.compressed();
     MeterRegistry meters = registry.getIfAvailable();
     return new LateChargeEngine(
@@ -122,12 +145,18 @@ public class RefundConfiguration {
             wallet,
             refunds.service(),
             meters == null ? LateChargeEvents.NONE : new MicrometerLateChargeEvents(meters),
-            compressed ? EngineConfig.compressed() : EngineConfig.production(),
-            compressed ? SweepSchedule.compressed() : SweepSchedule.production(window, sweepQps),
-            clock.getIfAvailable(Clock::systemUTC),
+            new LateChargeEngine.Timing(
+                engineConfig(properties, scanInterval),
+                compressed
+                    ? SweepSchedule.compressed()
+                    : SweepSchedule.production(window, sweepQps),
+                clock.getIfAvailable(Clock::systemUTC)),
             node.ownerFor("late-charge"),
             workers,
-            LateChargeEngine.FailureCounter.of(meters))
+            LateChargeEngine.FailureCounter.of(meters),
+            inProcess ->
+                ClearwayEngineConfiguration.brokerWakeupsOr(
+                    brokerWakeups, BrokerWakeups.LATE_CHARGE, inProcess))
         .start();
   }
 

@@ -6,6 +6,7 @@ import dev.clearway.core.flow.engine.EngineRuntime;
 import dev.clearway.core.flow.engine.InProcessWakeups;
 import dev.clearway.core.flow.engine.Scanner;
 import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.refund.engine.RefundAdvancer;
 import dev.clearway.core.refund.engine.RefundService;
@@ -19,6 +20,7 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * Wires the after-sales refund engine from its ports with plain constructors: advancer, scanner,
@@ -76,6 +78,34 @@ public final class RefundEngine implements AutoCloseable {
       String instanceId,
       Pools pools,
       Supervision supervision) {
+    this(
+        store,
+        flows,
+        wallet,
+        events,
+        config,
+        clock,
+        instanceId,
+        pools,
+        supervision,
+        UnaryOperator.identity());
+  }
+
+  /**
+   * @param wakeupsOr given the in-process wake-ups, returns those the advancer schedules with (the
+   *     broker's refund wake-ups when a broker is configured, else the in-process ones)
+   */
+  public RefundEngine(
+      RefundStore store,
+      FlowStore flows,
+      WalletGateway wallet,
+      RefundEvents events,
+      EngineConfig config,
+      Clock clock,
+      String instanceId,
+      Pools pools,
+      Supervision supervision,
+      UnaryOperator<WakeupScheduler> wakeupsOr) {
     LeaseTokens leases = new LeaseTokens(instanceId, clock, config);
     AtomicReference<EngineRuntime> runtimeRef = new AtomicReference<>();
     this.wakeups =
@@ -89,7 +119,8 @@ public final class RefundEngine implements AutoCloseable {
             },
             new InProcessWakeups.Settings("refund-wakeups", pools.queues().wakeups(), supervision));
     this.advancer =
-        new RefundAdvancer(store, flows, wallet, wakeups, events, leases, config, clock);
+        new RefundAdvancer(
+            store, flows, wallet, wakeupsOr.apply(wakeups), events, leases, config, clock);
     this.scanner = new Scanner(store::claimDue, leases, config, events::scannerRound, clock);
     // A refund whose worker died stays leased to it until the lease expires; the scanner takes it
     // over. The runtime reports the death with its cause to the supervision.

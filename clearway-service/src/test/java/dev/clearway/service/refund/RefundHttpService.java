@@ -102,6 +102,10 @@ final class RefundHttpService implements AutoCloseable {
     context.close();
   }
 
+  <T> java.util.Map<String, T> beans(Class<T> type) {
+    return context.getBeansOfType(type);
+  }
+
   <T> T bean(Class<T> type) {
     return context.getBean(type);
   }

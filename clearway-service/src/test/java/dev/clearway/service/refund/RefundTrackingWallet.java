@@ -23,6 +23,7 @@ final class RefundTrackingWallet implements WalletGateway {
   private final SimWallet sim;
   private final List<RefundRequest> refundRequests = new ArrayList<>();
   private final AtomicInteger responsesToLose = new AtomicInteger();
+  private final AtomicInteger queriesToLose = new AtomicInteger();
   private volatile CountDownLatch hold;
   private final CountDownLatch held = new CountDownLatch(1);
 
@@ -50,6 +51,11 @@ final class RefundTrackingWallet implements WalletGateway {
     responsesToLose.set(n);
   }
 
+  /** The next {@code n} payment queries answer UNKNOWN (TIMEOUT) without asking the wallet. */
+  void loseQueryPayments(int n) {
+    queriesToLose.set(n);
+  }
+
   /**
    * Forgets the recorded refund requests (between tests: the database is emptied, the simulated
    * wallet keeps its orders, whose numbers stay unique because every test pays as a new user).
@@ -57,6 +63,7 @@ final class RefundTrackingWallet implements WalletGateway {
   synchronized void forgetRequests() {
     refundRequests.clear();
     responsesToLose.set(0);
+    queriesToLose.set(0);
   }
 
   synchronized List<RefundRequest> refundRequests() {
@@ -77,6 +84,9 @@ final class RefundTrackingWallet implements WalletGateway {
 
   @Override
   public WalletResult queryPayment(String tradeOrderNo) {
+    if (queriesToLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      return WalletResult.unknown("TIMEOUT");
+    }
     return sim.queryPayment(tradeOrderNo);
   }
 

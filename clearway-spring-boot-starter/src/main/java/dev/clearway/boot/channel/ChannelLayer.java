@@ -29,6 +29,10 @@ public final class ChannelLayer implements AutoCloseable {
   private final WorkerFailures failures;
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> loops = new ArrayList<>();
+  private final Duration recoveryIdlePause;
+
+  /** The pause of a loop after a round that found nothing to do. */
+  public static final Duration IDLE_PAUSE = Duration.ofMillis(50);
 
   public ChannelLayer(ChannelContext ctx, PaymentMethods methods, String owner, int threads) {
     this(ctx, methods, owner, threads, WorkerFailures.systemLogger());
@@ -45,6 +49,22 @@ public final class ChannelLayer implements AutoCloseable {
       String owner,
       int threads,
       WorkerFailures failures) {
+    this(ctx, methods, owner, threads, failures, IDLE_PAUSE);
+  }
+
+  /**
+   * @param recoveryIdlePause the pause of the recovery worker's claim rounds after a round that
+   *     found nothing due (when a broker wakes the tasks left for later, the rounds are the safety
+   *     net and may run less often)
+   */
+  public ChannelLayer(
+      ChannelContext ctx,
+      PaymentMethods methods,
+      String owner,
+      int threads,
+      WorkerFailures failures,
+      Duration recoveryIdlePause) {
+    this.recoveryIdlePause = recoveryIdlePause;
     this.gateway = new ChannelGateway(ctx, methods);
     this.intake = new ChannelWebhookIntake(ctx);
     this.recovery =
@@ -63,13 +83,18 @@ public final class ChannelLayer implements AutoCloseable {
     return intake;
   }
 
+  /** The recovery worker, whose claim rounds this layer runs; its tasks' wake-ups call it too. */
+  public RecoveryWorker recovery() {
+    return recovery;
+  }
+
   public ChannelLayer start() {
-    loops.add(loop("channel-recovery", () -> recovery.runOnce(pool)));
-    loops.add(loop("channel-compensation", () -> compensation.runOnce(20)));
+    loops.add(loop("channel-recovery", () -> recovery.runOnce(pool), recoveryIdlePause));
+    loops.add(loop("channel-compensation", () -> compensation.runOnce(20), IDLE_PAUSE));
     return this;
   }
 
-  private Thread loop(String name, IntSupplier round) {
+  private Thread loop(String name, IntSupplier round, Duration idlePause) {
     Thread t =
         new Thread(
             () -> {
@@ -84,7 +109,7 @@ public final class ChannelLayer implements AutoCloseable {
                 }
                 if (n == 0) {
                   try {
-                    Thread.sleep(50);
+                    Thread.sleep(idlePause.toMillis());
                   } catch (InterruptedException e) {
                     return;
                   }

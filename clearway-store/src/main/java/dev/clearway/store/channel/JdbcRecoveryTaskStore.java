@@ -153,6 +153,34 @@ public final class JdbcRecoveryTaskStore implements RecoveryTaskStore {
   }
 
   @Override
+  public Optional<RecoveryTask> claimTask(
+      long attemptId, String owner, Duration lease, Instant now) {
+    // Race: the recovery worker's claimDue skips the row while this holds its lock, and this
+    // re-checks the condition on the row a concurrent claim left: exactly one of them takes it.
+    return sql
+        .query(
+            """
+            UPDATE recovery_task SET status = 'LEASED', lease_owner = ?, lease_until = ?,
+              attempt_count = attempt_count + 1, version = version + 1, updated_at = ?
+            WHERE attempt_id = ?
+              AND ((status = 'READY' AND due_at <= ?) OR (status = 'LEASED' AND lease_until < ?))
+            RETURNING id, attempt_id, channel_account_id, status, strategy, due_at,
+              attempt_count, lease_owner, lease_until, policy_version, version
+            """,
+            ps -> {
+              ps.setString(1, owner);
+              ps.setObject(2, Sql.ts(now.plus(lease)));
+              ps.setObject(3, Sql.ts(now));
+              ps.setLong(4, attemptId);
+              ps.setObject(5, Sql.ts(now));
+              ps.setObject(6, Sql.ts(now));
+            },
+            ChannelRows::task)
+        .stream()
+        .findFirst();
+  }
+
+  @Override
   public boolean holdTask(long attemptId, String holder, Instant until, Instant now) {
     // Race: a recovery worker's claim and this hold both want the task; the row lock and the
     // condition (READY, or LEASED with an expired lease) let exactly one of them take it.

@@ -112,4 +112,33 @@ class JdbcRecoveryTaskStoreTest {
     assertThat(store.claimDue("w2/0/1", 10, Duration.ofSeconds(30), next.minusMillis(1))).isEmpty();
     assertThat(store.claimDue("w2/0/1", 10, Duration.ofSeconds(30), next)).hasSize(1);
   }
+
+  /**
+   * A wake-up claims the task of its own attempt, and only when a claim round would: not while its
+   * creator holds it, not twice, not before it is due again.
+   */
+  @Test
+  void aWakeupClaimsOnlyItsOwnTaskAndOnlyWhenARoundWould() {
+    Attempt a = newAttempt("t_wake_a");
+    Attempt b = newAttempt("t_wake_b");
+    Duration lease = Duration.ofSeconds(30);
+    assertThat(store.claimTask(a.id(), "w1/0/1", lease, T0)).as("held by its creator").isEmpty();
+
+    Instant later = T0.plusSeconds(60);
+    RecoveryTask claimed = store.claimTask(a.id(), "w1/0/1", lease, later).orElseThrow();
+
+    assertThat(claimed.attemptId()).isEqualTo(a.id());
+    assertThat(claimed.leaseOwner()).isEqualTo("w1/0/1");
+    assertThat(claimed.leaseUntil()).isEqualTo(later.plus(lease));
+    assertThat(claimed.attemptCount()).isEqualTo(1);
+    assertThat(store.claimTask(a.id(), "w2/0/1", lease, later)).as("duplicated").isEmpty();
+    assertThat(store.claimDue("w3/0/1", 10, lease, later))
+        .extracting(RecoveryTask::attemptId)
+        .containsExactly(b.id());
+
+    Instant next = later.plusSeconds(20);
+    assertThat(store.rescheduleTask(claimed, next, "RETRIEVE", "WAITING_WEBHOOK", later)).isTrue();
+    assertThat(store.claimTask(a.id(), "w4/0/1", lease, next.minusMillis(1))).as("early").isEmpty();
+    assertThat(store.claimTask(a.id(), "w4/0/1", lease, next)).isPresent();
+  }
 }

@@ -207,6 +207,9 @@ public final class AttemptRecorder {
       return current;
     }
     ctx.events().attemptMoved(attempt, to);
+    if (task instanceof TaskChange.Reschedule r) {
+      ctx.taskWakeups().schedule(attempt.id(), r.dueAt());
+    }
     if (to.isFinal()) {
       ctx.onAttemptFinal().accept(attempt.tradeOrderNo());
     }
@@ -234,7 +237,9 @@ public final class AttemptRecorder {
   public void handBack(RecoveryTask claimed, Instant dueAt, String strategy, String lastError) {
     if (!tasks.rescheduleTask(claimed, dueAt, strategy, lastError, ctx.clock().instant())) {
       ctx.events().leaseLost(TASK_TABLE);
+      return;
     }
+    ctx.taskWakeups().schedule(claimed.attemptId(), dueAt);
   }
 
   /**

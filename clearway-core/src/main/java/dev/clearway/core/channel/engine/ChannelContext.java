@@ -6,6 +6,7 @@ import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelHealth;
 import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.RecoveryPolicies;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,6 +21,9 @@ import java.util.function.Consumer;
  *     above can be woken instead of waiting for its scanner
  * @param createGrace how long after a create's start its task falls due if no answer was recorded
  *     (the call's own timeout plus a margin)
+ * @param taskWakeups told of every recovery task left for later (rescheduled after a run, or handed
+ *     back), by attempt id and due time; the recovery worker's claim rounds remain the safety net
+ *     ({@link WakeupScheduler#NONE}: rounds only)
  */
 public record ChannelContext(
     ChannelStores stores,
@@ -30,7 +34,32 @@ public record ChannelContext(
     ChannelEvents events,
     Clock clock,
     Consumer<String> onAttemptFinal,
-    Duration createGrace) {
+    Duration createGrace,
+    WakeupScheduler taskWakeups) {
+
+  /** Recovery tasks found by the recovery worker's claim rounds only. */
+  public ChannelContext(
+      ChannelStores stores,
+      AdapterRegistry adapters,
+      ChannelHealth health,
+      RecoveryPolicies policies,
+      CallBudget limiter,
+      ChannelEvents events,
+      Clock clock,
+      Consumer<String> onAttemptFinal,
+      Duration createGrace) {
+    this(
+        stores,
+        adapters,
+        health,
+        policies,
+        limiter,
+        events,
+        clock,
+        onAttemptFinal,
+        createGrace,
+        WakeupScheduler.NONE);
+  }
 
   public ChannelContext {
     Objects.requireNonNull(stores, "stores");
@@ -42,5 +71,6 @@ public record ChannelContext(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(onAttemptFinal, "onAttemptFinal");
     Objects.requireNonNull(createGrace, "createGrace");
+    Objects.requireNonNull(taskWakeups, "taskWakeups");
   }
 }

@@ -97,6 +97,18 @@ public final class RecoveryWorker {
   }
 
   /**
+   * Runs the task of one attempt if a claim round would claim it now (its wake-up arrived): claims
+   * it with a lease of its own and runs it in this thread. False when there was nothing to claim
+   * (not due yet, held by another worker, settled): a stale or duplicated wake-up changes nothing.
+   */
+  public boolean runOne(long attemptId) {
+    Optional<RecoveryTask> claimed =
+        tasks.claimTask(attemptId, tokens.next(), settings.lease(), ctx.clock().instant());
+    claimed.ifPresent(this::run);
+    return claimed.isPresent();
+  }
+
+  /**
    * Runs one claimed task, under the lease its claim returned ({@code task.leaseOwner()}). The
    * policy rule is looked up once, here, for the whole run; every write goes through the {@link
    * AttemptRecorder}.

@@ -21,6 +21,13 @@ public interface RecoveryTaskStore {
   List<RecoveryTask> claimDue(String owner, int limit, Duration lease, Instant now);
 
   /**
+   * Claims the task of one attempt if {@link #claimDue} would claim it now (a wake-up for it
+   * arrived): READY and due, or LEASED with an expired lease; empty otherwise (not due yet, held,
+   * settled, or a person's), so a stale, duplicated or early wake-up claims nothing.
+   */
+  Optional<RecoveryTask> claimTask(long attemptId, String owner, Duration lease, Instant now);
+
+  /**
    * Resolves the task of an attempt another path has already made final. Not fenced: a final
    * attempt needs no task, whoever holds it, and the holder's own record can no longer move it.
    */

@@ -78,6 +78,20 @@ public record EngineConfig(
         timeout);
   }
 
+  /** The same with another pause between scanner rounds. */
+  public EngineConfig withScanInterval(Duration interval) {
+    return new EngineConfig(
+        lease,
+        backoffBase,
+        backoffCap,
+        retryBudget,
+        escalatedInterval,
+        deadlineGrace,
+        scanBatch,
+        interval,
+        unpaidTimeout);
+  }
+
   public static EngineConfig production() {
     return new EngineConfig(
         Duration.ofSeconds(30),

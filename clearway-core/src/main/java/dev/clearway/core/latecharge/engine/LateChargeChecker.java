@@ -6,6 +6,7 @@ import dev.clearway.core.flow.engine.Trigger;
 import dev.clearway.core.flow.fact.WalletResult;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.latecharge.decision.LateChargeDecision;
 import dev.clearway.core.latecharge.decision.LateChargeDecision.Ask;
@@ -36,7 +37,8 @@ import java.util.Optional;
  * with {@link LateChargeDecision} and writes with a CAS fenced by the lease it holds: a worker
  * whose lease was taken over changes nothing and stops. The confirmed charge is written before the
  * refund is requested, and the refund's key is fixed per flow, so a crash between the two only
- * repeats an idempotent request.
+ * repeats an idempotent request. A check left for later (rescheduled, or escalated to MANUAL) is
+ * handed to the wake-ups at its next check time; the late-charge scanner remains the safety net.
  */
 public final class LateChargeChecker {
   static final String TABLE = "late_charge_check";
@@ -62,6 +64,7 @@ public final class LateChargeChecker {
   private final WalletGateway wallet;
   private final RefundService refunds;
   private final LateChargeEvents events;
+  private final WakeupScheduler wakeups;
   private final LeasedAdvance<LateChargeCheck, Outcome> loop;
   private final Backoff backoff;
   private final EngineConfig config;
@@ -76,7 +79,24 @@ public final class LateChargeChecker {
       LeaseTokens leases,
       EngineConfig config,
       Clock clock) {
+    this(store, flows, wallet, refunds, events, WakeupScheduler.NONE, leases, config, clock);
+  }
+
+  /**
+   * @param wakeups told of every check left for later, with its next check time (check ids)
+   */
+  public LateChargeChecker(
+      LateChargeStore store,
+      FlowStore flows,
+      WalletGateway wallet,
+      RefundService refunds,
+      LateChargeEvents events,
+      WakeupScheduler wakeups,
+      LeaseTokens leases,
+      EngineConfig config,
+      Clock clock) {
     this.store = store;
+    this.wakeups = wakeups;
     this.flows = flows;
     this.wallet = wallet;
     this.refunds = refunds;
@@ -205,6 +225,7 @@ public final class LateChargeChecker {
         return Step.end(Outcome.BUSY);
       }
       events.checked("RETRY");
+      wakeups.schedule(check.id(), next.get());
       return Step.end(slow ? Outcome.MANUAL : Outcome.WAITING);
     }
     if (verdict instanceof Move m) {
@@ -240,6 +261,9 @@ public final class LateChargeChecker {
       return lost();
     }
     events.checked(m.to().name());
+    if (m.to() == LateChargeStatus.MANUAL) {
+      wakeups.schedule(check.id(), placed.nextCheckTime());
+    }
     return switch (m.to()) {
       case CHARGE_CONFIRMED -> Step.next(written.get());
       case MANUAL -> Step.end(Outcome.MANUAL);

@@ -227,6 +227,13 @@ public final class InMemoryChannelStore
     return List.of(task);
   }
 
+  @Override
+  public Optional<RecoveryTask> claimTask(
+      long attemptId, String owner, Duration lease, Instant now) {
+    boolean mine = task != null && task.attemptId() == attemptId;
+    return mine ? claimDue(owner, 1, lease, now).stream().findFirst() : Optional.empty();
+  }
+
   /** Whether {@link #claimDue} would take the task at {@code now}. */
   public static boolean due(RecoveryTask t, Instant now) {
     return (t.status() == TaskStatus.READY && !t.dueAt().isAfter(now))
