@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * pages.
  */
 class HttpWalletGatewayContractTest {
-  private static final Duration READ_TIMEOUT = Duration.ofMillis(300);
-  private static final Duration HOLD = Duration.ofMillis(600);
+  private static final Duration READ_TIMEOUT = Duration.ofMillis(1_000);
+  private static final Duration HOLD = Duration.ofMillis(2_000);
 
   private final FaultPlan plan = new FaultPlan(3, 0.9);
   private final StepClock clock = new StepClock();
