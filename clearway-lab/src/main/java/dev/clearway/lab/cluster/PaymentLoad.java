@@ -145,7 +145,7 @@ final class PaymentLoad {
     }
   }
 
-  /** One payment: its own goal, an amount and a deadline 20 s away (time is compressed). */
+  /** One payment: its own goal, an amount and a deadline 30 s away (time is compressed). */
   private static String body(int i, String bizKey) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("userId", 1 + i % 997);
@@ -153,7 +153,7 @@ final class PaymentLoad {
     body.put("bizKey", bizKey);
     body.put("amount", 100 + (i * 37L) % 9_900);
     body.put("currency", "CNY");
-    body.put("bizDeadline", Instant.now().plusSeconds(20).toString());
+    body.put("bizDeadline", Instant.now().plusSeconds(30).toString());
     return JSON.writeValueAsString(body);
   }
 

@@ -1,5 +1,6 @@
 package dev.clearway.service.api;
 
+import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.engine.CancelService;
 import dev.clearway.core.flow.engine.PaymentService;
@@ -74,6 +75,25 @@ public final class PaymentApi {
     this.intake = intake;
   }
 
+  /**
+   * A retry, past its deadline, of a request under this key that created its flow but died (with
+   * its node) before binding the key, whose lock this retry took over: the goal's flow with this
+   * very amount, currency and deadline is that request's, and is answered instead of refusing the
+   * retry as late. A fresh key, or a retry before the deadline, does not look.
+   */
+  private Optional<PayFlow> earlierRunPastDeadline(NewPayment payment, Instant now) {
+    if (payment.bizDeadline().isAfter(now)) {
+      return Optional.empty();
+    }
+    return flows.findByGoal(payment.goal()).stream()
+        .filter(f -> f.amount() == payment.amount())
+        .filter(f -> f.currency().equals(payment.currency()))
+        // The database keeps microseconds, rounded: the same deadline is within one of them.
+        .filter(
+            f -> Duration.between(f.bizDeadline(), payment.bizDeadline()).abs().toNanos() < 1_000)
+        .max(java.util.Comparator.comparingInt(PayFlow::attemptNo));
+  }
+
   private Duration keyLock() {
     return ENTRY_LOCK_WAIT.plus(syncBudget).plus(KEY_LOCK_MARGIN);
   }
@@ -116,6 +136,14 @@ public final class PaymentApi {
     }
     if (claim instanceof Claim.Done done) {
       return new Answer(view(merchant, done.flowId()), false, true);
+    }
+    Optional<PayFlow> earlier =
+        claim instanceof Claim.Owned owned && owned.takenOver()
+            ? earlierRunPastDeadline(valid.payment(), now)
+            : Optional.empty();
+    if (earlier.isPresent()) {
+      keys.complete(merchant, idempotencyKey, earlier.get().id(), clock.instant());
+      return new Answer(FlowView.of(earlier.get()), false, true);
     }
     Started started;
     try {

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.service.api.RunningApi.Answer;
 import dev.clearway.service.api.RunningApi.Payment;
 import dev.clearway.service.api.RunningApi.Rows;
+import dev.clearway.store.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -168,6 +171,39 @@ class PaymentFlowHttpTest {
     assertThat(newKey.status()).as("%s", newKey).isEqualTo(400);
     assertThat(newKey.code()).isEqualTo("deadline_passed");
     assertThat(rows()).isEqualTo(before);
+  }
+
+  @Test
+  void aRetryPastTheDeadlineOfARequestThatDiedBeforeBindingItsKeyGetsThatRequestsFlow()
+      throws Exception {
+    Instant deadline = Instant.now().plus(Duration.ofMillis(1_500));
+    Payment payment = Payment.of(108, "died-before-binding-1").withDeadline(deadline.toString());
+    Answer first = api.pay("key-died-1", payment);
+    assertThat(first.status()).as("%s", first).isEqualTo(201);
+    // The node died after creating the flow and before binding the key: the key is still in
+    // flight, with a lock that has since expired.
+    try (Connection c = TestDatabase.get().dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE idempotency_key SET state = 'IN_FLIGHT', flow_id = NULL,"
+                    + " locked_until = now() - interval '1 second' WHERE idem_key = ?")) {
+      ps.setString(1, "key-died-1");
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+    while (!Instant.now().isAfter(deadline.plusMillis(100))) {
+      Thread.sleep(50);
+    }
+    Rows before = rows();
+
+    Answer retry = api.pay("key-died-1", payment);
+    Answer otherAmount = api.pay("key-died-2", payment.withAmount(1_234L));
+
+    assertThat(retry.status()).as("%s", retry).isEqualTo(200);
+    assertThat(retry.header("Idempotent-Replayed")).hasValue("true");
+    assertThat(retry.flowId()).isEqualTo(first.flowId());
+    assertThat(otherAmount.status()).as("%s", otherAmount).isEqualTo(400);
+    assertThat(otherAmount.code()).isEqualTo("deadline_passed");
+    assertThat(rows().payFlow()).isEqualTo(before.payFlow());
   }
 
   @Test
