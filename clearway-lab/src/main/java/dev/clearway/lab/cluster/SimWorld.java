@@ -70,32 +70,34 @@ final class SimWorld implements AutoCloseable {
         URI.create(ready.get("ledger").asString()));
   }
 
+  /** The first JSON line of the process's stdout; a thread of its own reads it and the rest. */
   private static String readyLine(Process process) {
     BufferedReader reader =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<String> first =
-        CompletableFuture.supplyAsync(
+    CompletableFuture<String> first = new CompletableFuture<>();
+    Thread stdout =
+        new Thread(
             () -> {
               try {
                 String line;
                 while ((line = reader.readLine()) != null) {
-                  if (line.startsWith("{")) {
-                    return line;
+                  if (!first.isDone() && line.startsWith("{")) {
+                    first.complete(line);
                   }
                 }
-                return null;
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
+              } catch (IOException closed) {
+                // The process ended.
               }
-            });
+              first.complete(null);
+            },
+            "sim-stdout");
+    stdout.setDaemon(true);
+    stdout.start();
     try {
       String line = first.get(60, TimeUnit.SECONDS);
       if (line == null) {
         throw new IllegalStateException("the simulator process exited before it was ready");
       }
-      Thread drain = new Thread(() -> drain(reader), "sim-stdout");
-      drain.setDaemon(true);
-      drain.start();
       return line;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -103,16 +105,6 @@ final class SimWorld implements AutoCloseable {
     } catch (ExecutionException | TimeoutException e) {
       process.destroyForcibly();
       throw new IllegalStateException("the simulator process did not become ready", e);
-    }
-  }
-
-  private static void drain(BufferedReader reader) {
-    try {
-      while (reader.readLine() != null) {
-        // The ready line was the only one that mattered.
-      }
-    } catch (IOException closed) {
-      // The process ended.
     }
   }
 
