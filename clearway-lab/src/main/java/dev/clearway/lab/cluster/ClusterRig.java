@@ -1,9 +1,7 @@
 package dev.clearway.lab.cluster;
 
-import java.io.IOException;
+import dev.clearway.lab.serve.FreePorts;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -37,7 +35,7 @@ record ClusterRig(
     progress.println("cluster-chaos: database " + redactUser(database.nodeUrl()));
     List<Integer> ports = new ArrayList<>();
     for (int i = 0; i < options.nodes(); i++) {
-      ports.add(freePort());
+      ports.add(FreePorts.next());
     }
     Map<String, String> secrets =
         Map.of(
@@ -134,13 +132,5 @@ record ClusterRig(
     byte[] raw = new byte[20];
     new SecureRandom().nextBytes(raw);
     return prefix + HexFormat.of().formatHex(raw);
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("find a free port", e);
-    }
   }
 }

@@ -14,10 +14,7 @@ import dev.clearway.sim.http.SimWalletServer;
 import dev.clearway.store.Database;
 import dev.clearway.wallet.http.HttpWalletConfig;
 import dev.clearway.wallet.http.HttpWalletGateway;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -171,7 +168,7 @@ public final class Serve {
   }
 
   public static Running start(Options options, PrintStream out) {
-    int port = options.port() == 0 ? freePort() : options.port();
+    int port = options.port() == 0 ? FreePorts.next() : options.port();
     Database db =
         options.jdbcUrl() == null ? Database.embedded(24) : Database.connect(options.jdbcUrl(), 24);
     Clock clock = Clock.systemUTC();
@@ -289,14 +286,6 @@ public final class Serve {
       resource.close();
     } catch (Exception e) {
       // Already failing to start: the start's own error is the one to report.
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("find a free port", e);
     }
   }
 
