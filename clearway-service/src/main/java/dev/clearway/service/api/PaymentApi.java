@@ -15,6 +15,7 @@ import dev.clearway.store.JdbcIdempotencyStore.Claim;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -76,22 +77,20 @@ public final class PaymentApi {
   }
 
   /**
-   * A retry, past its deadline, of a request under this key that created its flow but died (with
-   * its node) before binding the key, whose lock this retry took over: the goal's flow with this
-   * very amount, currency and deadline is that request's, and is answered instead of refusing the
-   * retry as late. A fresh key, or a retry before the deadline, does not look.
+   * A retry under this key of a request that created its flow but died (with its node) before
+   * binding the key, whose lock this retry took over: the goal's flow with this very amount,
+   * currency and deadline is that request's, and is answered instead of starting another attempt
+   * (which, the first having failed meanwhile, would give one key two flows) or refusing a retry
+   * whose deadline has passed. A fresh key does not look.
    */
-  private Optional<PayFlow> earlierRunPastDeadline(NewPayment payment, Instant now) {
-    if (payment.bizDeadline().isAfter(now)) {
-      return Optional.empty();
-    }
+  private Optional<PayFlow> earlierRun(NewPayment payment) {
     return flows.findByGoal(payment.goal()).stream()
         .filter(f -> f.amount() == payment.amount())
         .filter(f -> f.currency().equals(payment.currency()))
         // The database keeps microseconds, rounded: the same deadline is within one of them.
         .filter(
             f -> Duration.between(f.bizDeadline(), payment.bizDeadline()).abs().toNanos() < 1_000)
-        .max(java.util.Comparator.comparingInt(PayFlow::attemptNo));
+        .max(Comparator.comparingInt(PayFlow::attemptNo));
   }
 
   private Duration keyLock() {
@@ -139,7 +138,7 @@ public final class PaymentApi {
     }
     Optional<PayFlow> earlier =
         claim instanceof Claim.Owned owned && owned.takenOver()
-            ? earlierRunPastDeadline(valid.payment(), now)
+            ? earlierRun(valid.payment())
             : Optional.empty();
     if (earlier.isPresent()) {
       keys.complete(merchant, idempotencyKey, earlier.get().id(), clock.instant());

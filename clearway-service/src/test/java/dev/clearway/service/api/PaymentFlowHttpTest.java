@@ -207,6 +207,29 @@ class PaymentFlowHttpTest {
   }
 
   @Test
+  void aRetryOfARequestThatDiedBeforeBindingItsKeyGetsThatRequestsFlowNotASecondAttempt()
+      throws Exception {
+    Payment payment = Payment.of(109, "died-before-binding-2");
+    Answer first = api.pay("key-died-3", payment);
+    assertThat(first.status()).as("%s", first).isEqualTo(201);
+    try (Connection c = TestDatabase.get().dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE idempotency_key SET state = 'IN_FLIGHT', flow_id = NULL,"
+                    + " locked_until = now() - interval '1 second' WHERE idem_key = ?")) {
+      ps.setString(1, "key-died-3");
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+    Rows before = rows();
+
+    Answer retry = api.pay("key-died-3", payment);
+
+    assertThat(retry.status()).as("%s", retry).isEqualTo(200);
+    assertThat(retry.flowId()).isEqualTo(first.flowId());
+    assertThat(rows().payFlow()).isEqualTo(before.payFlow());
+  }
+
+  @Test
   void theSameKeyWhileItsFirstRequestRunsIsInUseAndBothAgreeAfterwards() throws Exception {
     Payment payment = Payment.of(104, "in-use-1");
     GatedWallet.Gate gate = api.wallet.gate(104);
