@@ -3,6 +3,7 @@ package dev.clearway.core.reconciliation;
 import static dev.clearway.core.flow.domain.FlowStatus.BIZ_SUCCESS;
 import static dev.clearway.core.flow.domain.FlowStatus.PAYED;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clearway.core.reconciliation.decision.RepairCommand.OpenTicket;
 import dev.clearway.core.reconciliation.decision.RepairCommand.Wait;
@@ -45,6 +46,26 @@ class StatementGapDifferencesTest {
               assertThat(d.local()).isNull();
               assertThat(Run.repair(d, Day.LATE)).isInstanceOf(OpenTicket.class);
             });
+  }
+
+  @Test
+  void lineOfAnotherAccountIsRefusedNotMatched() {
+    LocalFact ours = Day.flow(34, BIZ_SUCCESS);
+    StatementFact line = Day.chargeOf(ours);
+    StatementFact elsewhere =
+        StatementFact.charge(
+            line.tradeOrderNo(),
+            line.attemptKey(),
+            line.pspReference(),
+            line.amountMinor(),
+            line.feeMinor(),
+            "EUR",
+            line.at(),
+            "psp-us-1");
+
+    assertThatThrownBy(() -> Run.day(new InMemoryFacts().local(ours), List.of(elsewhere)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("psp-us-1");
   }
 
   @Test

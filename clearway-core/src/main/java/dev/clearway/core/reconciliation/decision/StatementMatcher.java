@@ -27,8 +27,16 @@ public final class StatementMatcher {
     this.window = window;
   }
 
-  /** The differences one line shows; empty when it agrees with the local side. */
+  /**
+   * The differences one line shows; empty when it agrees with the local side.
+   *
+   * @throws IllegalArgumentException when the line belongs to another account than the window's
+   */
   public List<Difference> match(StatementFact line) {
+    if (!line.account().equals(window.account())) {
+      throw new IllegalArgumentException(
+          "line of account " + line.account() + " in the window of " + window.account());
+    }
     Optional<LocalFact> local = find(line);
     if (local.isEmpty()) {
       return List.of(unknown(line));
