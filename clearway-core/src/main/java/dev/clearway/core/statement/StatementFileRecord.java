@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 
 /**
- * One statement file on record. Files are never changed after import except to be marked
- * superseded by a newer valid file of the same account and day.
+ * One statement file on record. Files are never changed after import except to be marked superseded
+ * by a newer valid file of the same account and day.
  *
  * @param refusedLine the 1-based line that made the file refused, 0 for a file-level reason
  */

@@ -23,7 +23,8 @@ public final class StatementImporter {
     this.parsers = Map.copyOf(parsers);
   }
 
-  public StatementFileRecord importStatement(String accountRef, LocalDate day, Statement statement) {
+  public StatementFileRecord importStatement(
+      String accountRef, LocalDate day, Statement statement) {
     StatementParser parser = parsers.get(statement.format());
     if (parser == null) {
       throw new IllegalArgumentException("no parser for " + statement.format().code());
@@ -63,5 +64,4 @@ public final class StatementImporter {
       throw new IllegalStateException(algorithm, e);
     }
   }
-
 }

@@ -23,5 +23,4 @@ public interface StatementParser {
    * @throws Exception whatever the sink throws, unchanged
    */
   void parse(InputStream in, LineSink sink) throws Exception;
-
 }

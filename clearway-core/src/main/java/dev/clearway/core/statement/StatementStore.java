@@ -11,7 +11,11 @@ public interface StatementStore {
 
   /** What is to be imported: whose, which day, which bytes. */
   record Incoming(
-      String accountRef, LocalDate day, StatementFormat format, String sha256, String expectedHash) {}
+      String accountRef,
+      LocalDate day,
+      StatementFormat format,
+      String sha256,
+      String expectedHash) {}
 
   /** Supplies the parsed lines of the file, in order, to the store's sink. */
   @FunctionalInterface

@@ -60,9 +60,9 @@ public interface PspAdapter {
 
   /**
    * Downloads the PSP's statement of one account for one day, as raw bytes with their format and
-   * the hash the PSP announced for them, if it announces one. Unlike the payment calls, a
-   * statement that cannot be fetched is an exception: there is no certainty to answer with, and
-   * the caller retries the whole download later.
+   * the hash the PSP announced for them, if it announces one. Unlike the payment calls, a statement
+   * that cannot be fetched is an exception: there is no certainty to answer with, and the caller
+   * retries the whole download later.
    *
    * @throws UnsupportedOperationException when {@link #settlementReportAvailable()} is false
    * @throws java.io.UncheckedIOException when the PSP cannot be reached or refuses the download
