@@ -160,6 +160,42 @@ class JdbcStatementStoreTest {
         .containsExactly(String.valueOf(100L * charges));
   }
 
+  @Test
+  void concurrentImportsOfOneDayLeaveExactlyOneFileInForce() throws Exception {
+    byte[] a = resource("/statement/wallet-2026-12-01.csv");
+    byte[] b = resource("/statement/wallet-2026-12-01-corrected.csv");
+    for (int round = 0; round < 5; round++) {
+      reset();
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(2);
+      try {
+        List<java.util.concurrent.Future<StatementFileRecord>> runs = new ArrayList<>();
+        for (byte[] bytes : List.of(a, b)) {
+          runs.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    return importer.importStatement(
+                        ACCOUNT, DAY, Statement.unhashed(StatementFormat.WALLET_CSV, bytes));
+                  }));
+        }
+        for (var run : runs) {
+          assertThat(run.get().status()).isEqualTo(Status.IMPORTED);
+        }
+      } finally {
+        pool.shutdown();
+      }
+      assertThat(query("SELECT status FROM statement_file ORDER BY id"))
+          .containsExactly("SUPERSEDED", "IMPORTED");
+      assertThat(
+              query(
+                  "SELECT count(*) FROM statement_file f JOIN statement_file g"
+                      + " ON f.superseded_by = g.id AND g.status = 'IMPORTED'"))
+          .containsExactly("1");
+    }
+  }
+
   private List<String> rawLines(long fileId) throws SQLException {
     return query("SELECT raw FROM statement_line WHERE file_id = " + fileId + " ORDER BY line_no");
   }
