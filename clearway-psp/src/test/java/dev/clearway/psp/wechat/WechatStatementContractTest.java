@@ -117,6 +117,22 @@ class WechatStatementContractTest {
     assertThat(store.current(ACCOUNT, day)).map(StatementFileRecord::id).contains(file.id());
   }
 
+  @Test
+  void theBillIsServedOnlyToASignedRequest() throws Exception {
+    java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+    for (String path : List.of("/v3/bill/tradebill", "/v3/billdownload/file")) {
+      java.net.http.HttpResponse<String> unsigned =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      h.sim.baseUrl().resolve(path + "?bill_date=" + day))
+                  .GET()
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(unsigned.statusCode()).as(path).isEqualTo(401);
+      assertThat(unsigned.body()).doesNotContain("SUCCESS");
+    }
+  }
+
   private long count(String sql) throws Exception {
     try (Connection c = ds.getConnection();
         java.sql.Statement st = c.createStatement();
