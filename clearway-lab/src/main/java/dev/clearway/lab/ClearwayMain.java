@@ -3,6 +3,7 @@ package dev.clearway.lab;
 import dev.clearway.lab.cli.BenchCommand;
 import dev.clearway.lab.cli.ChaosCommand;
 import dev.clearway.lab.cli.ClusterChaosCommand;
+import dev.clearway.lab.cli.ReconcileCommand;
 import dev.clearway.lab.cli.ServeCommand;
 import dev.clearway.lab.cli.SimCommand;
 import java.io.PrintStream;
@@ -15,9 +16,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The command line: {@code clearway demo | chaos [channels] | bench [drain|cluster] | serve | sim |
- * cluster-chaos | help}. {@code sim} runs the simulated wallet, business and their ledger alone,
- * for nodes elsewhere. A bad option, a bad value or an unknown command answers a message and the
- * usage on stderr and exits 2.
+ * cluster-chaos | reconcile | help}. {@code reconcile} imports one statement file by hand. {@code
+ * sim} runs the simulated wallet, business and their ledger alone, for nodes elsewhere. A bad
+ * option, a bad value or an unknown command answers a message and the usage on stderr and exits 2.
  */
 @Command(
     name = "clearway",
@@ -41,6 +42,7 @@ public final class ClearwayMain implements Runnable {
             .addSubcommand(new ServeCommand(out))
             .addSubcommand(new ClusterChaosCommand(out, err))
             .addSubcommand(new SimCommand(out, err, System::getenv))
+            .addSubcommand(new ReconcileCommand(out))
             .addSubcommand(new CommandLine.HelpCommand());
     line.setOut(new PrintWriter(out, true, Charset.defaultCharset()));
     line.setErr(new PrintWriter(err, true, Charset.defaultCharset()));

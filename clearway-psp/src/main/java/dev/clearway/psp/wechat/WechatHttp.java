@@ -1,6 +1,7 @@
 package dev.clearway.psp.wechat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,6 +46,40 @@ final class WechatHttp {
 
   WechatReply post(String path, Object body) {
     return send("POST", path, json.writeValueAsString(body));
+  }
+
+  /**
+   * Downloads a file WeChat Pay pointed to ({@code download_url}), with a signed GET. The file is
+   * not signed; its announced hash vouches for it. Only URLs on the configured base are fetched, so
+   * the merchant's signature never goes to another host.
+   *
+   * @throws UncheckedIOException when the download fails or answers other than 200
+   */
+  byte[] download(String url) {
+    if (!url.startsWith(base + "/")) {
+      throw new UncheckedIOException(new IOException("download_url is not on the PSP's base URL"));
+    }
+    URI uri = URI.create(url);
+    String signedUrl =
+        uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .timeout(config.requestTimeout())
+            .header("Authorization", authorization("GET", signedUrl, ""))
+            .GET()
+            .build();
+    try {
+      HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() != 200) {
+        throw new IOException("download answered " + response.statusCode());
+      }
+      return response.body();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new IOException("interrupted", e));
+    }
   }
 
   private WechatReply send(String method, String pathAndQuery, String body) {

@@ -9,6 +9,11 @@ import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
+import dev.clearway.core.statement.Statement;
+import dev.clearway.core.statement.StatementFormat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -175,5 +180,30 @@ public final class WechatPayAdapter implements PspAdapter {
   @Override
   public String toString() {
     return "WechatPayAdapter[mchid=" + config.credentials().mchid() + "]";
+  }
+
+  @Override
+  public boolean settlementReportAvailable() {
+    return true;
+  }
+
+  /**
+   * {@code GET /v3/bill/tradebill?bill_date=..} for the hash and download URL, then the trade bill
+   * itself. The statement carries the announced hash; the importer checks it.
+   */
+  @Override
+  public Statement downloadStatement(String accountRef, LocalDate day) {
+    WechatReply reply = http.get("/v3/bill/tradebill?bill_date=" + day);
+    if (!reply.authentic() || reply.status() != 200) {
+      String why = reply.authentic() ? reply.status() + " " + reply.code() : reply.failure();
+      throw new UncheckedIOException(new IOException("tradebill query failed: " + why));
+    }
+    String hashType = reply.text("hash_type");
+    String hashValue = reply.text("hash_value");
+    String url = reply.text("download_url");
+    if (hashType == null || hashValue == null || url == null) {
+      throw new UncheckedIOException(new IOException("tradebill answer lacks a field"));
+    }
+    return new Statement(StatementFormat.WECHAT_TRADEBILL, http.download(url), hashValue, hashType);
   }
 }

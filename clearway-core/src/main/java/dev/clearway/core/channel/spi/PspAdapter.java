@@ -1,5 +1,7 @@
 package dev.clearway.core.channel.spi;
 
+import dev.clearway.core.statement.Statement;
+import java.time.LocalDate;
 import java.util.Map;
 
 /**
@@ -50,4 +52,22 @@ public interface PspAdapter {
    * @throws WebhookRejected when the signature, timestamp or encryption does not check out
    */
   WebhookNotice parseWebhook(Map<String, String> headers, byte[] rawBody) throws WebhookRejected;
+
+  /** Whether the PSP publishes a daily statement this adapter can download. */
+  default boolean settlementReportAvailable() {
+    return false;
+  }
+
+  /**
+   * Downloads the PSP's statement of one account for one day, as raw bytes with their format and
+   * the hash the PSP announced for them, if it announces one. Unlike the payment calls, a statement
+   * that cannot be fetched is an exception: there is no certainty to answer with, and the caller
+   * retries the whole download later.
+   *
+   * @throws UnsupportedOperationException when {@link #settlementReportAvailable()} is false
+   * @throws java.io.UncheckedIOException when the PSP cannot be reached or refuses the download
+   */
+  default Statement downloadStatement(String accountRef, LocalDate day) {
+    throw new UnsupportedOperationException(channel() + " publishes no statement");
+  }
 }

@@ -176,6 +176,12 @@ final class StripeBook {
     return refund == null ? notFound() : SimResponse.ok(refund.toJson());
   }
 
+  /** The balance report of the UTC day starting at {@code from} (unix seconds). */
+  synchronized byte[] balanceReport(long from) {
+    return StripeBalanceReport.render(
+        intents.values(), refunds.values(), intents, from, from + 86_400);
+  }
+
   synchronized List<PspCharge> ledger() {
     List<PspCharge> out = new ArrayList<>(intents.size());
     intents.values().forEach(i -> out.add(i.toCharge(account)));

@@ -96,6 +96,14 @@ public final class StripeSimServer implements SimPsp {
     return book.ledger();
   }
 
+  /**
+   * The account's balance transactions of one UTC day, as Stripe's balance report CSV ({@code
+   * id,type,amount,fee,net,currency,created,source,metadata_attempt_key}).
+   */
+  public byte[] balanceReport(java.time.LocalDate day) {
+    return book.balanceReport(day.atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond());
+  }
+
   @Override
   public void webhookTarget(URI target) {
     webhooks.target(target);

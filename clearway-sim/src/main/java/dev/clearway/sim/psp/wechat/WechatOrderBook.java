@@ -3,6 +3,7 @@ package dev.clearway.sim.psp.wechat;
 import dev.clearway.sim.psp.PspCharge;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -185,6 +186,34 @@ final class WechatOrderBook {
       out.add(new Ledger(order.request, order.transactionId, order.state, refunded));
     }
     return out;
+  }
+
+  /** The trades paid and the refunds settled within {@code [from, to)}, in time order. */
+  synchronized List<WechatTradeBill.Entry> billEntries(Instant from, Instant to) {
+    List<WechatTradeBill.Entry> out = new ArrayList<>();
+    for (SimOrder order : orders.values()) {
+      if (order.successTime != null && within(order.successTime, from, to)) {
+        out.add(WechatTradeBill.Entry.trade(order.request, order.transactionId, order.successTime));
+      }
+    }
+    for (SimRefund r : refunds.values()) {
+      if (r.successTime != null && within(r.successTime, from, to)) {
+        out.add(
+            WechatTradeBill.Entry.refund(
+                r.order.request,
+                r.order.transactionId,
+                r.refundId,
+                r.outRefundNo,
+                r.amount,
+                r.successTime));
+      }
+    }
+    out.sort(java.util.Comparator.comparing(WechatTradeBill.Entry::at));
+    return out;
+  }
+
+  private static boolean within(Instant at, Instant from, Instant to) {
+    return !at.isBefore(from) && at.isBefore(to);
   }
 
   /** A ledger row before it is rendered as a {@link PspCharge}. */

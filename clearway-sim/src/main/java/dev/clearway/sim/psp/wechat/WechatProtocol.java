@@ -10,6 +10,8 @@ package dev.clearway.sim.psp.wechat;
  * POST /v3/pay/transactions/out-trade-no/{no}/close        close (204)
  * POST /v3/refund/domestic/refunds                         refund
  * GET  /v3/refund/domestic/refunds/{out_refund_no}         query a refund
+ * GET  /v3/bill/tradebill?bill_date=YYYY-MM-DD             the trade bill's hash and download_url
+ * GET  /v3/billdownload/file?bill_date=YYYY-MM-DD          the trade bill itself (text, signed call)
  * </pre>
  *
  * Errors are {@code {"code":..,"message":..}} with a 4xx or 5xx status.
@@ -20,6 +22,8 @@ public final class WechatProtocol {
   public static final String BY_TRANSACTION_ID = "/v3/pay/transactions/id/";
   public static final String CLOSE_SUFFIX = "/close";
   public static final String REFUNDS = "/v3/refund/domestic/refunds";
+  public static final String TRADEBILL = "/v3/bill/tradebill";
+  public static final String BILL_DOWNLOAD = "/v3/billdownload/file";
 
   public static final String AUTH_SCHEMA = "WECHATPAY2-SHA256-RSA2048";
   public static final String HEADER_TIMESTAMP = "Wechatpay-Timestamp";

@@ -73,6 +73,24 @@ final class WechatRequests {
     throw param("mchid");
   }
 
+  /** The {@code bill_date} parameter, a calendar day {@code YYYY-MM-DD}. */
+  String billDate(String query) throws WechatApiError {
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        if (pair.startsWith("bill_date=")) {
+          String day = pair.substring("bill_date=".length());
+          try {
+            java.time.LocalDate.parse(day);
+            return day;
+          } catch (java.time.format.DateTimeParseException e) {
+            throw param("bill_date");
+          }
+        }
+      }
+    }
+    throw param("bill_date");
+  }
+
   String merchantNo(JsonNode value) throws WechatApiError {
     return merchantNo(StrictJson.text(value));
   }

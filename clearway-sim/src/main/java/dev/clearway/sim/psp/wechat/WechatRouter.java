@@ -24,7 +24,9 @@ final class WechatRouter implements HttpHandler {
     QUERY_BY_ID("query"),
     CLOSE("close"),
     REFUND("refund"),
-    QUERY_REFUND("refund_query");
+    QUERY_REFUND("refund_query"),
+    TRADEBILL("tradebill"),
+    BILL_DOWNLOAD("billdownload");
 
     final String faultName;
 
@@ -36,7 +38,11 @@ final class WechatRouter implements HttpHandler {
   private record Call(Op op, String key, Object params) {}
 
   /** An answer; {@code body} holds the bytes that are signed and sent. */
-  private record Reply(int status, byte[] body) {}
+  private record Reply(int status, byte[] body, String contentType) {
+    Reply(int status, byte[] body) {
+      this(status, body, "application/json; charset=utf-8");
+    }
+  }
 
   private final WechatSimOptions options;
   private final WechatOrderBook book;
@@ -90,6 +96,11 @@ final class WechatRouter implements HttpHandler {
       throw new WechatApiError(401, WechatProtocol.SIGN_ERROR, "signature verification failed");
     }
     Call call = route(method, path, query, body);
+    if (call.op() == Op.TRADEBILL) {
+      call =
+          new Call(
+              call.op(), call.key(), "http://" + exchange.getRequestHeaders().getFirst("Host"));
+    }
     meter(call);
     if (call.op() == Op.CREATE) {
       if (faults.outage() == PspFaults.Outage.UNAVAILABLE) {
@@ -171,7 +182,31 @@ final class WechatRouter implements HttpHandler {
       String no = requests.merchantNo(path.substring(WechatProtocol.REFUNDS.length() + 1));
       return new Call(Op.QUERY_REFUND, no, null);
     }
+    if (path.equals(WechatProtocol.TRADEBILL) || path.equals(WechatProtocol.BILL_DOWNLOAD)) {
+      requireMethod(method, "GET");
+      String day = requests.billDate(query);
+      return new Call(
+          path.equals(WechatProtocol.TRADEBILL) ? Op.TRADEBILL : Op.BILL_DOWNLOAD, day, null);
+    }
     throw new WechatApiError(404, WechatProtocol.NOT_FOUND, "no such route");
+  }
+
+  /** The bill's hash and where to download it; the URL is served by this simulator. */
+  private Reply tradeBill(String day, String baseUrl) {
+    byte[] bill = bill(day);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("hash_type", "SHA1");
+    body.put("hash_value", WechatTradeBill.sha1Hex(bill));
+    body.put("download_url", baseUrl + WechatProtocol.BILL_DOWNLOAD + "?bill_date=" + day);
+    return ok(body);
+  }
+
+  private byte[] bill(String day) {
+    java.time.LocalDate date = java.time.LocalDate.parse(day);
+    return WechatTradeBill.render(
+        options.keys().mchid(),
+        book.billEntries(
+            WechatTradeBill.dayStart(date), WechatTradeBill.dayStart(date.plusDays(1))));
   }
 
   private Reply execute(Call call, Payer payer) throws WechatApiError {
@@ -185,6 +220,8 @@ final class WechatRouter implements HttpHandler {
       }
       case REFUND -> ok(book.refund((RefundRequest) call.params()));
       case QUERY_REFUND -> ok(book.queryRefund(call.key()));
+      case TRADEBILL -> tradeBill(call.key(), (String) call.params());
+      case BILL_DOWNLOAD -> new Reply(200, bill(call.key()), "text/plain; charset=utf-8");
     };
   }
 
@@ -206,8 +243,8 @@ final class WechatRouter implements HttpHandler {
           meter.record();
         }
       }
-      case CLOSE, REFUND -> {
-        // Writes are not metered.
+      case CLOSE, REFUND, TRADEBILL, BILL_DOWNLOAD -> {
+        // Writes and bills are not metered.
       }
     }
   }
@@ -252,7 +289,7 @@ final class WechatRouter implements HttpHandler {
             options.keys().platformPrivateKey(), WechatCrypto.message(bytes, timestamp, nonce));
     var headers = exchange.getResponseHeaders();
     if (bytes.length > 0) {
-      headers.set("Content-Type", "application/json; charset=utf-8");
+      headers.set("Content-Type", reply.contentType());
     }
     headers.set(WechatProtocol.HEADER_REQUEST_ID, "req-" + requestIds.incrementAndGet());
     headers.set(WechatProtocol.HEADER_TIMESTAMP, timestamp);
