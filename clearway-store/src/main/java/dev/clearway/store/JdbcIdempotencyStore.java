@@ -138,6 +138,22 @@ public final class JdbcIdempotencyStore {
         });
   }
 
+  /**
+   * Ends the in-flight lock of a key whose request failed after it may have created its attempt:
+   * the row stays, so the retry takes the key over (and looks for that attempt) instead of starting
+   * afresh.
+   */
+  public void expireLock(String merchant, String key, Instant now) {
+    update(
+        "UPDATE idempotency_key SET locked_until = ?"
+            + " WHERE merchant_id = ? AND idem_key = ? AND state = 'IN_FLIGHT'",
+        ps -> {
+          ps.setObject(1, ts(now));
+          ps.setString(2, merchant);
+          ps.setString(3, key);
+        });
+  }
+
   private void update(String sql, Sql.Binder binder) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {

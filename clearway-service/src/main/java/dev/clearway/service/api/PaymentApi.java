@@ -161,10 +161,15 @@ public final class PaymentApi {
           "the payment was accepted but no worker is free to start it now; it goes on in the"
               + " background: retry with the same Idempotency-Key to read it",
           retryAfter);
-    } catch (RuntimeException e) {
-      // Nothing is bound to the key yet; free it so the client's retry runs at once. If the
-      // attempt was created before the failure, the retry finds it as the goal's live attempt.
+    } catch (ApiException refused) {
+      // Refused before anything was written: the key is free for a corrected request.
       keys.release(merchant, idempotencyKey);
+      throw refused;
+    } catch (RuntimeException e) {
+      // The attempt may exist (the failure may have come after its insert) and may even have
+      // ended meanwhile: keep the key, its lock expired now, so the client's retry takes it over
+      // at once and is answered with that request's flow rather than starting another attempt.
+      keys.expireLock(merchant, idempotencyKey, clock.instant());
       throw e;
     }
     PayFlow flow = started.flow();
