@@ -1,14 +1,12 @@
 package dev.clearway.psp.stripe;
 
+import dev.clearway.core.statement.HeaderedCsv;
 import dev.clearway.core.statement.MalformedStatementException;
 import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementLine;
 import dev.clearway.core.statement.StatementLineKind;
 import dev.clearway.core.statement.StatementParser;
-import java.io.BufferedReader;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,21 +31,7 @@ public final class StripeBalanceReportParser implements StatementParser {
 
   @Override
   public void parse(InputStream in, LineSink sink) throws Exception {
-    BufferedReader reader =
-        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()));
-    String line = reader.readLine();
-    if (line == null) {
-      throw new MalformedStatementException(0, "empty file: no header");
-    }
-    if (!HEADER.equals(line)) {
-      throw new MalformedStatementException(1, "header is not " + HEADER);
-    }
-    sink.accept(StatementLine.textOnly(1, line));
-    long lineNo = 1;
-    while ((line = reader.readLine()) != null) {
-      lineNo++;
-      sink.accept(parseLine(lineNo, line));
-    }
+    HeaderedCsv.read(in, HEADER, StripeBalanceReportParser::parseLine, sink);
   }
 
   private static StatementLine parseLine(long lineNo, String raw)
