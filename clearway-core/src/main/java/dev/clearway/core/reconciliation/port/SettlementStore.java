@@ -1,0 +1,27 @@
+package dev.clearway.core.reconciliation.port;
+
+import dev.clearway.core.reconciliation.domain.SettlementStatus;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The settlement status of each payment, written only by reconciliation and kept apart from the
+ * flow's status: a later statement may change it (a reversal), and each change is a history row;
+ * the flow's own history is never touched.
+ */
+public interface SettlementStore {
+
+  /** One settlement observation of a trade order. */
+  record Mark(
+      String tradeOrderNo,
+      SettlementStatus status,
+      Long differenceId,
+      Long statementFileId,
+      Long statementLineNo,
+      Instant at) {}
+
+  /** Records the status; a no-op when it is already the same (idempotent re-runs). */
+  void mark(Mark mark);
+
+  Optional<SettlementStatus> status(String tradeOrderNo);
+}
