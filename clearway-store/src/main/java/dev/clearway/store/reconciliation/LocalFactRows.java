@@ -14,8 +14,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 
 /**
- * The columns of one local view (a flow {@code f}, its attempt {@code a} at account {@code ca},
- * and a refund {@code r}, each side possibly null) and their mapping to a {@link LocalFact}.
+ * The columns of one local view (a flow {@code f}, its attempt {@code a} at account {@code ca}, and
+ * a refund {@code r}, each side possibly null) and their mapping to a {@link LocalFact}.
  */
 final class LocalFactRows {
 
@@ -61,8 +61,8 @@ final class LocalFactRows {
           + " AS compensation";
 
   /**
-   * A view whose refund is the compensation {@code k} of a charged attempt recorded FAILED. It is no
-   * refund order: its id is the attempt's id negated, so no refund order is ever taken for it.
+   * A view whose refund is the compensation {@code k} of a charged attempt recorded FAILED. It is
+   * no refund order: its id is the attempt's id negated, so no refund order is ever taken for it.
    */
   static final String WITH_COMPENSATION =
       FLOW_AND_ATTEMPT
