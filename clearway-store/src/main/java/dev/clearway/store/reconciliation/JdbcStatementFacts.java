@@ -15,10 +15,10 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 /**
- * The money lines of the statements in force ({@code statement_file.status = 'IMPORTED'}) as
- * facts: a superseded or refused file is never read. Amounts on a fact are positive minor units
- * (the statement stores them signed as the merchant's balance moves). The formats store only lines
- * whose movement happened, so every fact is SUCCEEDED. A FEE line (a fee or payout grouping many
+ * The money lines of the statements in force ({@code statement_file.status = 'IMPORTED'}) as facts:
+ * a superseded or refused file is never read. Amounts on a fact are positive minor units (the
+ * statement stores them signed as the merchant's balance moves). The formats store only lines whose
+ * movement happened, so every fact is SUCCEEDED. A FEE line (a fee or payout grouping many
  * payments) names no payment and is not a fact of one.
  */
 public final class JdbcStatementFacts implements StatementFacts {
