@@ -178,8 +178,12 @@ final class StripeBook {
 
   /** The balance report of the UTC day starting at {@code from} (unix seconds). */
   synchronized byte[] balanceReport(long from) {
-    return StripeBalanceReport.render(
-        intents.values(), refunds.values(), intents, from, from + 86_400);
+    return balanceReport(from, from + 86_400);
+  }
+
+  /** The balance report of {@code [from, to)} in unix seconds. */
+  synchronized byte[] balanceReport(long from, long to) {
+    return StripeBalanceReport.render(intents.values(), refunds.values(), intents, from, to);
   }
 
   synchronized List<PspCharge> ledger() {
