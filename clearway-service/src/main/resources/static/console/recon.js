@@ -52,7 +52,7 @@ async function renderRecon() {
     const open = s.classes.reduce((n, c) => n + c.count, 0);
     $("recon-totals").innerHTML = [
       ["open differences", open], ["tickets", s.tickets], ["oldest open", age(s.oldestOpenAgeSeconds)],
-    ].map(([k, v]) => `<span><b>${esc(k)}</b> <span id="recon-${k.replace(/[^a-z]+/gi, "-")}">${esc(v)}</span></span>`).join("")
+    ].map(([k, v]) => `<span><b>${esc(k)}</b> <span id="rt-${k.replace(/[^a-z]+/gi, "-")}">${esc(v)}</span></span>`).join("")
       + (s.tickets > 0 ? ' <span class="bad">tickets wait for a person</span>' : "");
     $("recon-runs").querySelector("tbody").innerHTML = s.runs.map((r) => `
       <tr data-account="${esc(r.account)}"><td>${esc(r.account)}</td><td>${esc(r.day)}</td>
