@@ -15,6 +15,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 
 /**
@@ -54,7 +55,7 @@ public class ReconciliationConfiguration {
   }
 
   @Bean
-  ConfiguredAccountTerms clearwayAccountTerms(Environment environment) {
+  ConfiguredAccountTerms clearwayAccountTerms(ConfigurableEnvironment environment) {
     return AccountTermsProperties.read(environment);
   }
 

@@ -28,6 +28,9 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What people read of reconciliation: the last run of each account, the differences (filtered by
@@ -40,6 +43,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping(path = "/ops/reconciliation", produces = MediaType.APPLICATION_JSON_VALUE)
 public class ReconciliationController {
   private static final int HISTORY_ROWS = 200;
+  private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final JdbcReconQueries queries;
   private final ReconRuns runs;
@@ -112,6 +116,7 @@ public class ReconciliationController {
     int size = PageCursor.MAX_SIZE;
     return new DifferenceDetail(
         DifferenceView.of(d, clock.instant()),
+        queries.evidence(id).map(ReconciliationController::json).orElse(null),
         line,
         queries.history(id, HISTORY_ROWS),
         Page.byId(queries.commands(id, Long.MAX_VALUE, size + 1), size, TicketCommand::id),
@@ -149,6 +154,15 @@ public class ReconciliationController {
         o.amountMinor(),
         o.oldestFoundAt(),
         o.oldestFoundAt() == null ? 0 : age(o.oldestFoundAt(), now));
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (JacksonException e) {
+      // Recorded by the store as JSON; shown as text should it ever not parse.
+      return JSON.getNodeFactory().textNode(text);
+    }
   }
 
   static long age(Instant at, Instant now) {

@@ -2,9 +2,7 @@ package dev.clearway.store.reconciliation;
 
 import dev.clearway.core.reconciliation.domain.DifferenceClass;
 import dev.clearway.core.reconciliation.domain.DifferenceState;
-import dev.clearway.core.reconciliation.domain.MatchConfidence;
 import dev.clearway.core.reconciliation.domain.RecordedDifference;
-import dev.clearway.core.reconciliation.domain.RepairKind;
 import dev.clearway.core.reconciliation.domain.TicketAudit;
 import dev.clearway.core.reconciliation.domain.TicketCommand;
 import dev.clearway.store.Sql;
@@ -22,12 +20,7 @@ import javax.sql.DataSource;
  * whether a next page exists.
  */
 public final class JdbcReconQueries {
-  private static final String DIFFERENCE_COLUMNS =
-      """
-      id, account_ref, statement_day, kind, identity, trade_order_no, refund_order_no, flow_id,
-      statement_file_id, statement_line_no, statement_amount, local_amount, currency, confidence,
-      state, repair_kind, detail, actionable_at, version, created_at, updated_at
-      """;
+  private static final String DIFFERENCE_COLUMNS = DifferenceRows.COLUMNS + " ";
 
   private final Sql sql;
 
@@ -210,27 +203,17 @@ public final class JdbcReconQueries {
   }
 
   static RecordedDifference difference(ResultSet rs) throws SQLException {
-    return new RecordedDifference(
-        rs.getLong("id"),
-        rs.getString("account_ref"),
-        rs.getObject("statement_day", java.time.LocalDate.class),
-        DifferenceClass.valueOf(rs.getString("kind")),
-        rs.getString("identity"),
-        rs.getString("trade_order_no"),
-        rs.getString("refund_order_no"),
-        rs.getObject("flow_id", Long.class),
-        rs.getObject("statement_file_id", Long.class),
-        rs.getObject("statement_line_no", Long.class),
-        rs.getObject("statement_amount", Long.class),
-        rs.getObject("local_amount", Long.class),
-        rs.getString("currency"),
-        MatchConfidence.valueOf(rs.getString("confidence")),
-        DifferenceState.valueOf(rs.getString("state")),
-        RepairKind.valueOf(rs.getString("repair_kind")),
-        rs.getString("detail"),
-        TicketRows.instant(rs, "actionable_at"),
-        rs.getLong("version"),
-        TicketRows.instant(rs, "created_at"),
-        TicketRows.instant(rs, "updated_at"));
+    return DifferenceRows.map(rs);
+  }
+
+  /** The evidence of both sides as recorded when the difference was found (JSON, no secrets). */
+  public Optional<String> evidence(long id) {
+    return sql
+        .query(
+            "SELECT evidence FROM recon_difference WHERE id = ?",
+            ps -> ps.setLong(1, id),
+            rs -> rs.getString("evidence"))
+        .stream()
+        .findFirst();
   }
 }
