@@ -2,7 +2,9 @@ package dev.clearway.service.reconciliation;
 
 import dev.clearway.core.reconciliation.domain.DifferenceClass;
 import dev.clearway.core.reconciliation.domain.RepairKind;
+import dev.clearway.core.reconciliation.domain.RepairOutcome;
 import dev.clearway.core.reconciliation.domain.TicketCommand;
+import dev.clearway.core.reconciliation.port.ReconciliationEvents;
 import dev.clearway.store.reconciliation.JdbcReconQueries;
 import dev.clearway.store.reconciliation.OpenDifferences;
 import io.micrometer.core.instrument.Gauge;
@@ -30,12 +32,14 @@ import org.slf4j.LoggerFactory;
  * their amount in minor units per class and currency ({@code
  * clearway.recon.differences.amount{class,currency}}), the age of the oldest open difference
  * ({@code clearway.recon.oldest_unresolved.age.seconds}) and the tickets waiting for a person
- * ({@code clearway.recon.tickets}). Counters: repairs applied by kind ({@code
- * clearway.recon.repairs{kind}}), statement imports that failed ({@code
- * clearway.recon.import.failures{reason}}: refused or download), runs by outcome ({@code
- * clearway.recon.runs{outcome}}) and ticket decisions ({@code clearway.recon.tickets.decided{state}}).
+ * ({@code clearway.recon.tickets}). Counters: repairs by kind and result ({@code
+ * clearway.recon.repairs{kind,result}}), statement imports that failed ({@code
+ * clearway.recon.import.failures{reason}}: refused or download), differences found and tickets
+ * opened by class ({@code clearway.recon.differences.found{class}}, {@code
+ * clearway.recon.tickets.opened{class}}), runs by outcome ({@code clearway.recon.runs{outcome}})
+ * and ticket decisions ({@code clearway.recon.tickets.decided{state}}).
  */
-public final class ReconMetrics implements AutoCloseable {
+public final class ReconMetrics implements ReconciliationEvents, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ReconMetrics.class);
 
   private final JdbcReconQueries queries;
@@ -108,19 +112,36 @@ public final class ReconMetrics implements AutoCloseable {
     tickets.set(waiting);
   }
 
-  /** One repair applied through the engines' transitions. */
-  public void repaired(RepairKind kind) {
-    registry.counter("clearway.recon.repairs", "kind", kind.name()).increment();
+  @Override
+  public void differenceFound(DifferenceClass kind, long amountMinor) {
+    registry.counter("clearway.recon.differences.found", "class", kind.name()).increment();
+  }
+
+  @Override
+  public void repaired(RepairKind kind, RepairOutcome.Result result) {
+    registry
+        .counter("clearway.recon.repairs", "kind", kind.name(), "result", result.name())
+        .increment();
+  }
+
+  @Override
+  public void ticketOpened(DifferenceClass kind) {
+    registry.counter("clearway.recon.tickets.opened", "class", kind.name()).increment();
+  }
+
+  @Override
+  public void importRefused(String account, String reason) {
+    importFailed("refused");
+  }
+
+  @Override
+  public void runEnded(String account, String outcome) {
+    registry.counter("clearway.recon.runs", "outcome", outcome).increment();
   }
 
   /** A statement that could not be imported: {@code refused} (hash, malformed) or {@code download}. */
   public void importFailed(String reason) {
     registry.counter("clearway.recon.import.failures", "reason", reason).increment();
-  }
-
-  /** A run of an account-day ended: DONE, FAILED or SKIPPED (another node holds it). */
-  public void ran(String outcome) {
-    registry.counter("clearway.recon.runs", "outcome", outcome).increment();
   }
 
   /** A ticket command was decided (its state after the decision). */

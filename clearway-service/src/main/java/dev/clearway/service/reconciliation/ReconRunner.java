@@ -54,9 +54,6 @@ public final class ReconRunner {
       log.warn("statement of an account for {} not downloaded: {}", day, e.getClass().getName());
     }
     Optional<ReconRun> run = reconcile.reconcile(account, day);
-    if (metrics != null) {
-      metrics.ran(run.map(r -> r.status().name()).orElse("SKIPPED"));
-    }
     int repaired = repair.runOnce();
     if (metrics != null) {
       metrics.refresh();

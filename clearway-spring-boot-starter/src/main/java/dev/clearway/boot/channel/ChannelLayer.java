@@ -21,6 +21,7 @@ import java.util.function.IntSupplier;
  */
 public final class ChannelLayer implements AutoCloseable {
 
+  private final ChannelContext ctx;
   private final ChannelGateway gateway;
   private final ChannelWebhookIntake intake;
   private final RecoveryWorker recovery;
@@ -65,6 +66,7 @@ public final class ChannelLayer implements AutoCloseable {
       WorkerFailures failures,
       Duration recoveryIdlePause) {
     this.recoveryIdlePause = recoveryIdlePause;
+    this.ctx = ctx;
     this.gateway = new ChannelGateway(ctx, methods);
     this.intake = new ChannelWebhookIntake(ctx);
     this.recovery =
@@ -73,6 +75,11 @@ public final class ChannelLayer implements AutoCloseable {
     this.compensation = new CompensationWorker(ctx, failures);
     this.pool = Executors.newFixedThreadPool(threads);
     this.failures = failures;
+  }
+
+  /** The context the layer runs in (stores, adapters, clock), for the paths that record into it. */
+  public ChannelContext context() {
+    return ctx;
   }
 
   public ChannelGateway gateway() {
