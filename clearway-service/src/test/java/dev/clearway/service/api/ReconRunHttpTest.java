@@ -104,7 +104,8 @@ class ReconRunHttpTest {
     assertThat(get("/ops/reconciliation/tickets?account=acct_hand").get("items")).hasSize(1);
 
     JsonNode detail = get("/ops/reconciliation/differences/" + d.get("id").asLong());
-    assertThat(detail.get("statementLine").get("tradeOrderNo").asString()).isEqualTo("T_NOBODY_1");
+    // Both sides' evidence as recorded: the statement's line names the order.
+    assertThat(detail.get("evidence").toString()).contains("T_NOBODY_1").contains("4200");
     assertThat(detail.get("history").size()).isGreaterThanOrEqualTo(2);
 
     JsonNode runs = get("/ops/reconciliation/runs");
