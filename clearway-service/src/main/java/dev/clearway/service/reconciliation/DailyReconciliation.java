@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * check} interval, for each account whose statement of day D has become available (its configured
  * time of day in the account's zone, on D + 1), the day is downloaded, imported and reconciled
  * unless its latest run already is DONE; the account-day's run lease (ReconRuns) lets one node run
- * it, and a FAILED run is retried on the next check. The repair pass runs every {@code repairEvery}.
- * Both survive a failed round.
+ * it, and a FAILED run is retried on the next check. The repair pass runs every {@code
+ * repairEvery}. Both survive a failed round.
  */
 public final class DailyReconciliation implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DailyReconciliation.class);

@@ -9,9 +9,9 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One difference with its evidence: both sides as recorded when it was found, the statement line
- * it was found on (null when the statement has none), its state history oldest first, and the
- * first page of its ticket commands and audit.
+ * One difference with its evidence: both sides as recorded when it was found, the statement line it
+ * was found on (null when the statement has none), its state history oldest first, and the first
+ * page of its ticket commands and audit.
  */
 public record DifferenceDetail(
     DifferenceView difference,

@@ -46,7 +46,9 @@ final class OpsRequests {
     return value.strip();
   }
 
-  /** An optional filter: null when absent, 400 {@code invalid_parameter} when not one of the enum. */
+  /**
+   * An optional filter: null when absent, 400 {@code invalid_parameter} when not one of the enum.
+   */
   static <E extends Enum<E>> E optional(
       String value, String name, Class<E> type, Function<String, E> parse) {
     if (value == null || value.isEmpty()) {

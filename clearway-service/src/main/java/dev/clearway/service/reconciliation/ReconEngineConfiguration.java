@@ -38,8 +38,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * The reconciliation engine over the JDBC stores: the job that reconciles one account-day under
- * its run's lease, the repair pass, and the repairs through the engines' own transitions (the flow
+ * The reconciliation engine over the JDBC stores: the job that reconciles one account-day under its
+ * run's lease, the repair pass, and the repairs through the engines' own transitions (the flow
  * engine's CAS transitions, the channel layer's recording path when it is there, the refund
  * engine). {@code clearway.reconciliation.date-window} (default 2h) is how far across midnight a
  * movement may sit in the neighbouring day's file; {@code

@@ -139,7 +139,9 @@ public final class ReconMetrics implements ReconciliationEvents, AutoCloseable {
     registry.counter("clearway.recon.runs", "outcome", outcome).increment();
   }
 
-  /** A statement that could not be imported: {@code refused} (hash, malformed) or {@code download}. */
+  /**
+   * A statement that could not be imported: {@code refused} (hash, malformed) or {@code download}.
+   */
   public void importFailed(String reason) {
     registry.counter("clearway.recon.import.failures", "reason", reason).increment();
   }

@@ -9,10 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles one account-day: downloads and imports its statement when the account has a source
- * (a refused file or a failed download is counted and the day is reconciled against the file in
- * force, if any), runs the reconciliation under the account-day's lease, then one round of the
- * repair pass. Used by the daily run and by {@code POST /ops/reconciliation/runs}.
+ * Reconciles one account-day: downloads and imports its statement when the account has a source (a
+ * refused file or a failed download is counted and the day is reconciled against the file in force,
+ * if any), runs the reconciliation under the account-day's lease, then one round of the repair
+ * pass. Used by the daily run and by {@code POST /ops/reconciliation/runs}.
  */
 public final class ReconRunner {
   private static final Logger log = LoggerFactory.getLogger(ReconRunner.class);

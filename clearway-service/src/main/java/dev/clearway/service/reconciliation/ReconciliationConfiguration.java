@@ -24,8 +24,8 @@ import org.springframework.core.env.Environment;
  * imports, reconciles and repairs one account-day, the daily run of every configured account
  * ({@code clearway.reconciliation.check-interval}, default 5m, checks whether a day became
  * available; {@code clearway.reconciliation.repair-interval}, default 1m, runs the repair pass; 0
- * turns either off), the metrics, and the {@code /ops/reconciliation} API. A deployment without
- * PSP statements configures no account: nothing is downloaded, and the API and the repair pass serve
+ * turns either off), the metrics, and the {@code /ops/reconciliation} API. A deployment without PSP
+ * statements configures no account: nothing is downloaded, and the API and the repair pass serve
  * the files imported by hand.
  */
 @Configuration(proxyBeanMethods = false)

@@ -33,7 +33,8 @@ public class RunController {
 
   @Operation(summary = "Import (when downloadable), reconcile and repair one account-day now")
   @PostMapping(path = "/runs", consumes = MediaType.APPLICATION_JSON_VALUE)
-  public RunOutcome run(@RequestBody(required = false) RunRequest body, HttpServletRequest request) {
+  public RunOutcome run(
+      @RequestBody(required = false) RunRequest body, HttpServletRequest request) {
     OpsRequests.person(request);
     if (body == null) {
       throw ApiException.badRequest("missing_body", "a JSON body is required");

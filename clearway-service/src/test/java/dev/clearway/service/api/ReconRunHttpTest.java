@@ -21,8 +21,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Reconciliation on demand over real HTTP: {@code POST /ops/reconciliation/runs} downloads and
  * imports the account's statement when it has a source (a corrupted file is refused and counted),
- * or reconciles the file imported by hand; the difference it finds waits for a person, shows in
- * the lists, the summary and the metrics, and a second run finds nothing new.
+ * or reconciles the file imported by hand; the difference it finds waits for a person, shows in the
+ * lists, the summary and the metrics, and a second run finds nothing new.
  */
 class ReconRunHttpTest {
   private static final LocalDate DAY = LocalDate.of(2026, 11, 30);
@@ -43,7 +43,8 @@ class ReconRunHttpTest {
                 StatementFormat.WALLET_CSV, WALLET_FILE.getBytes(StandardCharsets.UTF_8));
     StatementSource bad =
         (account, day) ->
-            Statement.unhashed(StatementFormat.WALLET_CSV, BAD_FILE.getBytes(StandardCharsets.UTF_8));
+            Statement.unhashed(
+                StatementFormat.WALLET_CSV, BAD_FILE.getBytes(StandardCharsets.UTF_8));
     StatementSources sources =
         StatementSources.of(Map.of("acct_download", good, "acct_corrupt", bad));
     api =
@@ -156,8 +157,9 @@ class ReconRunHttpTest {
         .isEqualTo("0");
     String metrics =
         api.call("GET", "/actuator/prometheus").bearer(RunningApi.OPERATOR_KEY).send().body();
-    assertThat(metrics).containsPattern(
-        "clearway_recon_import_failures_total\\{[^}]*reason=\"refused\"[^}]*} [1-9]");
+    assertThat(metrics)
+        .containsPattern(
+            "clearway_recon_import_failures_total\\{[^}]*reason=\"refused\"[^}]*} [1-9]");
   }
 
   @Test

@@ -48,7 +48,14 @@ final class ReconSeed {
 
     Row state(String s) {
       return new Row(
-          account, kind, tradeOrderNo, statementAmount, localAmount, currency, confidence, s,
+          account,
+          kind,
+          tradeOrderNo,
+          statementAmount,
+          localAmount,
+          currency,
+          confidence,
+          s,
           foundAt);
     }
 
@@ -59,13 +66,27 @@ final class ReconSeed {
 
     Row local(Long amount) {
       return new Row(
-          account, kind, tradeOrderNo, statementAmount, amount, currency, confidence, state,
+          account,
+          kind,
+          tradeOrderNo,
+          statementAmount,
+          amount,
+          currency,
+          confidence,
+          state,
           foundAt);
     }
 
     Row foundAt(Instant at) {
       return new Row(
-          account, kind, tradeOrderNo, statementAmount, localAmount, currency, confidence, state,
+          account,
+          kind,
+          tradeOrderNo,
+          statementAmount,
+          localAmount,
+          currency,
+          confidence,
+          state,
           at);
     }
   }

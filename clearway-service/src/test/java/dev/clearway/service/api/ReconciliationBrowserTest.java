@@ -108,7 +108,8 @@ class ReconciliationBrowserTest {
         .isEqualTo("NEEDS_PERSON");
 
     useKey(RunningApi.APPROVER_KEY);
-    waitFor(() -> !browser.findElements(By.cssSelector("#recon-commands button.approve")).isEmpty());
+    waitFor(
+        () -> !browser.findElements(By.cssSelector("#recon-commands button.approve")).isEmpty());
     click(By.cssSelector("#recon-commands button.approve"));
     waitFor(() -> text("recon-msg").contains("APPLIED"));
     waitFor(() -> text("rf-state").equals("RESOLVED"));

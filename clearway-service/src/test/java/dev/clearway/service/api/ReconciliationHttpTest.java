@@ -83,7 +83,11 @@ class ReconciliationHttpTest {
 
     // Olivia with her approver key is still Olivia: refused, to approve and to reject.
     RunningApi.Answer self =
-        as(OLIVIA_APPROVER_KEY, "POST", "/ops/reconciliation/commands/" + command + "/approve", null);
+        as(
+            OLIVIA_APPROVER_KEY,
+            "POST",
+            "/ops/reconciliation/commands/" + command + "/approve",
+            null);
     assertThat(self.status()).isEqualTo(409);
     assertThat(self.code()).isEqualTo("same_person");
     RunningApi.Answer selfReject =
@@ -107,7 +111,11 @@ class ReconciliationHttpTest {
         .isEqualTo("PROPOSE");
 
     RunningApi.Answer approved =
-        as(RunningApi.APPROVER_KEY, "POST", "/ops/reconciliation/commands/" + command + "/approve", null);
+        as(
+            RunningApi.APPROVER_KEY,
+            "POST",
+            "/ops/reconciliation/commands/" + command + "/approve",
+            null);
     assertThat(approved.status()).as(approved.toString()).isEqualTo(200);
     assertThat(approved.text("state")).isEqualTo("APPLIED");
     assertThat(approved.text("approverId")).isEqualTo("aaron");
@@ -146,7 +154,10 @@ class ReconciliationHttpTest {
 
     // A decided command cannot be decided again.
     RunningApi.Answer again =
-        as(RunningApi.APPROVER_KEY, "POST", "/ops/reconciliation/commands/" + command + "/reject",
+        as(
+            RunningApi.APPROVER_KEY,
+            "POST",
+            "/ops/reconciliation/commands/" + command + "/reject",
             "{\"reason\":\"late\"}");
     assertThat(again.status()).isEqualTo(409);
     assertThat(again.code()).isEqualTo("command_not_open");
@@ -169,7 +180,11 @@ class ReconciliationHttpTest {
         "UPDATE recon_difference SET version = version + 1, updated_at = now() WHERE id = " + id);
 
     RunningApi.Answer approved =
-        as(RunningApi.APPROVER_KEY, "POST", "/ops/reconciliation/commands/" + command + "/approve", null);
+        as(
+            RunningApi.APPROVER_KEY,
+            "POST",
+            "/ops/reconciliation/commands/" + command + "/approve",
+            null);
     assertThat(approved.status()).isEqualTo(200);
     assertThat(approved.text("state")).isEqualTo("FAILED");
     assertThat(approved.text("result")).isEqualTo("DIFFERENCE_CHANGED");
@@ -195,31 +210,55 @@ class ReconciliationHttpTest {
   @Test
   void badInputIsRefusedWithAStableCodeAndWritesNothing() {
     long id = ReconSeed.insert(Row.ticket("acct_a", "UNKNOWN_STATEMENT_LINE", "X1", 500));
-    long open = ReconSeed.insert(Row.ticket("acct_a", "MISSING_FROM_STATEMENT", "T9", 500).state("OPEN"));
+    long open =
+        ReconSeed.insert(Row.ticket("acct_a", "MISSING_FROM_STATEMENT", "T9", 500).state("OPEN"));
     String path = "/ops/reconciliation/differences/" + id + "/commands";
     String k = RunningApi.OPERATOR_KEY;
 
-    assertThat(as(k, "POST", path, "{\"kind\":\"DELETE_IT\",\"ticket\":\"t\",\"reason\":\"r\","
-        + "\"evidence\":\"e\"}").code()).isEqualTo("invalid_command");
+    assertThat(
+            as(
+                    k,
+                    "POST",
+                    path,
+                    "{\"kind\":\"DELETE_IT\",\"ticket\":\"t\",\"reason\":\"r\","
+                        + "\"evidence\":\"e\"}")
+                .code())
+        .isEqualTo("invalid_command");
     RunningApi.Answer missing =
         as(k, "POST", path, "{\"kind\":\"ACCEPT_DIFFERENCE\",\"reason\":\"r\",\"evidence\":\"e\"}");
     assertThat(missing.status()).isEqualTo(400);
     assertThat(missing.code()).isEqualTo("missing_field");
     RunningApi.Answer tooLong =
-        as(k, "POST", path, "{\"kind\":\"ACCEPT_DIFFERENCE\",\"ticket\":\"" + "x".repeat(65)
-            + "\",\"reason\":\"r\",\"evidence\":\"e\"}");
+        as(
+            k,
+            "POST",
+            path,
+            "{\"kind\":\"ACCEPT_DIFFERENCE\",\"ticket\":\""
+                + "x".repeat(65)
+                + "\",\"reason\":\"r\",\"evidence\":\"e\"}");
     assertThat(tooLong.code()).isEqualTo("field_too_long");
     assertThat(as(k, "POST", path, null).code()).isEqualTo("missing_body");
     assertThat(as(k, "POST", path, "{not json").code()).isEqualTo("malformed_json");
     RunningApi.Answer notWaiting =
-        as(k, "POST", "/ops/reconciliation/differences/" + open + "/commands",
+        as(
+            k,
+            "POST",
+            "/ops/reconciliation/differences/" + open + "/commands",
             proposal("ACCEPT_DIFFERENCE"));
     assertThat(notWaiting.status()).isEqualTo(409);
     assertThat(notWaiting.code()).isEqualTo("difference_not_waiting");
-    assertThat(as(k, "POST", "/ops/reconciliation/differences/99999/commands",
-        proposal("ACCEPT_DIFFERENCE")).status()).isEqualTo(404);
-    assertThat(as(RunningApi.APPROVER_KEY, "POST", "/ops/reconciliation/commands/99999/approve",
-        null).status()).isEqualTo(404);
+    assertThat(
+            as(
+                    k,
+                    "POST",
+                    "/ops/reconciliation/differences/99999/commands",
+                    proposal("ACCEPT_DIFFERENCE"))
+                .status())
+        .isEqualTo(404);
+    assertThat(
+            as(RunningApi.APPROVER_KEY, "POST", "/ops/reconciliation/commands/99999/approve", null)
+                .status())
+        .isEqualTo(404);
     // An approver key cannot propose.
     assertThat(as(RunningApi.APPROVER_KEY, "POST", path, proposal("ACCEPT_DIFFERENCE")).status())
         .isEqualTo(403);
@@ -241,7 +280,8 @@ class ReconciliationHttpTest {
     for (int i = 0; i < 5; i++) {
       ids.add(ReconSeed.insert(Row.ticket("acct_a", "AMOUNT_MISMATCH", "TA" + i, 100 + i)));
     }
-    long b1 = ReconSeed.insert(Row.ticket("acct_b", "FEE_MISMATCH", "TB1", 7).confidence("SUGGESTED"));
+    long b1 =
+        ReconSeed.insert(Row.ticket("acct_b", "FEE_MISMATCH", "TB1", 7).confidence("SUGGESTED"));
     long b2 = ReconSeed.insert(Row.ticket("acct_b", "LATE_CHARGE", "TB2", 8).state("RESOLVED"));
     String k = RunningApi.OPERATOR_KEY;
 
@@ -250,12 +290,19 @@ class ReconciliationHttpTest {
     int pages = 0;
     do {
       JsonNode page =
-          as(k, "GET", "/ops/reconciliation/differences?account=acct_a&limit=2"
-              + (cursor == null ? "" : "&cursor=" + cursor), null).json();
-      page.get("items").forEach(d -> {
-        assertThat(d.get("account").asString()).isEqualTo("acct_a");
-        seen.add(d.get("id").asLong());
-      });
+          as(
+                  k,
+                  "GET",
+                  "/ops/reconciliation/differences?account=acct_a&limit=2"
+                      + (cursor == null ? "" : "&cursor=" + cursor),
+                  null)
+              .json();
+      page.get("items")
+          .forEach(
+              d -> {
+                assertThat(d.get("account").asString()).isEqualTo("acct_a");
+                seen.add(d.get("id").asLong());
+              });
       cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asString();
       pages++;
     } while (cursor != null && pages < 10);
@@ -268,8 +315,14 @@ class ReconciliationHttpTest {
         .containsExactly(b2);
     assertThat(ids(as(k, "GET", "/ops/reconciliation/differences?confidence=SUGGESTED", null)))
         .containsExactly(b1);
-    assertThat(ids(as(k, "GET", "/ops/reconciliation/differences?account=acct_b&state=NEEDS_PERSON",
-        null))).containsExactly(b1);
+    assertThat(
+            ids(
+                as(
+                    k,
+                    "GET",
+                    "/ops/reconciliation/differences?account=acct_b&state=NEEDS_PERSON",
+                    null)))
+        .containsExactly(b1);
     assertThat(ids(as(k, "GET", "/ops/reconciliation/tickets?account=acct_b", null)))
         .containsExactly(b1);
     assertThat(ids(as(k, "GET", "/ops/reconciliation/tickets", null))).hasSize(6);
@@ -288,10 +341,20 @@ class ReconciliationHttpTest {
   @Test
   void theSummaryCountsOpenDifferencesByClassWithAmountAndOldestAge() {
     Instant now = Instant.now();
-    ReconSeed.insert(Row.ticket("acct_a", "AMOUNT_MISMATCH", "S1", 1000).foundAt(now.minusSeconds(7200)));
-    ReconSeed.insert(Row.ticket("acct_a", "AMOUNT_MISMATCH", "S2", -250).foundAt(now.minusSeconds(60)));
     ReconSeed.insert(
-        new Row("acct_a", "MISSING_FROM_STATEMENT", "S3", null, 400L, "CNY", "NONE", "OPEN",
+        Row.ticket("acct_a", "AMOUNT_MISMATCH", "S1", 1000).foundAt(now.minusSeconds(7200)));
+    ReconSeed.insert(
+        Row.ticket("acct_a", "AMOUNT_MISMATCH", "S2", -250).foundAt(now.minusSeconds(60)));
+    ReconSeed.insert(
+        new Row(
+            "acct_a",
+            "MISSING_FROM_STATEMENT",
+            "S3",
+            null,
+            400L,
+            "CNY",
+            "NONE",
+            "OPEN",
             now.minusSeconds(600)));
     ReconSeed.insert(Row.ticket("acct_a", "LATE_CHARGE", "S4", 999).state("RESOLVED"));
 
@@ -326,11 +389,17 @@ class ReconciliationHttpTest {
       assertThat(api.call("GET", path).send().status()).as(path).isEqualTo(401);
     }
     RunningApi.Answer propose =
-        as(RunningApi.MERCHANT_KEY, "POST", "/ops/reconciliation/differences/" + id + "/commands",
+        as(
+            RunningApi.MERCHANT_KEY,
+            "POST",
+            "/ops/reconciliation/differences/" + id + "/commands",
             proposal("ACCEPT_DIFFERENCE"));
     assertThat(propose.status()).isEqualTo(403);
     RunningApi.Answer run =
-        as(RunningApi.MERCHANT_KEY, "POST", "/ops/reconciliation/runs",
+        as(
+            RunningApi.MERCHANT_KEY,
+            "POST",
+            "/ops/reconciliation/runs",
             "{\"account\":\"acct_a\",\"date\":\"2026-11-30\"}");
     assertThat(run.status()).isEqualTo(403);
     assertThat(ReconSeed.text("SELECT count(*) FROM recon_command")).isEqualTo("0");

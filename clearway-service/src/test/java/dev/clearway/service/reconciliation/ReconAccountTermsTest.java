@@ -131,8 +131,17 @@ class ReconAccountTermsTest {
   private static ReconRun run(String account, LocalDate day, ReconRunStatus status) {
     Instant at = Instant.parse("2026-12-02T10:00:00Z");
     return new ReconRun(
-        1, account, day, null, status, null, null, ReconCounts.none(),
-        status == ReconRunStatus.FAILED ? "x" : null, at, at);
+        1,
+        account,
+        day,
+        null,
+        status,
+        null,
+        null,
+        ReconCounts.none(),
+        status == ReconRunStatus.FAILED ? "x" : null,
+        at,
+        at);
   }
 
   /** Only the latest runs are read by the daily check. */

@@ -14,8 +14,8 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * What people read of reconciliation: differences with filters (newest first by id, paged by the
- * id before which a page starts), one difference's history, statement line, commands and audit, and
+ * What people read of reconciliation: differences with filters (newest first by id, paged by the id
+ * before which a page starts), one difference's history, statement line, commands and audit, and
  * the open differences by class. Every list reads one row more than a page, so the caller knows
  * whether a next page exists.
  */
@@ -194,8 +194,7 @@ public final class JdbcReconQueries {
 
   /** When the oldest difference not yet RESOLVED was found, if any is open. */
   public Optional<Instant> oldestOpen() {
-    return sql
-        .query(
+    return sql.query(
             "SELECT min(created_at) AS oldest FROM recon_difference WHERE state <> 'RESOLVED'",
             ps -> {},
             rs -> Optional.ofNullable(TicketRows.instant(rs, "oldest")))

@@ -73,7 +73,8 @@ public final class JdbcTicketCommands implements TicketCommands {
             return open.refusal();
           }
           TicketCommand cmd = open.command();
-          Optional<TicketedDifference.Pinned> current = TicketedDifference.lock(c, cmd.differenceId());
+          Optional<TicketedDifference.Pinned> current =
+              TicketedDifference.lock(c, cmd.differenceId());
           boolean unchanged =
               current.isPresent()
                   && current.get().state() == DifferenceState.NEEDS_PERSON

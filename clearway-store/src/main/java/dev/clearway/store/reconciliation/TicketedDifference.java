@@ -24,7 +24,8 @@ final class TicketedDifference {
 
   static Optional<Pinned> lock(Connection c, long differenceId) throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT id, state, version FROM recon_difference WHERE id = ? FOR UPDATE")) {
+        c.prepareStatement(
+            "SELECT id, state, version FROM recon_difference WHERE id = ? FOR UPDATE")) {
       ps.setLong(1, differenceId);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next()
