@@ -23,10 +23,7 @@ import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.service.refund.RefundEngine;
 import dev.clearway.store.SqlDialect;
-import dev.clearway.store.reconciliation.JdbcDifferenceStore;
-import dev.clearway.store.reconciliation.JdbcLocalFacts;
-import dev.clearway.store.reconciliation.JdbcSettlementStore;
-import dev.clearway.store.reconciliation.JdbcStatementFacts;
+import dev.clearway.store.reconciliation.JdbcReconciliationStores;
 import dev.clearway.store.statement.JdbcStatementStore;
 import java.time.Clock;
 import java.util.Optional;
@@ -65,29 +62,40 @@ public class ReconEngineConfiguration {
         defaults.retryAfter());
   }
 
+  /** Takes the flow store so that Clearway's migrations (V20 included) have run first. */
   @Bean
-  ReconPorts clearwayReconPorts(
+  JdbcReconciliationStores clearwayReconciliationStores(
       DataSource dataSource,
       SqlDialect dialect,
       FlowStore migratedFirst,
+      @Value("${clearway.reconciliation.wallet-account:wallet}") String walletAccount) {
+    return JdbcReconciliationStores.create(dataSource, dialect, walletAccount);
+  }
+
+  @Bean
+  ReconRuns clearwayReconRuns(JdbcReconciliationStores stores) {
+    return stores.runs();
+  }
+
+  @Bean
+  ReconPorts clearwayReconPorts(
+      DataSource dataSource,
+      JdbcReconciliationStores stores,
       BusinessGateway business,
       ConfiguredAccountTerms terms,
-      ReconRuns runs,
       ObjectProvider<ReconMetrics> metrics,
-      ObjectProvider<Clock> clock,
-      @Value("${clearway.reconciliation.wallet-account:wallet}") String walletAccount) {
-    JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, walletAccount);
+      ObjectProvider<Clock> clock) {
     ReconciliationEvents events = metrics.getIfAvailable();
     return new ReconPorts(
         new JdbcStatementStore(dataSource, clock.getIfAvailable(Clock::systemUTC)),
-        new JdbcStatementFacts(dataSource),
-        locals,
-        locals,
+        stores.statements(),
+        stores.locals(),
+        stores.locals(),
         new GatewayBusinessFacts(business),
         terms,
-        runs,
-        new JdbcDifferenceStore(dataSource, dialect),
-        new JdbcSettlementStore(dataSource, dialect),
+        stores.runs(),
+        stores.differences(),
+        stores.settlements(),
         events == null ? ReconciliationEvents.NONE : events);
   }
 

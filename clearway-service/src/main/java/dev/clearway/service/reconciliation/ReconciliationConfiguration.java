@@ -3,9 +3,7 @@ package dev.clearway.service.reconciliation;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.reconciliation.port.ReconRuns;
 import dev.clearway.core.reconciliation.port.TicketCommands;
-import dev.clearway.store.SqlDialect;
 import dev.clearway.store.reconciliation.JdbcReconQueries;
-import dev.clearway.store.reconciliation.JdbcReconRuns;
 import dev.clearway.store.reconciliation.JdbcTicketCommands;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -47,11 +45,6 @@ public class ReconciliationConfiguration {
   @Bean
   JdbcReconQueries clearwayReconQueries(DataSource dataSource, FlowStore migratedFirst) {
     return new JdbcReconQueries(dataSource);
-  }
-
-  @Bean
-  ReconRuns clearwayReconRuns(DataSource dataSource, SqlDialect dialect, FlowStore migratedFirst) {
-    return new JdbcReconRuns(dataSource, dialect);
   }
 
   @Bean
