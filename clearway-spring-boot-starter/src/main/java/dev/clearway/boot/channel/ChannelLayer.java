@@ -1,6 +1,7 @@
 package dev.clearway.boot.channel;
 
 import dev.clearway.core.channel.engine.ChannelContext;
+import dev.clearway.core.channel.engine.StatementRecovery;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;
 import dev.clearway.core.channel.engine.CompensationWorker;
@@ -65,13 +66,31 @@ public final class ChannelLayer implements AutoCloseable {
       int threads,
       WorkerFailures failures,
       Duration recoveryIdlePause) {
+    this(ctx, methods, owner, threads, failures, recoveryIdlePause, null);
+  }
+
+  /**
+   * @param statements what the imported statements say, for the recovery policies'
+   *     RECONCILIATION strategy; null: that strategy waits
+   */
+  public ChannelLayer(
+      ChannelContext ctx,
+      PaymentMethods methods,
+      String owner,
+      int threads,
+      WorkerFailures failures,
+      Duration recoveryIdlePause,
+      StatementRecovery statements) {
     this.recoveryIdlePause = recoveryIdlePause;
     this.ctx = ctx;
     this.gateway = new ChannelGateway(ctx, methods);
     this.intake = new ChannelWebhookIntake(ctx);
     this.recovery =
         new RecoveryWorker(
-            ctx, new RecoveryWorker.Settings(owner, 4 * threads, Duration.ofSeconds(45)), failures);
+            ctx,
+            new RecoveryWorker.Settings(owner, 4 * threads, Duration.ofSeconds(45)),
+            failures,
+            statements);
     this.compensation = new CompensationWorker(ctx, failures);
     this.pool = Executors.newFixedThreadPool(threads);
     this.failures = failures;
