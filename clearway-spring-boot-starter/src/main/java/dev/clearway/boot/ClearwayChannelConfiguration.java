@@ -161,8 +161,8 @@ public class ClearwayChannelConfiguration {
   }
 
   /**
-   * The imported statements for the RECONCILIATION strategy, when the application has the
-   * accounts' reconciliation terms (the Clearway server does); without them that strategy waits.
+   * The imported statements for the RECONCILIATION strategy, when the application has the accounts'
+   * reconciliation terms (the Clearway server does); without them that strategy waits.
    */
   private static StatementRecovery statementRecovery(
       DataSource dataSource, AccountTermsSource terms) {

@@ -72,13 +72,19 @@ class ReconChannelHttpTest {
                   beans.registerSingleton("dataSource", TestDatabase.get().dataSource());
                   beans.registerSingleton("clock", clock);
                   beans.registerSingleton(
-                      "businessGateway", (BusinessGateway) new SimBusiness(FaultPlan.none(), clock));
+                      "businessGateway",
+                      (BusinessGateway) new SimBusiness(FaultPlan.none(), clock));
                   beans.registerSingleton(
                       "channelAccounts",
                       new ChannelAccounts(
                           List.of(
                               new ChannelAccount(
-                                  41, "stripe", "acct_recon", "psp:stripe", Set.of("card"), 1,
+                                  41,
+                                  "stripe",
+                                  "acct_recon",
+                                  "psp:stripe",
+                                  Set.of("card"),
+                                  1,
                                   true))));
                   beans.registerSingleton(
                       "adapters",
@@ -89,7 +95,8 @@ class ReconChannelHttpTest {
                             }
                             return stripe;
                           });
-                  beans.registerSingleton("paymentMethods", PaymentMethods.fixed("card", "pm_card_visa"));
+                  beans.registerSingleton(
+                      "paymentMethods", PaymentMethods.fixed("card", "pm_card_visa"));
                 })
             .run();
     base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
@@ -125,9 +132,7 @@ class ReconChannelHttpTest {
     assertThat(outcome.get("importError").isNull()).as(answer.body()).isTrue();
     assertThat(outcome.get("statement").get("status").asString()).isEqualTo("IMPORTED");
     assertThat(outcome.get("run").get("status").asString()).isEqualTo("DONE");
-    assertThat(
-            ReconSeed.text(
-                "SELECT format FROM statement_file WHERE account_ref = 'acct_recon'"))
+    assertThat(ReconSeed.text("SELECT format FROM statement_file WHERE account_ref = 'acct_recon'"))
         .isEqualTo("stripe-balance");
   }
 }

@@ -109,10 +109,13 @@ class JdbcTicketCommandsTest {
     assertThat(failure("DELETE FROM recon_audit")).contains("append-only");
 
     Result self = commands.approve(cmd.id(), " OLIVIA ", now);
-    assertThat(self).isEqualTo(new Result.Refused(
-        "same_person", "a command must be decided by another person than its proposer"));
+    assertThat(self)
+        .isEqualTo(
+            new Result.Refused(
+                "same_person", "a command must be decided by another person than its proposer"));
     assertThat(text("SELECT count(*) FROM recon_audit")).isEqualTo("1");
-    assertThat(text("SELECT state FROM recon_command WHERE id = " + cmd.id())).isEqualTo("PROPOSED");
+    assertThat(text("SELECT state FROM recon_command WHERE id = " + cmd.id()))
+        .isEqualTo("PROPOSED");
   }
 
   @Test
@@ -124,8 +127,10 @@ class JdbcTicketCommandsTest {
             new Proposal(id, TicketKind.RESOLVE_REPAIRED_OUTSIDE, "olivia", "t", "r", "e"), now);
     assertThat(r).isInstanceOf(Result.Refused.class);
     assertThat(((Result.Refused) r).code()).isEqualTo("difference_not_waiting");
-    assertThat(commands.propose(new Proposal(999_999, TicketKind.ACCEPT_DIFFERENCE, "o", "t", "r",
-        "e"), now)).isInstanceOf(Result.NotFound.class);
+    assertThat(
+            commands.propose(
+                new Proposal(999_999, TicketKind.ACCEPT_DIFFERENCE, "o", "t", "r", "e"), now))
+        .isInstanceOf(Result.NotFound.class);
     assertThat(text("SELECT count(*) FROM recon_command")).isEqualTo("0");
     assertThat(text("SELECT count(*) FROM recon_audit")).isEqualTo("0");
   }
