@@ -1,6 +1,10 @@
 package dev.clearway.lab.bench;
 
+import dev.clearway.core.reconciliation.engine.ReconciliationJob;
+import dev.clearway.lab.reconcile.FixedTerms;
+import dev.clearway.lab.reconcile.LabRecon;
 import dev.clearway.store.Database;
+import java.time.Clock;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -25,7 +29,14 @@ final class ReconBenchRun {
     }
   }
 
-  static Found reconcile(Database db, ReconBenchPlan plan, long accountId) {
-    return new Found(Map.of());
+  /** Runs the job for the plan's account-day; fails unless the run ends DONE. */
+  static Found reconcile(Database db, ReconBenchPlan plan) {
+    LabRecon recon = new LabRecon(db, FixedTerms.wallet(), "wallet", Clock.systemUTC());
+    ReconciliationJob.Result result = recon.job().run(plan.account(), plan.day());
+    if (result.outcome() != ReconciliationJob.Outcome.DONE) {
+      throw new IllegalStateException(
+          "the bench run ended " + result.outcome() + ": " + result.detail());
+    }
+    return new Found(recon.differencesByClass(plan.account(), plan.day()));
   }
 }

@@ -47,10 +47,10 @@ public final class ReconcileBench {
         o.jdbcUrl() == null ? Database.embedded(4) : Database.connect(o.jdbcUrl(), 4)) {
       file = Files.createTempFile("clearway-recon-bench-", ".csv");
       err.printf("bench reconcile: %,d local payments and statement lines%n", o.lines());
-      long accountId = ReconBenchData.insertLocal(db.jdbcUrl(), plan);
+      ReconBenchData.insertLocal(db.jdbcUrl(), plan);
       ReconBenchData.writeStatement(file, plan);
       err.printf("bench reconcile: import and reconciliation of %s%n", file.getFileName());
-      Timed timed = timed(db, plan, accountId, file);
+      Timed timed = timed(db, plan, file);
       err.println("bench reconcile: baseline COPY and join");
       ReconBaseline.Result baseline = ReconBaseline.run(db.jdbcUrl(), file);
       return report(plan, timed, baseline, o.json(), out);
@@ -63,7 +63,7 @@ public final class ReconcileBench {
     }
   }
 
-  private static Timed timed(Database db, ReconBenchPlan plan, long accountId, Path file)
+  private static Timed timed(Database db, ReconBenchPlan plan, Path file)
       throws IOException {
     System.gc();
     HeapPeak heap = HeapPeak.start();
@@ -84,7 +84,7 @@ public final class ReconcileBench {
       throw new IllegalStateException("the bench statement was refused: " + record.refusedReason());
     }
     long t1 = System.nanoTime();
-    ReconBenchRun.Found found = ReconBenchRun.reconcile(db, plan, accountId);
+    ReconBenchRun.Found found = ReconBenchRun.reconcile(db, plan);
     long t2 = System.nanoTime();
     return new Timed(
         (t1 - t0) / 1_000_000,

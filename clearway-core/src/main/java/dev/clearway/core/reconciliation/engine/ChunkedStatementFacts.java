@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -60,6 +61,11 @@ final class ChunkedStatementFacts implements StatementFacts {
   @Override
   public boolean imported(String account, LocalDate day) {
     return store.imported(account, day);
+  }
+
+  @Override
+  public OptionalLong groupedFees(long fileId) {
+    return store.groupedFees(fileId);
   }
 
   private final class Chunks implements Iterator<StatementFact> {
