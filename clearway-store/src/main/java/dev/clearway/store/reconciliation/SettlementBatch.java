@@ -17,7 +17,8 @@ import java.util.Map;
  * the same effect as one mark: the rows of the batch are locked in trade order order; a trade order
  * without a row gets one (version 0) and its history row; a row whose status differs moves (version
  * + 1) with its history row naming the status it left; a row already in the status is left alone.
- * The marks travel as PostgreSQL arrays, unnested server-side.
+ * The marks travel as PostgreSQL arrays, unnested server-side; the move is sent only when a locked
+ * row's status differs from its mark (never on a payment's first settlement).
  */
 final class SettlementBatch {
   private static final String MARKS =
@@ -28,7 +29,7 @@ final class SettlementBatch {
           AS t(trade_order_no, status, difference_id, statement_file_id, statement_line_no, at))
       """;
   private static final String LOCK =
-      "SELECT 1 FROM payment_settlement WHERE trade_order_no = ANY (?)"
+      "SELECT trade_order_no, status FROM payment_settlement WHERE trade_order_no = ANY (?)"
           + " ORDER BY trade_order_no FOR UPDATE";
   private static final String INSERT =
       MARKS
@@ -93,11 +94,20 @@ final class SettlementBatch {
       ats[i] = m.at().toString();
     }
     Array tradeArray = c.createArrayOf("varchar", trades);
+    boolean moves = false;
+    Map<String, String> marked = new HashMap<>();
+    for (int i = 0; i < n; i++) {
+      marked.put(trades[i], statuses[i]);
+    }
     try (PreparedStatement ps = c.prepareStatement(LOCK)) {
       ps.setArray(1, tradeArray);
-      ps.executeQuery().close();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          moves |= !rs.getString(2).equals(marked.get(rs.getString(1)));
+        }
+      }
     }
-    for (String sql : List.of(INSERT, MOVE)) {
+    for (String sql : moves ? List.of(INSERT, MOVE) : List.of(INSERT)) {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setArray(1, tradeArray);
         ps.setArray(2, c.createArrayOf("varchar", statuses));

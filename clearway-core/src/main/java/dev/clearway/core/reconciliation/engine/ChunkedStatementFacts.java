@@ -24,7 +24,7 @@ import java.util.stream.StreamSupport;
  * and memory holds one chunk.
  */
 final class ChunkedStatementFacts implements StatementFacts {
-  static final int CHUNK = 1_000;
+  static final int CHUNK = 5_000;
 
   private final StatementFacts store;
   private final PrefetchedLocalFacts locals;
