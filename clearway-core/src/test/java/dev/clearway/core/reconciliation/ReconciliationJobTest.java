@@ -13,8 +13,10 @@ import static dev.clearway.core.reconciliation.domain.DifferenceClass.UNKNOWN_ST
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.reconciliation.decision.Tolerances;
+import dev.clearway.core.reconciliation.domain.DifferenceClass;
 import dev.clearway.core.reconciliation.domain.LineOutcome;
 import dev.clearway.core.reconciliation.domain.LocalFact;
+import dev.clearway.core.reconciliation.domain.LocalRefund;
 import dev.clearway.core.reconciliation.domain.MatchConfidence;
 import dev.clearway.core.reconciliation.domain.ReconRunStatus;
 import dev.clearway.core.reconciliation.domain.RecordedDifference;
@@ -25,6 +27,7 @@ import dev.clearway.core.reconciliation.engine.ReconConfig;
 import dev.clearway.core.reconciliation.engine.ReconciliationJob;
 import dev.clearway.core.reconciliation.engine.ReconciliationJob.Outcome;
 import dev.clearway.core.reconciliation.engine.ReconciliationJob.Result;
+import dev.clearway.core.refund.domain.RefundStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -257,5 +260,64 @@ class ReconciliationJobTest {
 
     assertThat(r.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(r.detail()).contains("no reconciliation terms");
+  }
+
+  static LocalFact partialRefund(LocalFact f, int seq, long amount) {
+    LocalRefund refund =
+        new LocalRefund(
+            800 + seq,
+            "a_" + f.tradeOrderNo() + "_" + seq,
+            RefundStatus.SUCCESS,
+            amount,
+            2,
+            f.updatedAt().plusSeconds(60L * seq));
+    return new LocalFact(
+        f.flowId(),
+        f.goal(),
+        f.tradeOrderNo(),
+        f.flowRefundOrderNo(),
+        f.flowStatus(),
+        f.flowVersion(),
+        f.attempt(),
+        refund,
+        f.amountMinor(),
+        f.currency(),
+        f.channelAccount(),
+        f.createdAt(),
+        f.updatedAt(),
+        f.compensation());
+  }
+
+  @Test
+  void aChargeWithSeveralPartialRefundsIsMatchedRefundByRefund() {
+    LocalFact paid = local(Day.flow(9, BIZ_SUCCESS));
+    LocalFact first = local(partialRefund(paid, 1, 300));
+    LocalFact second = local(partialRefund(paid, 2, 200));
+    recon.file(
+        1,
+        DAY,
+        Day.chargeOf(paid),
+        Day.refundOf(first, LineOutcome.SUCCEEDED),
+        Day.refundOf(second, LineOutcome.SUCCEEDED));
+
+    Result all = job().run(Day.ACCOUNT, DAY);
+
+    assertThat(all.counts().differences()).isZero();
+    assertThat(recon.settlement.get(paid.tradeOrderNo())).isEqualTo(SettlementStatus.SETTLED);
+  }
+
+  @Test
+  void aPartialRefundTheStatementDoesNotShowIsTheOnlyDifference() {
+    LocalFact paid = local(Day.flow(9, BIZ_SUCCESS));
+    LocalFact first = local(partialRefund(paid, 1, 300));
+    LocalFact second = local(partialRefund(paid, 2, 200));
+    recon.file(1, DAY, Day.chargeOf(paid), Day.refundOf(first, LineOutcome.SUCCEEDED));
+
+    Result r = job().run(Day.ACCOUNT, DAY);
+
+    assertThat(r.counts().differences()).isEqualTo(1);
+    RecordedDifference gap = recon.byKind(DifferenceClass.REFUND_NOT_AT_PSP);
+    assertThat(gap.refundOrderNo()).isEqualTo(second.refund().refundOrderNo());
+    assertThat(gap.actionableAt()).isAfter(Day.TO);
   }
 }

@@ -133,7 +133,8 @@ class JdbcDifferenceStoreTest {
     Instant now = T0.plusSeconds(100);
     long due = store.record(chargedLocalPaying(run, "T1", T0), T0).difference().id();
     store.record(chargedLocalPaying(run, "T2", now.plusSeconds(3600)), T0);
-    long older = store.record(chargedLocalPaying(run, "T3", T0.minusSeconds(5)), T0).difference().id();
+    long older =
+        store.record(chargedLocalPaying(run, "T3", T0.minusSeconds(5)), T0).difference().id();
 
     List<RecordedDifference> claimed = store.claimDue("rep-a", now.plusSeconds(30), now, 10);
     assertThat(claimed).extracting(RecordedDifference::id).containsExactly(older, due);
@@ -244,10 +245,13 @@ class JdbcDifferenceStoreTest {
     long id = store.record(chargedLocalPaying(run, "T1", T0), T0).difference().id();
     fx.exec("UPDATE recon_difference SET state = 'NEEDS_PERSON', version = version + 1");
 
-    assertThatThrownBy(() -> fx.exec("UPDATE recon_difference SET state = 'OPEN', version = version + 1"))
+    assertThatThrownBy(
+            () -> fx.exec("UPDATE recon_difference SET state = 'OPEN', version = version + 1"))
         .hasMessageContaining("illegal move NEEDS_PERSON -> OPEN");
     assertThatThrownBy(
-            () -> fx.exec("UPDATE recon_difference SET state = 'AUTO_REPAIRING', version = version + 1"))
+            () ->
+                fx.exec(
+                    "UPDATE recon_difference SET state = 'AUTO_REPAIRING', version = version + 1"))
         .hasMessageContaining("illegal move");
     assertThatThrownBy(() -> fx.exec("UPDATE recon_difference SET state = 'RESOLVED'"))
         .hasMessageContaining("version by one");
@@ -258,7 +262,8 @@ class JdbcDifferenceStoreTest {
         .hasMessageContaining("never deleted");
 
     fx.exec("UPDATE recon_difference SET state = 'RESOLVED', version = version + 1");
-    assertThatThrownBy(() -> fx.exec("UPDATE recon_difference SET detail = 'x', version = version + 1"))
+    assertThatThrownBy(
+            () -> fx.exec("UPDATE recon_difference SET detail = 'x', version = version + 1"))
         .hasMessageContaining("RESOLVED is final");
     assertThat(store.find(id).orElseThrow().state()).isEqualTo(DifferenceState.RESOLVED);
   }
@@ -267,7 +272,9 @@ class JdbcDifferenceStoreTest {
     return new Move(
         id,
         version,
-        next == DifferenceState.AUTO_REPAIRING ? DifferenceState.OPEN : DifferenceState.AUTO_REPAIRING,
+        next == DifferenceState.AUTO_REPAIRING
+            ? DifferenceState.OPEN
+            : DifferenceState.AUTO_REPAIRING,
         next,
         owner,
         owner == null ? "alice" : owner,

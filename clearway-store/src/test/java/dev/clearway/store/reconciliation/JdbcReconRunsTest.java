@@ -75,7 +75,8 @@ class JdbcReconRunsTest {
     ReconRun first = runs.start("acct_1", DAY, null, "node-a", LEASE, T0).orElseThrow();
     Instant later = LEASE.plusSeconds(1);
 
-    ReconRun taken = runs.start("acct_1", DAY, 8L, "node-b", later.plusSeconds(60), later).orElseThrow();
+    ReconRun taken =
+        runs.start("acct_1", DAY, 8L, "node-b", later.plusSeconds(60), later).orElseThrow();
     assertThat(taken.id()).isEqualTo(first.id());
     assertThat(taken.leaseOwner()).isEqualTo("node-b");
     assertThat(taken.fileId()).isEqualTo(8L);
@@ -96,7 +97,8 @@ class JdbcReconRunsTest {
     assertThatThrownBy(() -> fx.exec("UPDATE recon_run SET error = 'x', version = version + 1"))
         .hasMessageContaining("final");
 
-    ReconRun next = runs.start("acct_1", DAY, 9L, "node-c", later.plusSeconds(60), later).orElseThrow();
+    ReconRun next =
+        runs.start("acct_1", DAY, 9L, "node-c", later.plusSeconds(60), later).orElseThrow();
     assertThat(next.id()).isNotEqualTo(first.id());
     assertThat(runs.fail(next.id(), "node-c", "statement missing", later)).isTrue();
     assertThat(runs.find(next.id()).orElseThrow().error()).isEqualTo("statement missing");
@@ -109,8 +111,6 @@ class JdbcReconRunsTest {
     ReconRun b1 = runs.start("acct_2", DAY, null, "n", LEASE, T0).orElseThrow();
     ReconRun a2 = runs.start("acct_1", DAY.plusDays(1), null, "n", LEASE, T0).orElseThrow();
 
-    assertThat(runs.latestPerAccount())
-        .extracting(ReconRun::id)
-        .containsExactly(a2.id(), b1.id());
+    assertThat(runs.latestPerAccount()).extracting(ReconRun::id).containsExactly(a2.id(), b1.id());
   }
 }

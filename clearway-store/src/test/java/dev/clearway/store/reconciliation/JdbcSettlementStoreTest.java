@@ -31,8 +31,7 @@ class JdbcSettlementStoreTest {
     store.mark(new Mark("T1", SettlementStatus.MISMATCH, 77L, 6L, 1L, T0.plusSeconds(2)));
     store.mark(new Mark("T1", SettlementStatus.MISMATCH, 77L, 6L, 1L, T0.plusSeconds(3)));
     assertThat(store.status("T1")).contains(SettlementStatus.MISMATCH);
-    assertThat(history())
-        .containsExactly("0:null>SETTLED file 4", "1:SETTLED>MISMATCH file 6");
+    assertThat(history()).containsExactly("0:null>SETTLED file 4", "1:SETTLED>MISMATCH file 6");
     assertThat(fx.strings("SELECT difference_id || '/' || version FROM payment_settlement"))
         .containsExactly("77/1");
 

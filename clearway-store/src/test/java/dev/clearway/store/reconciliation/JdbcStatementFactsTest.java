@@ -44,7 +44,8 @@ class JdbcStatementFactsTest {
       lines = s.toList();
     }
 
-    assertThat(lines).extracting(StatementFact::kind)
+    assertThat(lines)
+        .extracting(StatementFact::kind)
         .containsExactly(StatementKind.CHARGE, StatementKind.REFUND, StatementKind.ADJUSTMENT);
     assertThat(lines).extracting(StatementFact::amountMinor).containsExactly(500L, 200L, 30L);
     assertThat(lines).extracting(StatementFact::outcome).containsOnly(LineOutcome.SUCCEEDED);
