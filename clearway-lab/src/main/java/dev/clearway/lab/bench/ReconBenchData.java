@@ -36,6 +36,7 @@ final class ReconBenchData {
         LATERAL (SELECT ?::timestamptz + ((g - 1)::bigint * 86400000 / ?) * interval '1 millisecond')
           AS x(t)
       """;
+
   private static final String ORDERS =
       """
       INSERT INTO payment_order (trade_order_no, amount, currency, payment_method, status,
@@ -159,7 +160,8 @@ final class ReconBenchData {
       w.write("kind,order_no,trade_order_no,amount,currency,at\n");
       int unknown = 0;
       for (int i = 1; i <= plan.lines(); i++) {
-        String trade = plan.isMissing(i) ? plan.unknownTradeOrderNo(unknown++) : plan.tradeOrderNo(i);
+        String trade =
+            plan.isMissing(i) ? plan.unknownTradeOrderNo(unknown++) : plan.tradeOrderNo(i);
         long amount = ReconBenchPlan.amount(i) + (plan.isAmountMismatch(i) ? 1 : 0);
         w.write("charge,");
         w.write(trade);

@@ -16,7 +16,8 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>amount: the statement says one more minor unit than the payment;
- *   <li>missing: a BIZ_SUCCESS payment the statement does not list (its slot holds an unknown line);
+ *   <li>missing: a BIZ_SUCCESS payment the statement does not list (its slot holds an unknown
+ *       line);
  *   <li>unknown: a charge line for a trade order no local row has;
  *   <li>paying: a payment still PAYING (attempt UNKNOWN) that the statement shows charged.
  * </ul>

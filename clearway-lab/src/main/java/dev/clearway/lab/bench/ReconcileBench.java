@@ -36,7 +36,11 @@ public final class ReconcileBench {
 
   /** The timed import and reconciliation. */
   record Timed(
-      long importMs, long reconcileMs, long peakHeapBytes, long fileLines, ReconBenchRun.Found found) {}
+      long importMs,
+      long reconcileMs,
+      long peakHeapBytes,
+      long fileLines,
+      ReconBenchRun.Found found) {}
 
   public static int run(Options o, PrintStream out, PrintStream err) {
     String runId = Long.toString(System.currentTimeMillis(), 36);
@@ -63,8 +67,7 @@ public final class ReconcileBench {
     }
   }
 
-  private static Timed timed(Database db, ReconBenchPlan plan, Path file)
-      throws IOException {
+  private static Timed timed(Database db, ReconBenchPlan plan, Path file) throws IOException {
     System.gc();
     HeapPeak heap = HeapPeak.start();
     long t0 = System.nanoTime();
@@ -87,25 +90,18 @@ public final class ReconcileBench {
     ReconBenchRun.Found found = ReconBenchRun.reconcile(db, plan);
     long t2 = System.nanoTime();
     return new Timed(
-        (t1 - t0) / 1_000_000,
-        (t2 - t1) / 1_000_000,
-        heap.peakBytes(),
-        record.lineCount(),
-        found);
+        (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, heap.peakBytes(), record.lineCount(), found);
   }
 
   private static int report(
-      ReconBenchPlan plan,
-      Timed t,
-      ReconBaseline.Result baseline,
-      boolean json,
-      PrintStream out) {
+      ReconBenchPlan plan, Timed t, ReconBaseline.Result baseline, boolean json, PrintStream out) {
     long total = t.importMs() + t.reconcileMs();
     double ratio = (double) total / Math.max(1, baseline.millis());
     double heapMiB = t.peakHeapBytes() / (1024.0 * 1024.0);
     double maxMiB = HeapPeak.maxBytes() / (1024.0 * 1024.0);
     boolean allFound = t.found().covers(plan.planted());
-    out.printf(Locale.ROOT, "lines               %,d (%,d in the file)%n", plan.lines(), t.fileLines());
+    out.printf(
+        Locale.ROOT, "lines               %,d (%,d in the file)%n", plan.lines(), t.fileLines());
     out.printf(Locale.ROOT, "import              %,d ms%n", t.importMs());
     out.printf(Locale.ROOT, "reconcile           %,d ms%n", t.reconcileMs());
     out.printf(Locale.ROOT, "total               %,d ms%n", total);
@@ -117,7 +113,10 @@ public final class ReconcileBench {
         baseline.differing());
     out.printf(Locale.ROOT, "ratio               %.2f (target <= 3)%n", ratio);
     out.printf(
-        Locale.ROOT, "peak heap           %.1f MiB of %.0f MiB max (target < 512)%n", heapMiB, maxMiB);
+        Locale.ROOT,
+        "peak heap           %.1f MiB of %.0f MiB max (target < 512)%n",
+        heapMiB,
+        maxMiB);
     out.printf(
         Locale.ROOT,
         "differences         %,d found %s, %,d planted %s%n",

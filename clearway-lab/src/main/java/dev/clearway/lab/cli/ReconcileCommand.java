@@ -122,7 +122,9 @@ public final class ReconcileCommand implements Callable<Integer> {
       Optional<StatementFileRecord> record =
           statement == null
               ? store.current(account, date)
-              : Optional.of(new StatementImporter(store, parsers()).importStatement(account, date, statement));
+              : Optional.of(
+                  new StatementImporter(store, parsers())
+                      .importStatement(account, date, statement));
       ReconcileJson json = new ReconcileJson(record.orElse(null));
       if (record.isEmpty() || record.get().status() == StatementFileRecord.Status.REFUSED) {
         out.println(JSON.writeValueAsString(json.fields()));

@@ -159,8 +159,7 @@ class ReconcileCommandTest {
     // The PSP's charge of the PAYING flow settled it through the flow's own transition.
     assertThat(column("SELECT status FROM pay_flow WHERE trade_order_no = ?", "T-2"))
         .isEqualTo("PAYED");
-    assertThat(
-            column("SELECT status FROM payment_settlement WHERE trade_order_no = ?", "T-1"))
+    assertThat(column("SELECT status FROM payment_settlement WHERE trade_order_no = ?", "T-1"))
         .isEqualTo("SETTLED");
   }
 

@@ -49,6 +49,7 @@ final class SettlementBatch {
                  statement_line_no, updated_at
             FROM added
           """;
+
   /** {@code was} reads the row as it was before this statement (the rows are locked). */
   private static final String MOVE =
       MARKS
@@ -70,6 +71,7 @@ final class SettlementBatch {
                  statement_line_no, updated_at
             FROM moved
           """;
+
   private static final String STATUSES =
       "SELECT trade_order_no, status FROM payment_settlement WHERE trade_order_no = ANY (?)";
 

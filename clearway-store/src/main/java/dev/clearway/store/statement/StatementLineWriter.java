@@ -6,8 +6,8 @@ import java.sql.SQLException;
 import org.postgresql.PGConnection;
 
 /**
- * Stores the lines of one file in the import's transaction, in bounded memory: with {@code COPY}
- * on PostgreSQL, with batched INSERTs on a database without it.
+ * Stores the lines of one file in the import's transaction, in bounded memory: with {@code COPY} on
+ * PostgreSQL, with batched INSERTs on a database without it.
  */
 interface StatementLineWriter extends AutoCloseable {
 

@@ -42,8 +42,7 @@ final class ChunkedStatementFacts implements StatementFacts {
     Stream<StatementFact> source = store.lines(fileId, account);
     Iterator<StatementFact> chunked = new Chunks(source.iterator());
     return StreamSupport.stream(
-            Spliterators.spliteratorUnknownSize(
-                chunked, Spliterator.ORDERED | Spliterator.NONNULL),
+            Spliterators.spliteratorUnknownSize(chunked, Spliterator.ORDERED | Spliterator.NONNULL),
             false)
         .onClose(source::close);
   }

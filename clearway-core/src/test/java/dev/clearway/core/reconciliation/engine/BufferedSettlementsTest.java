@@ -6,6 +6,7 @@ import dev.clearway.core.reconciliation.domain.SettlementStatus;
 import dev.clearway.core.reconciliation.port.SettlementStore;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ class BufferedSettlementsTest {
     final Map<String, SettlementStatus> statuses = new HashMap<>();
     final List<List<String>> batches = new ArrayList<>();
     int singleReads;
+    int batchReads;
 
     @Override
     public void mark(Mark mark) {
@@ -36,6 +38,15 @@ class BufferedSettlementsTest {
     public Optional<SettlementStatus> status(String tradeOrderNo) {
       singleReads++;
       return Optional.ofNullable(statuses.get(tradeOrderNo));
+    }
+
+    @Override
+    public Map<String, SettlementStatus> statuses(Collection<String> tradeOrderNos) {
+      batchReads++;
+      Map<String, SettlementStatus> found = new HashMap<>();
+      tradeOrderNos.forEach(
+          t -> Optional.ofNullable(statuses.get(t)).ifPresent(s -> found.put(t, s)));
+      return found;
     }
   }
 
@@ -56,7 +67,8 @@ class BufferedSettlementsTest {
     assertThat(buffered.status("T9")).contains(SettlementStatus.MISMATCH);
     assertThat(buffered.status("T3")).isEmpty();
     assertThat(store.batches).isEmpty();
-    // Only T3 was not read ahead.
+    // The chunk's statuses were read in one batch; only T3, not read ahead, was read alone.
+    assertThat(store.batchReads).isEqualTo(1);
     assertThat(store.singleReads).isEqualTo(1);
 
     // A second mark of a pending trade order writes the pending ones first.
