@@ -22,10 +22,11 @@ final class ReconBenchRun {
       return byClass.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** True when every planted class was found at least as often as planted. */
-    boolean covers(Map<String, Integer> planted) {
-      return planted.entrySet().stream()
-          .allMatch(e -> byClass.getOrDefault(e.getKey(), 0L) >= e.getValue());
+    /** True when exactly the planted differences were found: none missed, none extra. */
+    boolean matches(Map<String, Integer> planted) {
+      Map<String, Long> expected = new TreeMap<>();
+      planted.forEach((k, v) -> expected.put(k, v.longValue()));
+      return byClass.equals(expected);
     }
   }
 
