@@ -141,9 +141,12 @@ async function refresh() {
     $("backlog").textContent = Math.round(s.reviewBacklog);
     $("scanner").textContent = Math.round(s.scannerHits);
     // The channel panel reads wider tables: every fifth refresh (10 s) is enough at 3 a.m.
-    const channels = state.ticks++ % 5 === 0 ? renderChannels() : Promise.resolve();
+    const slow = state.ticks++ % 5 === 0;
+    const channels = slow ? renderChannels() : Promise.resolve();
+    // The reconciliation panel (recon.js) changes once a day and with each decision.
+    const recon = slow && typeof renderRecon === "function" ? renderRecon() : Promise.resolve();
     await Promise.all(["queue", "transitions", "abnormal-refunds", "manual-late-charges"]
-      .map((name) => showFirst(name)).concat([channels]));
+      .map((name) => showFirst(name)).concat([channels, recon]));
     if (state.selected) await renderDetail(state.selected);
   } catch (e) {
     $("status").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;

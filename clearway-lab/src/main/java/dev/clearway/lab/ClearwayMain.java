@@ -15,10 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The command line: {@code clearway demo | chaos [channels] | bench [drain|cluster] | serve | sim |
- * cluster-chaos | reconcile | help}. {@code reconcile} imports one statement file by hand. {@code
- * sim} runs the simulated wallet, business and their ledger alone, for nodes elsewhere. A bad
- * option, a bad value or an unknown command answers a message and the usage on stderr and exits 2.
+ * The command line: {@code clearway demo | chaos [channels] | bench [drain|cluster|reconcile] |
+ * serve | sim | cluster-chaos | reconcile | help}. {@code reconcile} reconciles one account-day,
+ * importing a statement file given by hand first. {@code sim} runs the simulated wallet, business
+ * and their ledger alone, for nodes elsewhere. A bad option, a bad value or an unknown command
+ * answers a message and the usage on stderr and exits 2.
  */
 @Command(
     name = "clearway",

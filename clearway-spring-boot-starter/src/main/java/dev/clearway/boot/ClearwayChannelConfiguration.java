@@ -8,6 +8,7 @@ import dev.clearway.core.channel.engine.ChannelWebhookIntake;
 import dev.clearway.core.channel.engine.PacedRateLimiter;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RegistryRecoveryPolicies;
+import dev.clearway.core.channel.engine.StatementRecovery;
 import dev.clearway.core.channel.policy.PolicyRegistry;
 import dev.clearway.core.channel.policy.PolicyRejected;
 import dev.clearway.core.channel.port.AdapterRegistry;
@@ -19,12 +20,14 @@ import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.flow.port.WorkerFailures;
+import dev.clearway.core.reconciliation.port.AccountTermsSource;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.psp.policy.ChannelCapabilities;
 import dev.clearway.psp.policy.DefaultRecoveryPolicy;
 import dev.clearway.psp.policy.YamlPolicyParser;
 import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
+import dev.clearway.store.reconciliation.JdbcStatementFacts;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -114,6 +117,8 @@ public class ClearwayChannelConfiguration {
       ObjectProvider<WorkerFailures> failures,
       ObjectProvider<CallBudget> budget,
       ObjectProvider<BrokerWakeups> brokerWakeups,
+      ObjectProvider<AccountTermsSource> reconciliationTerms,
+      DataSource dataSource,
       @Value("${clearway.channel.recovery-idle-pause:50ms}") Duration recoveryIdlePause) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     MeterRegistry registry = meters.getIfAvailable();
@@ -150,8 +155,18 @@ public class ClearwayChannelConfiguration {
             "spring",
             8,
             failures.getIfAvailable(WorkerFailures::systemLogger),
-            recoveryIdlePause)
+            recoveryIdlePause,
+            statementRecovery(dataSource, reconciliationTerms.getIfAvailable()))
         .start();
+  }
+
+  /**
+   * The imported statements for the RECONCILIATION strategy, when the application has the accounts'
+   * reconciliation terms (the Clearway server does); without them that strategy waits.
+   */
+  private static StatementRecovery statementRecovery(
+      DataSource dataSource, AccountTermsSource terms) {
+    return terms == null ? null : new StatementRecovery(new JdbcStatementFacts(dataSource), terms);
   }
 
   @Bean

@@ -3,6 +3,7 @@ package dev.clearway.lab.cli;
 import dev.clearway.lab.bench.Bench;
 import dev.clearway.lab.bench.BenchOptions;
 import dev.clearway.lab.bench.DrainBench;
+import dev.clearway.lab.bench.ReconcileBench;
 import dev.clearway.lab.cluster.ClusterScaling;
 import java.io.PrintStream;
 import java.util.List;
@@ -11,7 +12,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code clearway bench} and {@code clearway bench drain}. */
+/**
+ * {@code clearway bench} and its subcommands {@code drain}, {@code cluster} and {@code reconcile}.
+ */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
@@ -50,7 +53,8 @@ public final class BenchCommand implements Callable<Integer> {
   public static CommandLine line(PrintStream out, PrintStream err) {
     return new CommandLine(new BenchCommand(out, err))
         .addSubcommand(new Drain(out, err))
-        .addSubcommand(new Cluster(out, err));
+        .addSubcommand(new Cluster(out, err))
+        .addSubcommand(new Reconcile(out, err));
   }
 
   @Override
@@ -127,6 +131,37 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
       return ClusterScaling.run(
           new ClusterScaling.Options(nodesList, payments, concurrency, jdbcUrl), out, err);
+    }
+  }
+
+  /** {@code clearway bench reconcile}: one account-day of a million lines against its baseline. */
+  @Command(
+      name = "reconcile",
+      mixinStandardHelpOptions = true,
+      description =
+          "Import and reconcile one statement against as many local payments, next to the same"
+              + " run's baseline: COPY of the file plus one join against the flows.")
+  static final class Reconcile implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--lines", defaultValue = "1000000", description = "statement lines, >= 1000")
+    int lines;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
+
+    @Option(names = "--json", description = "one JSON object as the last stdout line")
+    boolean json;
+
+    Reconcile(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+      return ReconcileBench.run(new ReconcileBench.Options(lines, jdbcUrl, json), out, err);
     }
   }
 }

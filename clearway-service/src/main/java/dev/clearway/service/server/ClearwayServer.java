@@ -6,6 +6,7 @@ import dev.clearway.service.console.ConsoleConfiguration;
 import dev.clearway.service.node.NodeConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;
+import dev.clearway.service.reconciliation.ReconciliationConfiguration;
 import dev.clearway.service.refund.RefundConfiguration;
 import dev.clearway.service.review.ReviewConfiguration;
 import org.springframework.boot.SpringBootConfiguration;
@@ -26,6 +27,7 @@ import org.springframework.context.annotation.Import;
   RefundConfiguration.class,
   OutboxConfiguration.class,
   PolicyApiConfiguration.class,
-  NodeConfiguration.class
+  NodeConfiguration.class,
+  ReconciliationConfiguration.class
 })
 public class ClearwayServer {}

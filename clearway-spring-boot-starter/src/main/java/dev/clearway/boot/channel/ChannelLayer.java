@@ -6,6 +6,7 @@ import dev.clearway.core.channel.engine.ChannelWebhookIntake;
 import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RecoveryWorker;
+import dev.clearway.core.channel.engine.StatementRecovery;
 import dev.clearway.core.flow.port.WorkerFailures;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import java.util.function.IntSupplier;
  */
 public final class ChannelLayer implements AutoCloseable {
 
+  private final ChannelContext ctx;
   private final ChannelGateway gateway;
   private final ChannelWebhookIntake intake;
   private final RecoveryWorker recovery;
@@ -64,15 +66,39 @@ public final class ChannelLayer implements AutoCloseable {
       int threads,
       WorkerFailures failures,
       Duration recoveryIdlePause) {
+    this(ctx, methods, owner, threads, failures, recoveryIdlePause, null);
+  }
+
+  /**
+   * @param statements what the imported statements say, for the recovery policies' RECONCILIATION
+   *     strategy; null: that strategy waits
+   */
+  public ChannelLayer(
+      ChannelContext ctx,
+      PaymentMethods methods,
+      String owner,
+      int threads,
+      WorkerFailures failures,
+      Duration recoveryIdlePause,
+      StatementRecovery statements) {
     this.recoveryIdlePause = recoveryIdlePause;
+    this.ctx = ctx;
     this.gateway = new ChannelGateway(ctx, methods);
     this.intake = new ChannelWebhookIntake(ctx);
     this.recovery =
         new RecoveryWorker(
-            ctx, new RecoveryWorker.Settings(owner, 4 * threads, Duration.ofSeconds(45)), failures);
+            ctx,
+            new RecoveryWorker.Settings(owner, 4 * threads, Duration.ofSeconds(45)),
+            failures,
+            statements);
     this.compensation = new CompensationWorker(ctx, failures);
     this.pool = Executors.newFixedThreadPool(threads);
     this.failures = failures;
+  }
+
+  /** The context the layer runs in (stores, adapters, clock), for the paths that record into it. */
+  public ChannelContext context() {
+    return ctx;
   }
 
   public ChannelGateway gateway() {

@@ -8,6 +8,10 @@ import dev.clearway.core.reconciliation.port.LocalFacts;
 import dev.clearway.store.CursorStream;
 import dev.clearway.store.Sql;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -59,6 +63,24 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
           + "\n  JOIN pay_flow f ON f.trade_order_no = a.trade_order_no"
           + "\n WHERE a.provider_idempotency_key = ?"
           + "\n ORDER BY a.id LIMIT 1";
+
+  /** {@link #BY_TRADE} for many trade orders at once. */
+  private static final String BY_TRADES =
+      "SELECT "
+          + LocalFactRows.WITHOUT_REFUND
+          + "\n  FROM pay_flow f\n"
+          + LocalFactRows.ATTEMPT_OF_FLOW
+          + "\n WHERE f.trade_order_no = ANY (?)";
+
+  /** {@link #BY_ATTEMPT_KEY} for many keys at once: the first attempt of each key. */
+  private static final String BY_ATTEMPT_KEYS =
+      "SELECT DISTINCT ON (a.provider_idempotency_key) "
+          + LocalFactRows.WITHOUT_REFUND
+          + "\n  FROM payment_attempt a"
+          + "\n  JOIN channel_account ca ON ca.id = a.channel_account_id"
+          + "\n  JOIN pay_flow f ON f.trade_order_no = a.trade_order_no"
+          + "\n WHERE a.provider_idempotency_key = ANY (?)"
+          + "\n ORDER BY a.provider_idempotency_key, a.id";
 
   /** The number a flow refund was sent to the PSP under (a re-sent refund has a suffix). */
   private static final String PROVIDER_REFUND =
@@ -147,6 +169,34 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
   @Override
   public Optional<LocalFact> byAttemptKey(String attemptKey) {
     return one(BY_ATTEMPT_KEY, ps -> ps.setString(1, attemptKey));
+  }
+
+  /** One indexed query for the whole batch. */
+  @Override
+  public Map<String, LocalFact> byTradeOrderNos(Collection<String> tradeOrderNos) {
+    Map<String, LocalFact> found = new HashMap<>();
+    for (LocalFact fact : many(BY_TRADES, tradeOrderNos)) {
+      found.put(fact.tradeOrderNo(), fact);
+    }
+    return found;
+  }
+
+  /** One indexed query for the whole batch. */
+  @Override
+  public Map<String, LocalFact> byAttemptKeys(Collection<String> attemptKeys) {
+    Map<String, LocalFact> found = new HashMap<>();
+    for (LocalFact fact : many(BY_ATTEMPT_KEYS, attemptKeys)) {
+      found.put(fact.attemptKey(), fact);
+    }
+    return found;
+  }
+
+  private List<LocalFact> many(String statement, Collection<String> numbers) {
+    String[] values = numbers.toArray(String[]::new);
+    return sql.query(
+        statement,
+        ps -> ps.setArray(1, ps.getConnection().createArrayOf("varchar", values)),
+        rs -> LocalFactRows.map(rs, walletAccount));
   }
 
   @Override

@@ -11,6 +11,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -106,6 +109,36 @@ public final class JdbcSettlementStore implements SettlementStore {
     }
     history(c, m, version + 1, current);
     return true;
+  }
+
+  /** The whole batch in one transaction ({@link SettlementBatch}). */
+  @Override
+  public void markAll(List<Mark> marks) {
+    if (marks.isEmpty()) {
+      return;
+    }
+    if (marks.stream().map(Mark::tradeOrderNo).distinct().count() != marks.size()) {
+      throw new IllegalArgumentException("a batch of settlement marks names a trade order twice");
+    }
+    try {
+      Sql.inTransaction(
+          dataSource,
+          c -> {
+            SettlementBatch.mark(c, marks);
+            return null;
+          });
+    } catch (SQLException e) {
+      throw new StoreException("mark settlements", e);
+    }
+  }
+
+  @Override
+  public Map<String, SettlementStatus> statuses(Collection<String> tradeOrderNos) {
+    try (Connection c = dataSource.getConnection()) {
+      return SettlementBatch.statuses(c, tradeOrderNos);
+    } catch (SQLException e) {
+      throw new StoreException("settlement statuses", e);
+    }
   }
 
   @Override

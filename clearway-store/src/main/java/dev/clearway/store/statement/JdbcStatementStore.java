@@ -99,7 +99,7 @@ public final class JdbcStatementStore implements StatementStore {
     }
     insertFile(c, fileId, in, "IMPORTED", null, null);
     long stored;
-    try (StatementLineBatch batch = new StatementLineBatch(c, fileId)) {
+    try (StatementLineWriter batch = StatementLineWriter.open(c, fileId)) {
       lines.feed(batch::add);
       batch.flush();
       stored = batch.stored();

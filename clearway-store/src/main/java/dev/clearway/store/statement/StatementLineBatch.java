@@ -11,7 +11,7 @@ import java.time.ZoneOffset;
  * Inserts the lines of one file in batches, so that a file of any size is stored with bounded
  * memory. Every row of every batch must be inserted.
  */
-final class StatementLineBatch implements AutoCloseable {
+final class StatementLineBatch implements StatementLineWriter {
   static final int BATCH = 500;
   private static final String INSERT =
       "INSERT INTO statement_line (file_id, line_no, raw, kind, trade_order_no, refund_order_no,"
@@ -28,7 +28,8 @@ final class StatementLineBatch implements AutoCloseable {
     this.ps = c.prepareStatement(INSERT);
   }
 
-  void add(StatementLine line) throws SQLException {
+  @Override
+  public void add(StatementLine line) throws SQLException {
     ps.setLong(1, fileId);
     ps.setLong(2, line.lineNo());
     ps.setString(3, line.raw());
@@ -55,7 +56,8 @@ final class StatementLineBatch implements AutoCloseable {
   }
 
   /** Sends the pending rows; each must have been inserted exactly once. */
-  void flush() throws SQLException {
+  @Override
+  public void flush() throws SQLException {
     if (pending == 0) {
       return;
     }
@@ -72,7 +74,8 @@ final class StatementLineBatch implements AutoCloseable {
     pending = 0;
   }
 
-  long stored() {
+  @Override
+  public long stored() {
     return stored;
   }
 

@@ -9,6 +9,7 @@ import dev.clearway.core.statement.StatementParser;
 import java.io.InputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
 
 /**
  * The wallet's daily statement: a header {@code kind,order_no,trade_order_no,amount,currency,at},
@@ -18,6 +19,8 @@ import java.time.format.DateTimeParseException;
  */
 public final class WalletCsvParser implements StatementParser {
   static final String HEADER = "kind,order_no,trade_order_no,amount,currency,at";
+  private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
+  private static final Pattern MINOR_UNITS = Pattern.compile("[0-9]{1,18}");
 
   @Override
   public StatementFormat format() {
@@ -41,7 +44,7 @@ public final class WalletCsvParser implements StatementParser {
       }
     }
     long amount = positiveAmount(lineNo, f[3]);
-    if (!f[4].matches("[A-Z]{3}")) {
+    if (!CURRENCY.matcher(f[4]).matches()) {
       throw new MalformedStatementException(lineNo, "currency is not three capital letters");
     }
     Instant at;
@@ -62,7 +65,7 @@ public final class WalletCsvParser implements StatementParser {
   }
 
   private static long positiveAmount(long lineNo, String text) throws MalformedStatementException {
-    if (!text.matches("[0-9]{1,18}")) {
+    if (!MINOR_UNITS.matcher(text).matches()) {
       throw new MalformedStatementException(lineNo, "amount is not whole minor units");
     }
     long amount = Long.parseLong(text);

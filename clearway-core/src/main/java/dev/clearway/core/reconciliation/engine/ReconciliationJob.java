@@ -91,7 +91,8 @@ public final class ReconciliationJob {
     ReconWindow window =
         new ReconWindow(terms.get(), boundary.from(), boundary.to(), clock.instant());
     ReconCounts counts =
-        new DayRun(ports, config, clock, runId, day, fileId, boundary, window).run();
+        new DayRun(BatchedRunPorts.of(ports), config, clock, runId, day, fileId, boundary, window)
+            .run();
     finish(runId, counts);
     return new Result(
         Outcome.DONE,

@@ -1,6 +1,9 @@
 package dev.clearway.core.reconciliation.port;
 
 import dev.clearway.core.reconciliation.domain.LocalFact;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -15,4 +18,26 @@ public interface LocalFacts {
   Optional<LocalFact> byRefundOrderNo(String refundOrderNo);
 
   Optional<LocalFact> byAttemptKey(String attemptKey);
+
+  /**
+   * The views of many trade orders at once, keyed by trade order no; a number without a local row
+   * is absent. A store answers with one query, so a statement is matched in batches of lines rather
+   * than one round trip per line; by default, one lookup each.
+   */
+  default Map<String, LocalFact> byTradeOrderNos(Collection<String> tradeOrderNos) {
+    Map<String, LocalFact> found = new HashMap<>();
+    for (String number : tradeOrderNos) {
+      byTradeOrderNo(number).ifPresent(fact -> found.put(number, fact));
+    }
+    return found;
+  }
+
+  /** The views of many attempt keys at once, keyed by attempt key, as {@link #byAttemptKey}. */
+  default Map<String, LocalFact> byAttemptKeys(Collection<String> attemptKeys) {
+    Map<String, LocalFact> found = new HashMap<>();
+    for (String key : attemptKeys) {
+      byAttemptKey(key).ifPresent(fact -> found.put(key, fact));
+    }
+    return found;
+  }
 }

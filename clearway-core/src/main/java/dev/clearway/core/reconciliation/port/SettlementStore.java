@@ -2,6 +2,10 @@ package dev.clearway.core.reconciliation.port;
 
 import dev.clearway.core.reconciliation.domain.SettlementStatus;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,4 +28,21 @@ public interface SettlementStore {
   void mark(Mark mark);
 
   Optional<SettlementStatus> status(String tradeOrderNo);
+
+  /**
+   * Records many marks, each as {@link #mark} would, of distinct trade orders. A store writes them
+   * in one transaction with a few statements; by default, one mark each.
+   */
+  default void markAll(List<Mark> marks) {
+    marks.forEach(this::mark);
+  }
+
+  /** The statuses of many trade orders at once; a trade order without one is absent. */
+  default Map<String, SettlementStatus> statuses(Collection<String> tradeOrderNos) {
+    Map<String, SettlementStatus> found = new HashMap<>();
+    for (String number : tradeOrderNos) {
+      status(number).ifPresent(s -> found.put(number, s));
+    }
+    return found;
+  }
 }

@@ -1,0 +1,115 @@
+package dev.clearway.lab.reconcile;
+
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.port.WakeupScheduler;
+import dev.clearway.core.reconciliation.engine.EngineRepairs;
+import dev.clearway.core.reconciliation.engine.ReconConfig;
+import dev.clearway.core.reconciliation.engine.ReconPorts;
+import dev.clearway.core.reconciliation.engine.ReconciliationJob;
+import dev.clearway.core.reconciliation.engine.RepairPass;
+import dev.clearway.core.reconciliation.engine.RepairTargets;
+import dev.clearway.core.reconciliation.port.AccountTermsSource;
+import dev.clearway.core.reconciliation.port.ReconciliationEvents;
+import dev.clearway.core.runtime.LeaseTokens;
+import dev.clearway.store.Database;
+import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.Sql;
+import dev.clearway.store.reconciliation.JdbcDifferenceStore;
+import dev.clearway.store.reconciliation.JdbcLocalFacts;
+import dev.clearway.store.reconciliation.JdbcReconRuns;
+import dev.clearway.store.reconciliation.JdbcSettlementStore;
+import dev.clearway.store.reconciliation.JdbcStatementFacts;
+import dev.clearway.store.refund.JdbcRefundStore;
+import dev.clearway.store.statement.JdbcStatementStore;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.sql.DataSource;
+
+/**
+ * Reconciliation on the command line, over one database and without the service: the job and the
+ * repair pass on the JDBC stores, no business system to ask (a PAYED flow is not attributed from
+ * here), and the repairs through the stores' own transitions. No engine runs in this process: a
+ * flow a repair moves is taken on by the service's scanner, and a refund it requests waits, PENDING
+ * under its creation lease, for the refund scanner; a charge to settle on a channel attempt needs
+ * the channel layer and becomes a person's ticket.
+ */
+public final class LabRecon {
+  private final ReconPorts ports;
+  private final ReconConfig config;
+  private final Clock clock;
+  private final DataSource dataSource;
+  private final Database db;
+
+  public LabRecon(Database db, AccountTermsSource terms, String walletAccount, Clock clock) {
+    this.db = db;
+    this.dataSource = db.dataSource();
+    this.clock = clock;
+    PostgresDialect dialect = new PostgresDialect();
+    JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, walletAccount);
+    this.ports =
+        new ReconPorts(
+            new JdbcStatementStore(dataSource, clock),
+            new JdbcStatementFacts(dataSource),
+            locals,
+            locals,
+            goal -> java.util.Optional.empty(),
+            terms,
+            new JdbcReconRuns(dataSource, dialect),
+            new JdbcDifferenceStore(dataSource, dialect),
+            new JdbcSettlementStore(dataSource, dialect),
+            ReconciliationEvents.NONE);
+    this.config = ReconConfig.defaults("clearway-cli");
+  }
+
+  public ReconciliationJob job() {
+    return new ReconciliationJob(ports, config, clock);
+  }
+
+  public RepairPass repairPass() {
+    PostgresDialect dialect = new PostgresDialect();
+    JdbcRefundStore refunds = new JdbcRefundStore(dataSource, dialect);
+    LeaseTokens leases = new LeaseTokens("clearway-cli-repairs", clock, EngineConfig.production());
+    RepairTargets targets =
+        new RepairTargets(
+            db.flowStore(),
+            null,
+            null,
+            refunds,
+            request -> refunds.create(request, leases.next(), clock.instant()),
+            WakeupScheduler.NONE,
+            leases);
+    return new RepairPass(ports, new EngineRepairs(targets), config, clock);
+  }
+
+  /** The differences of the account-day by class, as recorded (whatever their state). */
+  public Map<String, Long> differencesByClass(String account, LocalDate day) {
+    Map<String, Long> byClass = new TreeMap<>();
+    new Sql(dataSource)
+        .query(
+            "SELECT kind, count(*) FROM recon_difference"
+                + " WHERE account_ref = ? AND statement_day = ? GROUP BY kind",
+            ps -> {
+              ps.setString(1, account);
+              ps.setObject(2, day);
+            },
+            rs -> byClass.put(rs.getString(1), rs.getLong(2)));
+    return byClass;
+  }
+
+  /** The differences of the account-day by state. */
+  public Map<String, Long> differencesByState(String account, LocalDate day) {
+    Map<String, Long> byState = new TreeMap<>();
+    new Sql(dataSource)
+        .query(
+            "SELECT state, count(*) FROM recon_difference"
+                + " WHERE account_ref = ? AND statement_day = ? GROUP BY state",
+            ps -> {
+              ps.setString(1, account);
+              ps.setObject(2, day);
+            },
+            rs -> byState.put(rs.getString(1), rs.getLong(2)));
+    return byState;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.clearway.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.lab.ClearwayMain;
+import dev.clearway.store.testing.TestDatabase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A small run of {@code clearway bench reconcile --json}: keeps the command working and checks that
+ * the reconciliation found every planted difference and nothing else; keeps no figures.
+ */
+class ReconcileBenchTest {
+
+  @Test
+  void findsThePlantedDifferencesAndPrintsTheFiguresAsJson() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int exit =
+        ClearwayMain.run(
+            new String[] {
+              "bench",
+              "reconcile",
+              "--lines",
+              "2000",
+              "--json",
+              "--jdbc-url",
+              TestDatabase.get().database().jdbcUrl()
+            },
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            System.err);
+    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+    JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+
+    assertThat(exit).isZero();
+    List<String> names = new ArrayList<>();
+    json.propertyNames().forEach(names::add);
+    assertThat(names)
+        .startsWith(
+            "importMs",
+            "reconcileMs",
+            "totalMs",
+            "baselineMs",
+            "ratio",
+            "peakHeapMiB",
+            "maxHeapMiB",
+            "lines",
+            "differences");
+    assertThat(json.get("lines").intValue()).isEqualTo(2000);
+    assertThat(json.get("totalMs").longValue())
+        .isEqualTo(json.get("importMs").longValue() + json.get("reconcileMs").longValue());
+    assertThat(json.get("baselineMs").longValue()).isPositive();
+    assertThat(json.get("ratio").doubleValue()).isPositive();
+    assertThat(json.get("peakHeapMiB").doubleValue())
+        .isPositive()
+        .isLessThanOrEqualTo(json.get("maxHeapMiB").doubleValue());
+    // Two of each of the four planted classes, found exactly: nothing missed, nothing extra.
+    assertThat(json.get("differences").intValue()).isEqualTo(8);
+    assertThat(json.get("found")).isEqualTo(json.get("planted"));
+    assertThat(json.get("planted").get("AMOUNT_MISMATCH").intValue()).isEqualTo(2);
+    assertThat(json.get("planted").get("UNKNOWN_STATEMENT_LINE").intValue()).isEqualTo(2);
+    assertThat(json.get("planted").get("BIZ_SUCCESS_WITHOUT_CHARGE").intValue()).isEqualTo(2);
+    assertThat(json.get("planted").get("CHARGED_LOCAL_PAYING").intValue()).isEqualTo(2);
+    // The baseline's join sees the amount mismatches and the unknown lines.
+    assertThat(json.get("baselineDiffering").intValue()).isEqualTo(4);
+  }
+}
