@@ -144,4 +144,31 @@ public final class PostgresDialect implements SqlDialect {
   public String insertIfAbsent(String insert, String conflictColumns) {
     return insert.stripTrailing() + "\nON CONFLICT (" + conflictColumns + ") DO NOTHING\n";
   }
+
+  @Override
+  public String insertIfAbsentAnyKey(String insert) {
+    return insert.stripTrailing() + "\nON CONFLICT DO NOTHING\n";
+  }
+
+  @Override
+  public String claimDifferencesSql() {
+    // SKIP LOCKED: two repair passes never claim the same difference; the lease (lease_owner,
+    // lease_until) keeps it out of the next rounds until it expires. The state filter matches the
+    // predicate of idx_recon_difference_due, so the page is read from it in due order.
+    return """
+        WITH due AS (
+          SELECT id FROM recon_difference
+           WHERE state IN ('OPEN', 'AUTO_REPAIRING')
+             AND actionable_at <= ?
+             AND (lease_until IS NULL OR lease_until <= ?)
+           ORDER BY actionable_at, id
+           LIMIT ?
+             FOR UPDATE SKIP LOCKED
+        )
+        UPDATE recon_difference d
+           SET lease_owner = ?, lease_until = ?, version = d.version + 1, updated_at = ?
+          FROM due WHERE d.id = due.id
+        RETURNING d.id
+        """;
+  }
 }

@@ -59,4 +59,17 @@ public interface SqlDialect {
    * nothing, when a row with the same {@code conflictColumns} exists; its update count tells.
    */
   String insertIfAbsent(String insert, String conflictColumns);
+
+  /**
+   * {@code insert} that writes nothing, and fails nothing, when any unique key (a partial unique
+   * index included) already holds a row like it; its update count tells.
+   */
+  String insertIfAbsentAnyKey(String insert);
+
+  /**
+   * Takes the lease of a page of due reconciliation differences and returns their ids, oldest due
+   * first: OPEN or AUTO_REPAIRING, actionable, with no lease or an expired one. Parameters, in
+   * order: now, now, limit, lease_owner, lease_until, updated_at.
+   */
+  String claimDifferencesSql();
 }

@@ -9,6 +9,8 @@ import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
+import dev.clearway.core.statement.Statement;
+import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -33,12 +35,14 @@ public final class StripeAdapter implements PspAdapter {
 
   private final StripeHttp http;
   private final StripeWebhookParser webhooks;
+  private final StripeStatements statements;
 
   public StripeAdapter(StripeConfig config) {
     Objects.requireNonNull(config, "config");
     JsonMapper json = JsonMapper.builder().build();
     this.http = new StripeHttp(config, json);
     this.webhooks = new StripeWebhookParser(config, json);
+    this.statements = new StripeStatements(http, config.reportWait());
   }
 
   @Override
@@ -127,6 +131,20 @@ public final class StripeAdapter implements PspAdapter {
   public WebhookNotice parseWebhook(Map<String, String> headers, byte[] rawBody)
       throws WebhookRejected {
     return webhooks.parse(headers, rawBody);
+  }
+
+  @Override
+  public boolean settlementReportAvailable() {
+    return true;
+  }
+
+  /**
+   * The account's balance transactions of the UTC day {@code day}, through a report run (see {@link
+   * StripeStatements}); Stripe announces no hash for the file.
+   */
+  @Override
+  public Statement downloadStatement(String accountRef, LocalDate day) {
+    return statements.download(day);
   }
 
   /**

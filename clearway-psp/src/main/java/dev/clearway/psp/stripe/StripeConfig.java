@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param requestTimeout how long to wait for a complete answer of one request
  * @param clock the clock webhook timestamps are checked against
  * @param webhookTolerance how far a webhook's signed timestamp may be from now, either way
+ * @param filesUrl the root report files are served from ({@code https://files.stripe.com}); a
+ *     report's file is fetched with the secret key only there or on {@code baseUrl}
+ * @param reportWait how long a statement download waits for its report run to succeed
  */
 public record StripeConfig(
     URI baseUrl,
@@ -23,9 +26,13 @@ public record StripeConfig(
     Duration connectTimeout,
     Duration requestTimeout,
     Clock clock,
-    Duration webhookTolerance) {
+    Duration webhookTolerance,
+    URI filesUrl,
+    Duration reportWait) {
 
   public StripeConfig {
+    Objects.requireNonNull(filesUrl, "filesUrl");
+    requirePositive(reportWait, "reportWait");
     Objects.requireNonNull(baseUrl, "baseUrl");
     requireText(secretKey, "secretKey");
     requireText(webhookSecret, "webhookSecret");
@@ -38,7 +45,10 @@ public record StripeConfig(
     }
   }
 
-  /** Connect 2 s, request 10 s, system clock, webhook tolerance 300 s. */
+  /**
+   * Connect 2 s, request 10 s, system clock, webhook tolerance 300 s; report files on {@code
+   * baseUrl}, a report run awaited 60 s.
+   */
   public static StripeConfig of(URI baseUrl, String secretKey, String webhookSecret) {
     return new StripeConfig(
         baseUrl,
@@ -47,27 +57,55 @@ public record StripeConfig(
         Duration.ofSeconds(2),
         Duration.ofSeconds(10),
         Clock.systemUTC(),
-        Duration.ofSeconds(300));
+        Duration.ofSeconds(300),
+        baseUrl,
+        Duration.ofSeconds(60));
   }
 
   public StripeConfig withTimeouts(Duration connect, Duration request) {
     return new StripeConfig(
-        baseUrl, secretKey, webhookSecret, connect, request, clock, webhookTolerance);
+        baseUrl, secretKey, webhookSecret, connect, request, clock, webhookTolerance, filesUrl, reportWait);
   }
 
   public StripeConfig withClock(Clock c) {
     return new StripeConfig(
-        baseUrl, secretKey, webhookSecret, connectTimeout, requestTimeout, c, webhookTolerance);
+        baseUrl, secretKey, webhookSecret, connectTimeout, requestTimeout, c, webhookTolerance, filesUrl, reportWait);
   }
 
   public StripeConfig withSecretKey(String key) {
     return new StripeConfig(
-        baseUrl, key, webhookSecret, connectTimeout, requestTimeout, clock, webhookTolerance);
+        baseUrl, key, webhookSecret, connectTimeout, requestTimeout, clock, webhookTolerance, filesUrl, reportWait);
   }
 
   public StripeConfig withWebhookSecret(String secret) {
     return new StripeConfig(
-        baseUrl, secretKey, secret, connectTimeout, requestTimeout, clock, webhookTolerance);
+        baseUrl, secretKey, secret, connectTimeout, requestTimeout, clock, webhookTolerance, filesUrl, reportWait);
+  }
+
+  public StripeConfig withFilesUrl(URI url) {
+    return new StripeConfig(
+        baseUrl,
+        secretKey,
+        webhookSecret,
+        connectTimeout,
+        requestTimeout,
+        clock,
+        webhookTolerance,
+        url,
+        reportWait);
+  }
+
+  public StripeConfig withReportWait(Duration wait) {
+    return new StripeConfig(
+        baseUrl,
+        secretKey,
+        webhookSecret,
+        connectTimeout,
+        requestTimeout,
+        clock,
+        webhookTolerance,
+        filesUrl,
+        wait);
   }
 
   @Override

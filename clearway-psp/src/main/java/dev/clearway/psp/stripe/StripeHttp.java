@@ -1,6 +1,7 @@
 package dev.clearway.psp.stripe;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -57,6 +58,45 @@ final class StripeHttp {
   StripeReply get(String path, Map<String, String> query) {
     String suffix = query.isEmpty() ? "" : "?" + encode(query);
     return exchange(base(path + suffix).GET());
+  }
+
+  /**
+   * Fetches a file Stripe pointed to, with the secret key: only a URL under the API root or the
+   * files root is fetched, so the key never goes to another host.
+   *
+   * @throws UncheckedIOException when the URL is elsewhere, the transfer fails or the answer is not
+   *     200
+   */
+  byte[] download(String url) {
+    if (!under(url, config.baseUrl()) && !under(url, config.filesUrl())) {
+      throw new UncheckedIOException(new IOException("the file URL is not on a Stripe root"));
+    }
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(url))
+            .timeout(config.requestTimeout())
+            .header("Authorization", "Bearer " + config.secretKey())
+            .header("Stripe-Version", STRIPE_VERSION)
+            .header("User-Agent", "Clearway")
+            .GET()
+            .build();
+    try {
+      HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() != 200) {
+        throw new IOException("file download answered " + response.statusCode());
+      }
+      return response.body();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new IOException("interrupted", e));
+    }
+  }
+
+  private static boolean under(String url, URI root) {
+    String r = root.toString();
+    String prefix = r.endsWith("/") ? r : r + "/";
+    return url.startsWith(prefix);
   }
 
   private HttpRequest.Builder base(String pathAndQuery) {

@@ -30,10 +30,16 @@ public final class SimWalletServer implements AutoCloseable {
    * @param workerThreads request handler threads (a lost response holds one for {@code
    *     lostResponseHold})
    * @param callbacks null for no callbacks
+   * @param statementCurrency the currency of the daily statement's lines (the wallet keeps one)
    */
   public record Options(
-      int port, Duration lostResponseHold, int workerThreads, Callbacks callbacks) {
+      int port,
+      Duration lostResponseHold,
+      int workerThreads,
+      Callbacks callbacks,
+      String statementCurrency) {
     public Options {
+      Objects.requireNonNull(statementCurrency, "statementCurrency");
       if (port < 0 || port > 65_535) {
         throw new IllegalArgumentException("port out of range");
       }
@@ -47,23 +53,27 @@ public final class SimWalletServer implements AutoCloseable {
     }
 
     public static Options defaults() {
-      return new Options(0, Duration.ofMillis(1_500), 32, null);
+      return new Options(0, Duration.ofMillis(1_500), 32, null, "CNY");
     }
 
     public Options withPort(int port) {
-      return new Options(port, lostResponseHold, workerThreads, callbacks);
+      return new Options(port, lostResponseHold, workerThreads, callbacks, statementCurrency);
     }
 
     public Options withLostResponseHold(Duration hold) {
-      return new Options(port, hold, workerThreads, callbacks);
+      return new Options(port, hold, workerThreads, callbacks, statementCurrency);
     }
 
     public Options withWorkerThreads(int threads) {
-      return new Options(port, lostResponseHold, threads, callbacks);
+      return new Options(port, lostResponseHold, threads, callbacks, statementCurrency);
     }
 
     public Options withCallbacks(Callbacks callbacks) {
-      return new Options(port, lostResponseHold, workerThreads, callbacks);
+      return new Options(port, lostResponseHold, workerThreads, callbacks, statementCurrency);
+    }
+
+    public Options withStatementCurrency(String currency) {
+      return new Options(port, lostResponseHold, workerThreads, callbacks, currency);
     }
   }
 
@@ -199,7 +209,13 @@ public final class SimWalletServer implements AutoCloseable {
             options.port(),
             options.workerThreads(),
             "sim-wallet-http",
-            new WalletRouter(wallet, options.lostResponseHold(), callbacks, meter, outage));
+            new WalletRouter(
+                wallet,
+                options.lostResponseHold(),
+                callbacks,
+                meter,
+                outage,
+                options.statementCurrency()));
     return new SimWalletServer(server, callbacks, watcher, meter, outage);
   }
 

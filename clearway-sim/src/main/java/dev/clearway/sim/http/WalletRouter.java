@@ -7,9 +7,15 @@ import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.sim.SimulatedCrash;
+import dev.clearway.sim.WalletStatement;
 import dev.clearway.sim.json.StrictJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -36,19 +42,23 @@ final class WalletRouter implements HttpHandler {
   private final CallbackSender callbacks;
   private final WalletCallMeter meter;
   private final WalletOutage outage;
+  private final String statementCurrency;
 
   /**
    * @param callbacks null when no callback URL is configured
    * @param meter counts every API request, outages included
    * @param outage while active, every API request is answered 503 without being executed
+   * @param statementCurrency the currency of the statement's lines
    */
   WalletRouter(
       SimWallet wallet,
       Duration lostResponseHold,
       CallbackSender callbacks,
       WalletCallMeter meter,
-      WalletOutage outage) {
+      WalletOutage outage,
+      String statementCurrency) {
     this.wallet = wallet;
+    this.statementCurrency = statementCurrency;
     this.lostResponseHold = lostResponseHold;
     this.callbacks = callbacks;
     this.meter = meter;
@@ -142,6 +152,9 @@ final class WalletRouter implements HttpHandler {
       requireMethod(method, "GET");
       String no = pathOrderNo(path.substring(WireProtocol.REFUNDS.length() + 1));
       answer(exchange, Op.QUERY_REFUND, no, () -> wallet.queryRefund(no));
+    } else if (path.startsWith(WireProtocol.STATEMENTS + "/")) {
+      requireMethod(method, "GET");
+      statement(exchange, path.substring(WireProtocol.STATEMENTS.length() + 1));
     } else {
       throw new Refusal(404, WireProtocol.NO_SUCH_ROUTE, "no such route");
     }
@@ -178,6 +191,28 @@ final class WalletRouter implements HttpHandler {
     body.put("requestId", result.requestId());
     body.put("retryable", result.retryable());
     send(exchange, 200, WireProtocol.JSON, StrictJson.write(body), result.requestId());
+  }
+
+  /** One UTC day's statement, with the SHA-256 of its bytes in {@code Content-Digest}. */
+  private void statement(HttpExchange exchange, String day) throws Refusal, IOException {
+    LocalDate date;
+    try {
+      date = LocalDate.parse(day);
+    } catch (DateTimeParseException e) {
+      throw new Refusal(400, WireProtocol.INVALID_REQUEST, "the day must be yyyy-MM-dd");
+    }
+    byte[] csv = WalletStatement.render(wallet.ledger(), date, statementCurrency);
+    String digest;
+    try {
+      digest =
+          Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(csv));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    exchange
+        .getResponseHeaders()
+        .set(WireProtocol.CONTENT_DIGEST_HEADER, "sha-256=:" + digest + ":");
+    send(exchange, 200, "text/csv; charset=utf-8", csv, null);
   }
 
   /** The wallet's UNKNOWN becomes the network symptom it stands for. */

@@ -11,7 +11,11 @@ import java.util.Set;
  * POST /v1/charges/{tradeOrderNo}/close
  * POST /v1/refunds                      {refundOrderNo, tradeOrderNo, amount, currency}
  * GET  /v1/refunds/{refundOrderNo}
+ * GET  /v1/statements/{yyyy-MM-dd}        the day's statement (text/csv, see WalletStatement)
  * </pre>
+ *
+ * <p>A statement answer carries {@code Content-Digest: sha-256=:<base64>:} (RFC 9530) over its
+ * bytes, so the client can tell a damaged transfer from the file the wallet wrote.
  *
  * <p>An answer of the wallet is {@code 200} with {@code {status, errorCode, requestId, retryable}}
  * and the header {@code Request-Id}. A request the wallet refused before executing anything is a
@@ -24,6 +28,8 @@ public final class WireProtocol {
   public static final String CHARGES = "/v1/charges";
   public static final String REFUNDS = "/v1/refunds";
   public static final String CLOSE_SUFFIX = "/close";
+  public static final String STATEMENTS = "/v1/statements";
+  public static final String CONTENT_DIGEST_HEADER = "Content-Digest";
 
   public static final String REQUEST_ID_HEADER = "Request-Id";
   public static final String IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";

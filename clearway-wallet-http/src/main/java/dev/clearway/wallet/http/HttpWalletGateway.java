@@ -2,7 +2,11 @@ package dev.clearway.wallet.http;
 
 import dev.clearway.core.flow.fact.WalletResult;
 import dev.clearway.core.flow.port.WalletGateway;
+import dev.clearway.core.statement.Statement;
+import dev.clearway.core.statement.StatementFormat;
+import dev.clearway.core.statement.StatementSource;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +15,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,10 +34,13 @@ import org.slf4j.LoggerFactory;
  * a 5xx, an unreadable body are UNKNOWN, since the wallet may have executed the call; only a
  * well-formed answer is definite (see {@link WalletResponses}).
  *
+ * <p>The wallet's daily statement ({@link #downloadStatement}) is the one call that throws: there
+ * is no certainty to answer with, and the caller retries the download.
+ *
  * <p>Logs only the call, its outcome class, error code, HTTP status and duration, at DEBUG: never
  * order numbers (they embed the user id), amounts, bodies or secrets.
  */
-public final class HttpWalletGateway implements WalletGateway {
+public final class HttpWalletGateway implements WalletGateway, StatementSource {
   private static final Logger log = LoggerFactory.getLogger(HttpWalletGateway.class);
   private static final long MAX_RESPONSE_BYTES = 1 << 20;
 
@@ -86,6 +96,62 @@ public final class HttpWalletGateway implements WalletGateway {
   @Override
   public WalletResult queryRefund(String refundOrderNo) {
     return get(WalletCall.QUERY_REFUND, WireProtocol.REFUNDS + "/" + segment(refundOrderNo));
+  }
+
+  /**
+   * {@code GET /v1/statements/{day}}: the wallet-csv statement of the UTC day, with the SHA-256 the
+   * wallet announced in {@code Content-Digest} (the importer checks it).
+   *
+   * @throws UncheckedIOException when the wallet cannot be reached, answers other than 200 or
+   *     announces no digest
+   */
+  @Override
+  public Statement downloadStatement(String accountRef, LocalDate day) {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(base + WireProtocol.STATEMENTS + "/" + day))
+            .timeout(config.readTimeout())
+            .header("Accept", "text/csv")
+            .GET()
+            .build();
+    HttpResponse<byte[]> response;
+    try {
+      response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          new IOException("statement download failed: " + transportCode(e), e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UncheckedIOException(new IOException("statement download interrupted", e));
+    }
+    if (response.statusCode() != 200) {
+      throw new UncheckedIOException(
+          new IOException("statement download answered " + response.statusCode()));
+    }
+    String digest =
+        sha256Hex(response.headers().firstValue(WireProtocol.CONTENT_DIGEST_HEADER).orElse(null));
+    if (digest == null) {
+      throw new UncheckedIOException(new IOException("the statement carries no sha-256 digest"));
+    }
+    return new Statement(StatementFormat.WALLET_CSV, response.body(), digest, "SHA256");
+  }
+
+  /** The hex SHA-256 of a {@code Content-Digest} header ({@code sha-256=:<base64>:}), or null. */
+  static String sha256Hex(String header) {
+    if (header == null) {
+      return null;
+    }
+    for (String member : header.split(",")) {
+      String m = member.trim();
+      if (m.startsWith("sha-256=:") && m.endsWith(":") && m.length() > "sha-256=::".length()) {
+        try {
+          byte[] raw = Base64.getDecoder().decode(m.substring(9, m.length() - 1));
+          return raw.length == 32 ? HexFormat.of().formatHex(raw) : null;
+        } catch (IllegalArgumentException e) {
+          return null;
+        }
+      }
+    }
+    return null;
   }
 
   // ---- transport -----------------------------------------------------------------------------

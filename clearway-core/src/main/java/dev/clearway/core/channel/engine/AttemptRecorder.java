@@ -144,6 +144,26 @@ public final class AttemptRecorder {
     }
 
     /**
+     * What the imported statements proved about the attempt (the {@code RECONCILIATION} strategy),
+     * recorded under the recovery run's claim of {@code task}.
+     */
+    public static Observation reconciled(
+        Attempt attempt, PspOutcome outcome, RecoveryTask task, PolicyRule rule) {
+      return new Observation(
+          attempt,
+          outcome,
+          EvidenceSource.RECONCILIATION,
+          RecoveryStrategy.RECONCILIATION.name(),
+          false,
+          false,
+          task.id(),
+          task.attemptCount(),
+          rule,
+          task.policyVersion(),
+          task.leaseOwner());
+    }
+
+    /**
      * What an observer that holds no lease saw (a webhook, a close ordered by the flow, a
      * settlement report): fenced by the attempt's version alone.
      */

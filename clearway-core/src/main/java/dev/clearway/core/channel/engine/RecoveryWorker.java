@@ -1,6 +1,8 @@
 package dev.clearway.core.channel.engine;
 
+import dev.clearway.core.channel.decision.StatementVerdict;
 import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.RecoveryTask;
 import dev.clearway.core.channel.policy.Operation;
@@ -12,6 +14,7 @@ import dev.clearway.core.channel.port.RecoveryTaskStore;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.flow.port.WorkerFailures;
+import dev.clearway.core.reconciliation.domain.StatementFact;
 import dev.clearway.core.runtime.TokenMint;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +36,12 @@ import java.util.concurrent.TimeUnit;
  * whose lease was taken over writes nothing, and a late worker can never overwrite what a webhook
  * or the response path recorded. A task whose pacing slot or concurrency permit would come after
  * its lease ends is rescheduled instead of waiting.
+ *
+ * <p>With a {@link StatementRecovery}, the {@code RECONCILIATION} strategy settles an attempt from
+ * the imported statements: a charge line for its amount records it SUCCEEDED, the statements'
+ * silence once its days are imported and the settlement window has passed records it FAILED (both
+ * with RECONCILIATION evidence), lines that disagree go to a person, and otherwise the task waits
+ * the policy's delay. Without one, that strategy only waits, as WAIT_WEBHOOK does.
  */
 public final class RecoveryWorker {
 
@@ -42,6 +51,9 @@ public final class RecoveryWorker {
    * @param owner the prefix of this worker's claim tokens (each claim gets a unique token)
    */
   public record Settings(String owner, int claimBatch, Duration lease) {}
+
+  /** Error code of an attempt recorded FAILED because its statements show no charge. */
+  public static final String NOT_ON_STATEMENT = "NOT_ON_STATEMENT";
 
   private final ChannelContext ctx;
   private final AttemptStore attemptStore;
@@ -53,6 +65,7 @@ public final class RecoveryWorker {
   private final TokenMint tokens;
   private final Map<Long, Semaphore> concurrency = new ConcurrentHashMap<>();
   private final WorkerFailures failures;
+  private final StatementRecovery statements;
 
   public RecoveryWorker(ChannelContext ctx, Settings settings) {
     this(ctx, settings, WorkerFailures.systemLogger());
@@ -62,6 +75,19 @@ public final class RecoveryWorker {
    * @param failures told of every task that threw (loop {@code channel-recovery-task})
    */
   public RecoveryWorker(ChannelContext ctx, Settings settings, WorkerFailures failures) {
+    this(ctx, settings, failures, null);
+  }
+
+  /**
+   * @param failures told of every task that threw (loop {@code channel-recovery-task})
+   * @param statements what the imported statements say, for the RECONCILIATION strategy; null: that
+   *     strategy only waits
+   */
+  public RecoveryWorker(
+      ChannelContext ctx,
+      Settings settings,
+      WorkerFailures failures,
+      StatementRecovery statements) {
     this.ctx = ctx;
     this.attemptStore = ctx.stores().attempts();
     this.orders = ctx.stores().orders();
@@ -71,6 +97,7 @@ public final class RecoveryWorker {
     this.settings = settings;
     this.tokens = new TokenMint(settings.owner());
     this.failures = failures;
+    this.statements = statements;
   }
 
   /** One claim round, each task run on {@code pool}; returns how many tasks were claimed. */
@@ -135,6 +162,12 @@ public final class RecoveryWorker {
       return;
     }
     RecoveryStrategy strategy = strategyOf(task, rule.get());
+    if (strategy == RecoveryStrategy.RECONCILIATION
+        && statements != null
+        && strategy.supportedBy(adapter.capabilities())) {
+      settleFromStatements(task, attempt, rule.get(), runs, now);
+      return;
+    }
     if (!strategy.callsPsp() || !strategy.supportedBy(adapter.capabilities())) {
       // WAIT_WEBHOOK / RECONCILIATION: no call; move on to the next strategy after the delay.
       recorder.handBack(
@@ -145,6 +178,44 @@ public final class RecoveryWorker {
       return;
     }
     callPsp(task, attempt, adapter, rule.get(), strategy);
+  }
+
+  /**
+   * The RECONCILIATION strategy with imported statements: a charge line records SUCCEEDED, the
+   * statements' silence FAILED (RECONCILIATION evidence, under the claim); lines that disagree go to
+   * a person; otherwise the task waits the policy's delay.
+   */
+  private void settleFromStatements(
+      RecoveryTask task, Attempt attempt, PolicyRule rule, int runs, Instant now) {
+    Optional<String> account =
+        ctx.stores().accounts().accounts().stream()
+            .filter(a -> a.id() == attempt.channelAccountId())
+            .map(ChannelAccount::accountRef)
+            .findFirst();
+    StatementVerdict verdict =
+        account.isEmpty()
+            ? new StatementVerdict.Wait("NO_CHANNEL_ACCOUNT")
+            : statements.verdict(attempt, account.get(), now);
+    if (verdict instanceof StatementVerdict.Charged charged) {
+      StatementFact line = charged.line();
+      PspOutcome outcome =
+          PspOutcome.succeeded(line.pspReference())
+              .withProviderStatus("STATEMENT")
+              .withAmount(line.amountMinor());
+      recorder.record(AttemptRecorder.Observation.reconciled(attempt, outcome, task, rule));
+    } else if (verdict instanceof StatementVerdict.NotCharged) {
+      PspOutcome outcome =
+          PspOutcome.failedDefinitely(NOT_ON_STATEMENT).withProviderStatus("STATEMENT");
+      recorder.record(AttemptRecorder.Observation.reconciled(attempt, outcome, task, rule));
+    } else if (verdict instanceof StatementVerdict.ToPerson toPerson) {
+      recorder.escalate(task, attempt, toPerson.reason(), now);
+    } else if (verdict instanceof StatementVerdict.Wait wait) {
+      recorder.handBack(
+          task,
+          now.plus(rule.delayAfter(runs)),
+          AttemptRecorder.strategyFor(rule, runs).name(),
+          "WAITING_" + wait.reason());
+    }
   }
 
   /**

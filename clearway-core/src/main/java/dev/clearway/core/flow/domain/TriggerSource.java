@@ -8,5 +8,7 @@ public enum TriggerSource {
   CALLBACK,
   MANUAL,
   /** A request on the service's API that acts on the flow itself (cancel). */
-  API
+  API,
+  /** An automatic repair of a difference found against the PSP's statement. */
+  RECONCILIATION
 }

@@ -182,11 +182,16 @@ final class StripeBook {
     return refund == null ? notFound() : SimResponse.ok(refund.toJson());
   }
 
-  /**
-   * The balance report of the UTC day starting at {@code from} (unix seconds); when a corruption
-   * was injected, the first transaction's net no longer equals its amount less its fee.
-   */
+  /** The balance report of the UTC day starting at {@code from} (unix seconds). */
   synchronized byte[] balanceReport(long from) {
+    return balanceReport(from, from + 86_400);
+  }
+
+  /**
+   * The balance report of {@code [from, to)} in unix seconds; when a corruption was injected, the
+   * first transaction's net no longer equals its amount less its fee.
+   */
+  synchronized byte[] balanceReport(long from, long to) {
     byte[] report =
         StripeBalanceReport.render(
             intents.values(),
@@ -195,7 +200,7 @@ final class StripeBook {
             adjustments,
             injections::feeDeltaOf,
             from,
-            from + 86_400);
+            to);
     return injections.takeCorruption() ? StripeBalanceReport.corrupt(report) : report;
   }
 

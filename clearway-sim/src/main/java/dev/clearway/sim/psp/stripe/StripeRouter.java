@@ -25,6 +25,8 @@ final class StripeRouter implements HttpHandler {
   private static final int MAX_BODY_BYTES = 64 * 1024;
   private static final String INTENTS = "/v1/payment_intents";
   private static final String REFUNDS = "/v1/refunds";
+  private static final String REPORT_RUNS = "/v1/reporting/report_runs";
+  private static final String FILES = "/v1/files/";
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_]{1,64}");
   private static final Pattern SEARCH =
       Pattern.compile("metadata\\['(attempt_key|merchant_reference)'\\]:'((?:[^'\\\\]|\\\\.)*)'");
@@ -39,6 +41,7 @@ final class StripeRouter implements HttpHandler {
   private record Execution(SimResponse response, boolean lose) {}
 
   private final StripeBook book;
+  private final StripeReportRuns reports;
   private final IdempotencyKeys keys = new IdempotencyKeys();
   private final PspFaults faults;
   private final QueryRateMeter queries;
@@ -47,8 +50,13 @@ final class StripeRouter implements HttpHandler {
   private final Duration executionDelay;
   private final AtomicLong requestIds = new AtomicLong();
 
-  StripeRouter(StripeBook book, StripeSimOptions options, QueryRateMeter queries) {
+  StripeRouter(
+      StripeBook book,
+      StripeReportRuns reports,
+      StripeSimOptions options,
+      QueryRateMeter queries) {
     this.book = book;
+    this.reports = reports;
     this.faults = options.faults();
     this.queries = queries;
     this.expectedAuthorization = ("Bearer " + options.secretKey()).getBytes(StandardCharsets.UTF_8);
@@ -91,6 +99,33 @@ final class StripeRouter implements HttpHandler {
     } else if (path.startsWith(REFUNDS + "/") && method.equals("GET")) {
       String id = path.substring(REFUNDS.length() + 1);
       read(exchange, () -> validId(id) ? book.retrieveRefund(id) : StripeBook.notFound());
+    } else if (path.startsWith(REPORT_RUNS) || path.startsWith(FILES)) {
+      reporting(exchange, method, path);
+    } else {
+      send(exchange, StripeBook.notFound(), false);
+    }
+  }
+
+  /** The reporting API and its files: no money moves, so neither keys nor faults apply. */
+  private void reporting(HttpExchange exchange, String method, String path) throws IOException {
+    String fileBase = "http://" + exchange.getRequestHeaders().getFirst("Host");
+    if (path.equals(REPORT_RUNS) && method.equals("POST")) {
+      byte[] raw = exchange.getRequestBody().readNBytes(MAX_BODY_BYTES);
+      FormBody form = FormBody.parse(new String(raw, StandardCharsets.UTF_8));
+      send(exchange, reports.create(form, fileBase), false);
+    } else if (path.startsWith(REPORT_RUNS + "/") && method.equals("GET")) {
+      String id = path.substring(REPORT_RUNS.length() + 1);
+      send(exchange, validId(id) ? reports.retrieve(id, fileBase) : StripeBook.notFound(), false);
+    } else if (path.startsWith(FILES) && path.endsWith("/contents") && method.equals("GET")) {
+      String id = path.substring(FILES.length(), path.length() - "/contents".length());
+      byte[] csv = validId(id) ? reports.contents(id) : null;
+      if (csv == null) {
+        send(exchange, StripeBook.notFound(), false);
+        return;
+      }
+      exchange.getResponseHeaders().set("Content-Type", "text/csv");
+      exchange.sendResponseHeaders(200, csv.length);
+      exchange.getResponseBody().write(csv);
     } else {
       send(exchange, StripeBook.notFound(), false);
     }

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for other parameters and 409 {@code idempotency_key_in_use} while the first request executes;
  * retrieve, search by {@code metadata['attempt_key']} or {@code metadata['merchant_reference']},
  * cancel; refunds by key; signed webhooks with no ordering guarantee. Faults follow {@link
- * PspFaults}. Every answer carries a {@code Request-Id} header.
+ * PspFaults}. Every answer carries a {@code Request-Id} header. The balance report of any interval
+ * is served through Stripe's reporting API ({@link StripeReportRuns}).
  *
  * <pre>
  * try (StripeSimServer stripe = StripeSimServer.start(StripeSimOptions.defaults(sk, whsec))) {
@@ -51,7 +52,12 @@ public final class StripeSimServer implements SimPsp {
             options.port(),
             WORKER_THREADS,
             "stripe-sim-http",
-            new StripeRouter(book, options, queries));
+            new StripeRouter(
+                book,
+                new StripeReportRuns(
+                    book, options.clock(), background, options.timing().asyncDelay()),
+                options,
+                queries));
   }
 
   /**

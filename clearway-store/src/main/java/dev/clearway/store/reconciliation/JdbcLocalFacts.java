@@ -1,0 +1,186 @@
+package dev.clearway.store.reconciliation;
+
+import static dev.clearway.store.Sql.ts;
+
+import dev.clearway.core.reconciliation.domain.LocalFact;
+import dev.clearway.core.reconciliation.port.LocalDay;
+import dev.clearway.core.reconciliation.port.LocalFacts;
+import dev.clearway.store.CursorStream;
+import dev.clearway.store.Sql;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+
+/**
+ * The local side of reconciliation, read from the flow, channel and refund tables; each lookup is
+ * one indexed read. The account of a payment paid through the channel layer is the account of its
+ * attempt ({@code channel_account.account_ref}); a flow without any attempt was paid through the
+ * plain wallet and belongs to the wallet's account, named at construction.
+ *
+ * <p>Charge time: an attempt's SUCCEEDED is final, so its {@code updated_at} is when the payer was
+ * charged; a plain-wallet flow was charged when it entered PAYED (its history row). A refund
+ * order's SUCCESS is final, so its {@code updated_at} is when the money went back. The flow's own
+ * compensation refund ({@code r_} + trade) is reported with its charge's view.
+ */
+public final class JdbcLocalFacts implements LocalFacts, LocalDay {
+
+  private static final String BY_TRADE =
+      "SELECT "
+          + LocalFactRows.WITHOUT_REFUND
+          + "\n  FROM pay_flow f\n"
+          + LocalFactRows.ATTEMPT_OF_FLOW
+          + "\n WHERE f.trade_order_no = ?";
+
+  private static final String BY_FLOW_REFUND =
+      BY_TRADE + " AND f.refund_order_no = ?";
+
+  private static final String BY_REFUND_ORDER =
+      "SELECT "
+          + LocalFactRows.WITH_REFUND_ORDER
+          + "\n  FROM refund_order r\n  JOIN pay_flow f ON f.id = r.flow_id\n"
+          + LocalFactRows.ATTEMPT_OF_FLOW
+          + "\n WHERE r.refund_no = ?";
+
+  private static final String BY_COMPENSATION =
+      "SELECT "
+          + LocalFactRows.WITH_COMPENSATION
+          + "\n  FROM attempt_compensation k"
+          + "\n  JOIN payment_attempt a ON a.id = k.attempt_id"
+          + "\n  JOIN channel_account ca ON ca.id = a.channel_account_id"
+          + "\n  JOIN pay_flow f ON f.trade_order_no = a.trade_order_no"
+          + "\n WHERE k.refund_no = ?";
+
+  private static final String BY_ATTEMPT_KEY =
+      "SELECT "
+          + LocalFactRows.WITHOUT_REFUND
+          + "\n  FROM payment_attempt a"
+          + "\n  JOIN channel_account ca ON ca.id = a.channel_account_id"
+          + "\n  JOIN pay_flow f ON f.trade_order_no = a.trade_order_no"
+          + "\n WHERE a.provider_idempotency_key = ?"
+          + "\n ORDER BY a.id LIMIT 1";
+
+  /** The number a flow refund was sent to the PSP under (a re-sent refund has a suffix). */
+  private static final String PROVIDER_REFUND =
+      "SELECT refund_order_no FROM channel_refund WHERE provider_refund_no = ?";
+
+  /**
+   * One account's movements of a window, from three indexed ranges: attempts charged at the
+   * account, plain-wallet flows that entered PAYED (only for the wallet's account), and refund
+   * orders that succeeded (routed to the account's attempt, or of a plain-wallet flow).
+   */
+  private static final String MOVEMENTS =
+      "SELECT "
+          + LocalFactRows.WITHOUT_REFUND
+          + """
+
+            FROM payment_attempt a
+            JOIN channel_account ca ON ca.id = a.channel_account_id
+            JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
+           WHERE a.status = 'SUCCEEDED'
+             AND a.channel_account_id IN (SELECT id FROM channel_account WHERE account_ref = ?)
+             AND a.updated_at >= ? AND a.updated_at < ?
+          UNION ALL
+          SELECT\s"""
+          + LocalFactRows.WITHOUT_REFUND
+          + """
+
+            FROM pay_flow_history h
+            JOIN pay_flow f ON f.id = h.flow_id
+            LEFT JOIN payment_attempt a ON FALSE
+            LEFT JOIN channel_account ca ON FALSE
+           WHERE ? AND h.to_status = 'PAYED'
+             AND h.created_at >= ? AND h.created_at < ?
+             AND NOT EXISTS (SELECT 1 FROM payment_attempt pa
+                              WHERE pa.trade_order_no = f.trade_order_no)
+          UNION ALL
+          SELECT\s"""
+          + LocalFactRows.WITH_REFUND_ORDER
+          + "\n  FROM refund_order r\n  JOIN pay_flow f ON f.id = r.flow_id\n"
+          + LocalFactRows.ATTEMPT_OF_FLOW
+          + """
+
+           WHERE r.status = 'SUCCESS' AND r.updated_at >= ? AND r.updated_at < ?
+             AND (ca.account_ref = ? OR (a.id IS NULL AND ?))
+          """;
+
+  private final DataSource dataSource;
+  private final Sql sql;
+  private final String walletAccount;
+
+  /**
+   * @param walletAccount the account of flows paid through the plain wallet (no channel attempt)
+   */
+  public JdbcLocalFacts(DataSource dataSource, String walletAccount) {
+    this.dataSource = dataSource;
+    this.sql = new Sql(dataSource);
+    this.walletAccount = Objects.requireNonNull(walletAccount, "walletAccount");
+  }
+
+  @Override
+  public Optional<LocalFact> byTradeOrderNo(String tradeOrderNo) {
+    return one(BY_TRADE, ps -> ps.setString(1, tradeOrderNo));
+  }
+
+  @Override
+  public Optional<LocalFact> byRefundOrderNo(String refundOrderNo) {
+    String number = flowRefundNumber(refundOrderNo);
+    Optional<LocalFact> order = one(BY_REFUND_ORDER, ps -> ps.setString(1, number));
+    if (order.isPresent()) {
+      return order;
+    }
+    if (number.startsWith("r_")) {
+      Optional<LocalFact> flow =
+          one(
+              BY_FLOW_REFUND,
+              ps -> {
+                ps.setString(1, number.substring(2));
+                ps.setString(2, number);
+              });
+      if (flow.isPresent()) {
+        return flow;
+      }
+    }
+    return one(BY_COMPENSATION, ps -> ps.setString(1, refundOrderNo));
+  }
+
+  @Override
+  public Optional<LocalFact> byAttemptKey(String attemptKey) {
+    return one(BY_ATTEMPT_KEY, ps -> ps.setString(1, attemptKey));
+  }
+
+  @Override
+  public Stream<LocalFact> movementsIn(String account, Instant from, Instant to) {
+    boolean wallet = walletAccount.equals(account);
+    return CursorStream.open(
+        dataSource,
+        MOVEMENTS,
+        ps -> {
+          ps.setString(1, account);
+          ps.setObject(2, ts(from));
+          ps.setObject(3, ts(to));
+          ps.setBoolean(4, wallet);
+          ps.setObject(5, ts(from));
+          ps.setObject(6, ts(to));
+          ps.setObject(7, ts(from));
+          ps.setObject(8, ts(to));
+          ps.setString(9, account);
+          ps.setBoolean(10, wallet);
+        },
+        rs -> LocalFactRows.map(rs, walletAccount));
+  }
+
+  /** The flow's refund number a PSP's refund number stands for (itself when not re-sent). */
+  private String flowRefundNumber(String refundOrderNo) {
+    return sql.query(PROVIDER_REFUND, ps -> ps.setString(1, refundOrderNo), rs -> rs.getString(1))
+        .stream()
+        .findFirst()
+        .orElse(refundOrderNo);
+  }
+
+  private Optional<LocalFact> one(String statement, Sql.Binder binder) {
+    return sql.query(statement, binder, rs -> LocalFactRows.map(rs, walletAccount)).stream()
+        .findFirst();
+  }
+}

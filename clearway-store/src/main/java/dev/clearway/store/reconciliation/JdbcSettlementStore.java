@@ -1,0 +1,138 @@
+package dev.clearway.store.reconciliation;
+
+import static dev.clearway.store.Sql.ts;
+
+import dev.clearway.core.reconciliation.domain.SettlementStatus;
+import dev.clearway.core.reconciliation.port.SettlementStore;
+import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Settlement status in {@code payment_settlement}, apart from {@code pay_flow} (which this store
+ * never reads or writes). A mark changes the row only when the status differs, with a history row
+ * in the same transaction; the row lock serialises two marks of one payment.
+ */
+public final class JdbcSettlementStore implements SettlementStore {
+
+  private static final String INSERT =
+      """
+      INSERT INTO payment_settlement (trade_order_no, status, difference_id, statement_file_id,
+             statement_line_no, version, updated_at)
+      VALUES (?, ?, ?, ?, ?, 0, ?)
+      """;
+  private static final String LOCK =
+      "SELECT status, version FROM payment_settlement WHERE trade_order_no = ? FOR UPDATE";
+  private static final String UPDATE =
+      """
+      UPDATE payment_settlement
+         SET status = ?, difference_id = ?, statement_file_id = ?, statement_line_no = ?,
+             version = version + 1, updated_at = ?
+       WHERE trade_order_no = ? AND status = ? AND version = ?
+      """;
+  private static final String HISTORY =
+      """
+      INSERT INTO payment_settlement_history (trade_order_no, version, from_status, to_status,
+             difference_id, statement_file_id, statement_line_no, at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """;
+
+  private final DataSource dataSource;
+  private final Sql sql;
+  private final SqlDialect dialect;
+
+  public JdbcSettlementStore(DataSource dataSource, SqlDialect dialect) {
+    this.dataSource = dataSource;
+    this.sql = new Sql(dataSource);
+    this.dialect = dialect;
+  }
+
+  @Override
+  public void mark(Mark mark) {
+    try {
+      Sql.inTransaction(dataSource, c -> markIn(c, mark));
+    } catch (SQLException e) {
+      throw new StoreException("mark settlement", e);
+    }
+  }
+
+  private Boolean markIn(Connection c, Mark m) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(dialect.insertIfAbsent(INSERT, "trade_order_no"))) {
+      ps.setString(1, m.tradeOrderNo());
+      ps.setString(2, m.status().name());
+      ps.setObject(3, m.differenceId());
+      ps.setObject(4, m.statementFileId());
+      ps.setObject(5, m.statementLineNo());
+      ps.setObject(6, ts(m.at()));
+      if (ps.executeUpdate() == 1) {
+        history(c, m, 0, null);
+        return true;
+      }
+    }
+    String current;
+    long version;
+    try (PreparedStatement ps = c.prepareStatement(LOCK)) {
+      ps.setString(1, m.tradeOrderNo());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("settlement row neither inserted nor found");
+        }
+        current = rs.getString("status");
+        version = rs.getLong("version");
+      }
+    }
+    if (current.equals(m.status().name())) {
+      return false;
+    }
+    try (PreparedStatement ps = c.prepareStatement(UPDATE)) {
+      ps.setString(1, m.status().name());
+      ps.setObject(2, m.differenceId());
+      ps.setObject(3, m.statementFileId());
+      ps.setObject(4, m.statementLineNo());
+      ps.setObject(5, ts(m.at()));
+      ps.setString(6, m.tradeOrderNo());
+      ps.setString(7, current);
+      ps.setLong(8, version);
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("settlement row moved under its lock");
+      }
+    }
+    history(c, m, version + 1, current);
+    return true;
+  }
+
+  @Override
+  public Optional<SettlementStatus> status(String tradeOrderNo) {
+    return sql
+        .query(
+            "SELECT status FROM payment_settlement WHERE trade_order_no = ?",
+            ps -> ps.setString(1, tradeOrderNo),
+            rs -> SettlementStatus.valueOf(rs.getString(1)))
+        .stream()
+        .findFirst();
+  }
+
+  private static void history(Connection c, Mark m, long version, String from)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(HISTORY)) {
+      ps.setString(1, m.tradeOrderNo());
+      ps.setLong(2, version);
+      ps.setString(3, from);
+      ps.setString(4, m.status().name());
+      ps.setObject(5, m.differenceId());
+      ps.setObject(6, m.statementFileId());
+      ps.setObject(7, m.statementLineNo());
+      ps.setObject(8, ts(m.at()));
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("settlement history row not written");
+      }
+    }
+  }
+}
