@@ -72,26 +72,29 @@ public final class ReconChaos {
       rig.wallet().injections().corruptNextStatements(1);
       ReconStatements statements = new ReconStatements(rig, db.dataSource(), clock, err);
       List<ReconStatements.Imported> files = statements.importAll(from, to);
-      ReconSteps steps = ReconSteps.create(db.dataSource(), rig, clock);
-      Instant asOf = to.plus(AS_OF_AHEAD);
-      files.forEach(f -> steps.reconcile(f, asOf));
-      repairToTheEnd(steps, waits, asOf);
+      ReconSteps steps =
+          new EngineReconSteps(db.dataSource(), rig, Clock.offset(clock, AS_OF_AHEAD), err);
+      files.forEach(steps::reconcile);
+      repairToTheEnd(steps, waits);
       return verdict(rig, steps, paid, statements.refused(), started);
     }
   }
 
-  /** Repair rounds until none has anything due, letting the engines finish what they started. */
-  private void repairToTheEnd(ReconSteps steps, ReconWaits waits, Instant asOf)
-      throws InterruptedException {
-    for (int round = 0; round < 50; round++) {
-      int handled = steps.repair(asOf);
+  /**
+   * Repair rounds until no difference is left to work, letting the engines finish what each round
+   * started (the refunds it asked for, the flows it woke).
+   */
+  private void repairToTheEnd(ReconSteps steps, ReconWaits waits) throws InterruptedException {
+    for (int round = 0; round < 100; round++) {
+      int claimed = steps.repair();
       await(waits::openRefunds, "the repairs' refunds", Duration.ofSeconds(60));
       await(waits::openPayments, "the repaired payments", Duration.ofSeconds(60));
-      if (handled == 0) {
+      if (claimed == 0 && steps.unresolved() == 0) {
         return;
       }
+      Thread.sleep(claimed == 0 ? 300 : 50);
     }
-    err.println("reconcile chaos: repairs still due after 50 rounds");
+    err.println("reconcile chaos: differences still unresolved after 100 repair rounds");
   }
 
   private ReconChaosReport verdict(

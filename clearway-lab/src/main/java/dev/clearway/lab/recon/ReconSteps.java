@@ -1,46 +1,24 @@
 package dev.clearway.lab.recon;
 
-import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.sql.DataSource;
 
 /** What the run asks of reconciliation: run an account-day, repair, and read back the findings. */
 interface ReconSteps {
 
-  /** Reconciles one imported account-day as of {@code asOf}. */
-  void reconcile(ReconStatements.Imported file, Instant asOf);
+  /** Reconciles one imported account-day. */
+  void reconcile(ReconStatements.Imported file);
 
-  /** One repair round at {@code now}; answers how many differences it handled. */
-  int repair(Instant now);
+  /** One repair round; answers how many differences it claimed. */
+  int repair();
+
+  /** The differences still to be worked (OPEN or AUTO_REPAIRING). */
+  long unresolved();
 
   /** Every difference recorded, with its state now. */
   List<ReconTally.FoundDifference> differences();
 
   /** The settlement status of each of {@code trades} (absent when none was recorded). */
   Map<String, String> settlement(Set<String> trades);
-
-  static ReconSteps create(DataSource dataSource, ReconRig rig, Clock clock) {
-    return new ReconSteps() {
-      @Override
-      public void reconcile(ReconStatements.Imported file, Instant asOf) {}
-
-      @Override
-      public int repair(Instant now) {
-        return 0;
-      }
-
-      @Override
-      public List<ReconTally.FoundDifference> differences() {
-        return List.of();
-      }
-
-      @Override
-      public Map<String, String> settlement(Set<String> trades) {
-        return Map.of();
-      }
-    };
-  }
 }

@@ -30,12 +30,15 @@ final class ReconWaits {
         """);
   }
 
-  /** Compensations still pending and refund orders not yet answered by the PSP. */
+  /**
+   * Compensations still pending and refund orders still being sent or queried (PENDING,
+   * PROCESSING); a refund handed to manual review (ABNORMAL) waits for a person or the statement.
+   */
   long openRefunds() {
     return count(
         """
         SELECT (SELECT count(*) FROM attempt_compensation WHERE status = 'PENDING')
-             + (SELECT count(*) FROM refund_order WHERE status = 'PENDING')
+             + (SELECT count(*) FROM refund_order WHERE status IN ('PENDING', 'PROCESSING'))
         """);
   }
 
