@@ -35,6 +35,18 @@ final class ReconPayments {
 
   private static final int CLIENTS = 8;
 
+  /**
+   * The goal's deadline: long enough that no payment outlives it on a loaded machine, so that the
+   * business never rejects a paid goal and no flow refunds except those the run asks for.
+   */
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  /**
+   * The deadline of an order whose charge lags at the PSP: short, so that the flow closes it (the
+   * PSP answering that it has no record of it) before the statement shows the charge.
+   */
+  private static final Duration LAGGING_DEADLINE = Duration.ofSeconds(6);
+
   /** One payment made: its flow, trade order number and fate. */
   record Paid(int index, long flowId, String trade, ReconPlan.Fate fate, boolean wallet, long amount) {}
 
@@ -81,10 +93,10 @@ final class ReconPayments {
     long amount = plan.amount(i);
     GoalKey goal = GoalKey.ofDefaultMerchant(1_000 + i % 97, "recon", "R:" + seed + ":" + i);
     Instant now = clock.instant();
+    Instant deadline = now.plus(fate == ReconPlan.Fate.LATE_CHARGE ? LAGGING_DEADLINE : DEADLINE);
     Lease lease = leases.next();
     FlowStore.CreateResult created =
-        rig.flows()
-            .createAttempt(new NewPayment(goal, amount, "CNY", now.plusSeconds(10)), lease, now);
+        rig.flows().createAttempt(new NewPayment(goal, amount, "CNY", deadline), lease, now);
     PayFlow flow = created.flow();
     String trade = flow.tradeOrderNo();
     rig.paysBy(trade, wallet);
