@@ -60,7 +60,14 @@ final class StripeBalanceReport {
     for (Adjustment a : adjustments) {
       if (a.created() >= from && a.created() < to) {
         txns.add(
-            new Txn(a.id(), "adjustment", a.amount(), 0, a.currency(), a.created(), a.id(),
+            new Txn(
+                a.id(),
+                "adjustment",
+                a.amount(),
+                0,
+                a.currency(),
+                a.created(),
+                a.id(),
                 a.attemptKey()));
       }
     }
@@ -94,6 +101,10 @@ final class StripeBalanceReport {
       }
     }
     txns.sort(Comparator.comparingLong(Txn::created));
+    return write(txns);
+  }
+
+  private static byte[] write(List<Txn> txns) {
     StringBuilder out = new StringBuilder(HEADER).append('\n');
     for (Txn t : txns) {
       out.append(t.id())

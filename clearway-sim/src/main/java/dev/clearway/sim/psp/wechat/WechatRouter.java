@@ -121,16 +121,7 @@ final class WechatRouter implements HttpHandler {
       return;
     }
     if (call.op() == Op.CREATE) {
-      if (faults.outage() == PspFaults.Outage.UNAVAILABLE) {
-        throw unavailable();
-      }
-      if (faults.lie(call.key())) {
-        quietly(call, Payer.PAYS);
-        throw unavailable();
-      }
-      if (faults.error500(call.key())) {
-        throw new WechatApiError(500, WechatProtocol.SYSTEM_ERROR, "system error");
-      }
+      createFaults(call);
     }
     Reply reply;
     try {
@@ -143,6 +134,20 @@ final class WechatRouter implements HttpHandler {
       return;
     }
     send(exchange, reply);
+  }
+
+  /** The faults a create meets before it executes: outage, lie (executes, then refused), 500. */
+  private void createFaults(Call call) throws WechatApiError {
+    if (faults.outage() == PspFaults.Outage.UNAVAILABLE) {
+      throw unavailable();
+    }
+    if (faults.lie(call.key())) {
+      quietly(call, Payer.PAYS);
+      throw unavailable();
+    }
+    if (faults.error500(call.key())) {
+      throw new WechatApiError(500, WechatProtocol.SYSTEM_ERROR, "system error");
+    }
   }
 
   /**
