@@ -14,7 +14,8 @@ public final class StatementDownloadException extends RuntimeException {
 
   public StatementDownloadException(
       String accountRef, LocalDate day, String reason, Throwable cause) {
-    super("statement of account " + accountRef + " for " + day + " not downloaded: " + reason, cause);
+    super(
+        "statement of account " + accountRef + " for " + day + " not downloaded: " + reason, cause);
     this.accountRef = accountRef;
     this.day = day;
   }

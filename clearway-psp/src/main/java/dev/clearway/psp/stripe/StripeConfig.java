@@ -64,22 +64,54 @@ public record StripeConfig(
 
   public StripeConfig withTimeouts(Duration connect, Duration request) {
     return new StripeConfig(
-        baseUrl, secretKey, webhookSecret, connect, request, clock, webhookTolerance, filesUrl, reportWait);
+        baseUrl,
+        secretKey,
+        webhookSecret,
+        connect,
+        request,
+        clock,
+        webhookTolerance,
+        filesUrl,
+        reportWait);
   }
 
   public StripeConfig withClock(Clock c) {
     return new StripeConfig(
-        baseUrl, secretKey, webhookSecret, connectTimeout, requestTimeout, c, webhookTolerance, filesUrl, reportWait);
+        baseUrl,
+        secretKey,
+        webhookSecret,
+        connectTimeout,
+        requestTimeout,
+        c,
+        webhookTolerance,
+        filesUrl,
+        reportWait);
   }
 
   public StripeConfig withSecretKey(String key) {
     return new StripeConfig(
-        baseUrl, key, webhookSecret, connectTimeout, requestTimeout, clock, webhookTolerance, filesUrl, reportWait);
+        baseUrl,
+        key,
+        webhookSecret,
+        connectTimeout,
+        requestTimeout,
+        clock,
+        webhookTolerance,
+        filesUrl,
+        reportWait);
   }
 
   public StripeConfig withWebhookSecret(String secret) {
     return new StripeConfig(
-        baseUrl, secretKey, secret, connectTimeout, requestTimeout, clock, webhookTolerance, filesUrl, reportWait);
+        baseUrl,
+        secretKey,
+        secret,
+        connectTimeout,
+        requestTimeout,
+        clock,
+        webhookTolerance,
+        filesUrl,
+        reportWait);
   }
 
   public StripeConfig withFilesUrl(URI url) {

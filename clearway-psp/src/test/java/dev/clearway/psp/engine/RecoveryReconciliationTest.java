@@ -65,7 +65,8 @@ class RecoveryReconciliationTest {
     statementStore = new JdbcStatementStore(rig.dataSource, rig.clock);
     importer =
         new StatementImporter(
-            statementStore, Map.of(StatementFormat.STRIPE_BALANCE, new StripeBalanceReportParser()));
+            statementStore,
+            Map.of(StatementFormat.STRIPE_BALANCE, new StripeBalanceReportParser()));
   }
 
   @AfterEach
@@ -130,8 +131,19 @@ class RecoveryReconciliationTest {
   private static String charge(String txn, long amount, String key) {
     long fee = (amount * 29 + 500) / 1000 + 30;
     long created = DAY.atStartOfDay(ZoneOffset.UTC).toEpochSecond() + 60;
-    return txn + ",charge," + amount + "," + fee + "," + (amount - fee) + ",eur," + created
-        + ",pi_" + txn + "," + key;
+    return txn
+        + ",charge,"
+        + amount
+        + ","
+        + fee
+        + ","
+        + (amount - fee)
+        + ",eur,"
+        + created
+        + ",pi_"
+        + txn
+        + ","
+        + key;
   }
 
   private long reconciliationEvidence(Attempt attempt) {

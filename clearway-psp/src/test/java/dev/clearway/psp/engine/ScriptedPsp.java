@@ -39,6 +39,24 @@ final class ScriptedPsp implements PspAdapter {
 
   volatile PspOutcome closeAnswer = of(ResultCertainty.DEFINITE_FAILURE, "CLOSED", false);
 
+  /** The daily statement this PSP publishes, or null: it publishes none. */
+  volatile dev.clearway.core.statement.Statement statement;
+
+  @Override
+  public boolean settlementReportAvailable() {
+    return statement != null;
+  }
+
+  @Override
+  public dev.clearway.core.statement.Statement downloadStatement(
+      String accountRef, java.time.LocalDate day) {
+    calls.add("statement " + accountRef + " " + day);
+    if (statement == null) {
+      throw new UnsupportedOperationException("no statement");
+    }
+    return statement;
+  }
+
   ScriptedPsp(String channel, RecoveryCapabilities caps) {
     this.channel = channel;
     this.caps = caps;

@@ -104,7 +104,8 @@ class StripeStatementDownloadContractTest {
   @Test
   void downloadsImportOnceAndAWrongKeyFailsWithItsReason() throws Exception {
     StatementDownloads downloads =
-        new StatementDownloads(StatementSources.of(Map.of(ACCOUNT, stripe.adapter::downloadStatement)), importer);
+        new StatementDownloads(
+            StatementSources.of(Map.of(ACCOUNT, stripe.adapter::downloadStatement)), importer);
 
     StatementFileRecord file = downloads.download(ACCOUNT, today);
     StatementFileRecord again = downloads.download(ACCOUNT, today);
@@ -114,7 +115,8 @@ class StripeStatementDownloadContractTest {
     assertThat(again.id()).isEqualTo(file.id());
     StripeAdapter wrongKey = new StripeAdapter(stripe.config().withSecretKey("sk_test_wrong"));
     StatementDownloads refused =
-        new StatementDownloads(StatementSources.of(Map.of(ACCOUNT, wrongKey::downloadStatement)), importer);
+        new StatementDownloads(
+            StatementSources.of(Map.of(ACCOUNT, wrongKey::downloadStatement)), importer);
     assertThatThrownBy(() -> refused.download(ACCOUNT, today))
         .isInstanceOf(StatementDownloadException.class)
         .hasMessageContaining("401")
@@ -147,8 +149,8 @@ class StripeStatementDownloadContractTest {
     assertThat(unauthenticated.statusCode()).isEqualTo(401);
     StripeHttp http =
         new StripeHttp(stripe.config(), tools.jackson.databind.json.JsonMapper.builder().build());
-    String otherHost = "http://127.0.0.2:" + stripe.sim.baseUrl().getPort() + "/v1/files/f/contents";
-    assertThatThrownBy(() -> http.download(otherHost))
-        .hasMessageContaining("not on a Stripe root");
+    String otherHost =
+        "http://127.0.0.2:" + stripe.sim.baseUrl().getPort() + "/v1/files/f/contents";
+    assertThatThrownBy(() -> http.download(otherHost)).hasMessageContaining("not on a Stripe root");
   }
 }

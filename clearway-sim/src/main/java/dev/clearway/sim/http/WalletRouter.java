@@ -13,10 +13,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -204,8 +204,7 @@ final class WalletRouter implements HttpHandler {
     byte[] csv = WalletStatement.render(wallet.ledger(), date, statementCurrency);
     String digest;
     try {
-      digest =
-          Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(csv));
+      digest = Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(csv));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

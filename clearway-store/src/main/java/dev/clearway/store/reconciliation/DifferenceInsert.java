@@ -14,8 +14,7 @@ import java.time.Instant;
 final class DifferenceInsert {
   private DifferenceInsert() {}
 
-  static void bind(
-      PreparedStatement ps, String account, String identity, Found found, Instant now)
+  static void bind(PreparedStatement ps, String account, String identity, Found found, Instant now)
       throws SQLException {
     Difference d = found.difference();
     ps.setString(1, account);
@@ -54,8 +53,6 @@ final class DifferenceInsert {
 
   /** The local amount the line is held against: the refund's when the view has one. */
   private static long localAmount(Difference d) {
-    return d.local().refund() != null
-        ? d.local().refund().amountMinor()
-        : d.local().amountMinor();
+    return d.local().refund() != null ? d.local().refund().amountMinor() : d.local().amountMinor();
   }
 }

@@ -95,14 +95,14 @@ public final class JdbcDifferenceStore implements DifferenceStore {
     String kind = found.difference().kind().name();
     boolean created;
     try (PreparedStatement ps =
-        c.prepareStatement(
-            dialect.insertIfAbsent(INSERT, "account_ref, kind, identity"))) {
+        c.prepareStatement(dialect.insertIfAbsent(INSERT, "account_ref, kind, identity"))) {
       DifferenceInsert.bind(ps, account, identity, found, now);
       created = ps.executeUpdate() == 1;
     }
     RecordedDifference row = byIdentity(c, account, kind, identity);
     if (created) {
-      history(c, row.id(), 0, null, DifferenceState.OPEN, "run " + found.runId(), row.detail(), now);
+      history(
+          c, row.id(), 0, null, DifferenceState.OPEN, "run " + found.runId(), row.detail(), now);
       return new Recorded(row, true);
     }
     if (seenAgain(c, row.id(), found.runId(), now)) {
@@ -234,8 +234,7 @@ public final class JdbcDifferenceStore implements DifferenceStore {
     }
   }
 
-  private static List<RecordedDifference> byIds(Connection c, List<Long> ids)
-      throws SQLException {
+  private static List<RecordedDifference> byIds(Connection c, List<Long> ids) throws SQLException {
     Array array = c.createArrayOf("bigint", ids.toArray());
     try (PreparedStatement ps = c.prepareStatement(BY_IDS)) {
       ps.setArray(1, array);

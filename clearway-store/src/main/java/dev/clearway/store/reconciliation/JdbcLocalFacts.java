@@ -33,8 +33,7 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
           + LocalFactRows.ATTEMPT_OF_FLOW
           + "\n WHERE f.trade_order_no = ?";
 
-  private static final String BY_FLOW_REFUND =
-      BY_TRADE + " AND f.refund_order_no = ?";
+  private static final String BY_FLOW_REFUND = BY_TRADE + " AND f.refund_order_no = ?";
 
   private static final String BY_REFUND_ORDER =
       "SELECT "
@@ -173,7 +172,8 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
 
   /** The flow's refund number a PSP's refund number stands for (itself when not re-sent). */
   private String flowRefundNumber(String refundOrderNo) {
-    return sql.query(PROVIDER_REFUND, ps -> ps.setString(1, refundOrderNo), rs -> rs.getString(1))
+    return sql
+        .query(PROVIDER_REFUND, ps -> ps.setString(1, refundOrderNo), rs -> rs.getString(1))
         .stream()
         .findFirst()
         .orElse(refundOrderNo);

@@ -100,7 +100,8 @@ public final class JdbcReconRuns implements ReconRuns {
           });
     }
     // Whichever way it went, the run is this owner's only if the RUNNING row names it.
-    return sql.query(
+    return sql
+        .query(
             HELD,
             ps -> {
               ps.setString(1, account);

@@ -119,8 +119,7 @@ public final class JdbcSettlementStore implements SettlementStore {
         .findFirst();
   }
 
-  private static void history(Connection c, Mark m, long version, String from)
-      throws SQLException {
+  private static void history(Connection c, Mark m, long version, String from) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(HISTORY)) {
       ps.setString(1, m.tradeOrderNo());
       ps.setLong(2, version);

@@ -11,14 +11,15 @@ import java.sql.SQLException;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 /**
- * The money lines of the statements in force ({@code statement_file.status = 'IMPORTED'}) as
- * facts: a superseded or refused file is never read. Amounts on a fact are positive minor units
- * (the statement stores them signed as the merchant's balance moves). The formats store only lines
- * whose movement happened, so every fact is SUCCEEDED. A FEE line (a fee or payout grouping many
+ * The money lines of the statements in force ({@code statement_file.status = 'IMPORTED'}) as facts:
+ * a superseded or refused file is never read. Amounts on a fact are positive minor units (the
+ * statement stores them signed as the merchant's balance moves). The formats store only lines whose
+ * movement happened, so every fact is SUCCEEDED. A FEE line (a fee or payout grouping many
  * payments) names no payment and is not a fact of one.
  */
 public final class JdbcStatementFacts implements StatementFacts {
@@ -55,6 +56,11 @@ public final class JdbcStatementFacts implements StatementFacts {
   private static final String IMPORTED =
       "SELECT 1 FROM statement_file WHERE account_ref = ? AND statement_day = ?"
           + " AND status = 'IMPORTED'";
+
+  /** The total of a file's FEE lines; NULL when it has none. */
+  private static final String GROUPED_FEES =
+      "SELECT sum(CASE WHEN fee <> 0 THEN abs(fee) ELSE abs(amount) END) FROM statement_line"
+          + " WHERE file_id = ? AND kind = 'FEE'";
 
   private final DataSource dataSource;
   private final Sql sql;
@@ -110,6 +116,18 @@ public final class JdbcStatementFacts implements StatementFacts {
             },
             rs -> rs.getInt(1))
         .isEmpty();
+  }
+
+  @Override
+  public OptionalLong groupedFees(long fileId) {
+    List<Long> total =
+        sql.query(
+            GROUPED_FEES,
+            ps -> ps.setLong(1, fileId),
+            rs -> rs.getObject(1) == null ? null : rs.getLong(1));
+    return total.isEmpty() || total.get(0) == null
+        ? OptionalLong.empty()
+        : OptionalLong.of(total.get(0));
   }
 
   static StatementFact map(ResultSet rs) throws SQLException {

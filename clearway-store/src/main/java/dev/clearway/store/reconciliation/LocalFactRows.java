@@ -14,27 +14,25 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 
 /**
- * The columns of one local view (a flow {@code f}, its attempt {@code a} at account {@code ca},
- * and a refund {@code r}, each side possibly null) and their mapping to a {@link LocalFact}.
+ * The columns of one local view (a flow {@code f}, its attempt {@code a} at account {@code ca}, and
+ * a refund {@code r}, each side possibly null) and their mapping to a {@link LocalFact}.
  */
 final class LocalFactRows {
 
-  /** Whether a refund of a charge that must not stand exists: of the attempt, or of the flow. */
+  /**
+   * Whether a refund of a charge that must not stand exists (1) or went through (2): the attempt's
+   * compensation (PENDING or MANUAL is under way, REFUNDED went through), or the flow's LATE_CHARGE
+   * refund order (FAIL or CLOSED is none). One probe of each table's key.
+   */
   private static final String COMPENSATION =
       """
-      CASE
-        WHEN EXISTS (SELECT 1 FROM attempt_compensation k
-                      WHERE k.attempt_id = a.id AND k.status = 'REFUNDED')
-          OR EXISTS (SELECT 1 FROM refund_order l
-                      WHERE l.flow_id = f.id AND l.kind = 'LATE_CHARGE' AND l.status = 'SUCCESS')
-          THEN 'SETTLED'
-        WHEN EXISTS (SELECT 1 FROM attempt_compensation k
-                      WHERE k.attempt_id = a.id AND k.status IN ('PENDING', 'MANUAL'))
-          OR EXISTS (SELECT 1 FROM refund_order l
-                      WHERE l.flow_id = f.id AND l.kind = 'LATE_CHARGE'
-                        AND l.status IN ('PENDING', 'PROCESSING', 'ABNORMAL'))
-          THEN 'OPEN'
-        ELSE 'NONE'
+      CASE GREATEST(
+          COALESCE((SELECT CASE k.status WHEN 'REFUNDED' THEN 2 ELSE 1 END
+                      FROM attempt_compensation k WHERE k.attempt_id = a.id), 0),
+          COALESCE((SELECT max(CASE l.status WHEN 'SUCCESS' THEN 2 WHEN 'FAIL' THEN 0
+                                             WHEN 'CLOSED' THEN 0 ELSE 1 END)
+                      FROM refund_order l WHERE l.flow_id = f.id AND l.kind = 'LATE_CHARGE'), 0))
+        WHEN 2 THEN 'SETTLED' WHEN 1 THEN 'OPEN' ELSE 'NONE'
       END""";
 
   private static final String FLOW_AND_ATTEMPT =
@@ -61,8 +59,8 @@ final class LocalFactRows {
           + " AS compensation";
 
   /**
-   * A view whose refund is the compensation {@code k} of a charged attempt recorded FAILED. It is no
-   * refund order: its id is the attempt's id negated, so no refund order is ever taken for it.
+   * A view whose refund is the compensation {@code k} of a charged attempt recorded FAILED. It is
+   * no refund order: its id is the attempt's id negated, so no refund order is ever taken for it.
    */
   static final String WITH_COMPENSATION =
       FLOW_AND_ATTEMPT

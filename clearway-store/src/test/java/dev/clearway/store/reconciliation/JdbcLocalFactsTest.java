@@ -162,9 +162,12 @@ class JdbcLocalFactsTest {
     fx.refundOrder(w3, "W3", 1, "AFTER_SALE", "SUCCESS", 50, T0.plusSeconds(10));
     fx.flow("W4", "PAY_FAIL", T0.plusSeconds(3));
 
-    assertThat(movements(WALLET)).containsExactlyInAnyOrder("W1 charge", "W3 charge", "W3 refund a_W3_1");
-    LocalFact w1Fact =
-        facts.movementsIn(WALLET, T0, DAY_END).filter(f -> f.flowId() == w1).findFirst().get();
+    assertThat(movements(WALLET))
+        .containsExactlyInAnyOrder("W1 charge", "W3 charge", "W3 refund a_W3_1");
+    LocalFact w1Fact;
+    try (Stream<LocalFact> all = facts.movementsIn(WALLET, T0, DAY_END)) {
+      w1Fact = all.filter(f -> f.flowId() == w1).findFirst().orElseThrow();
+    }
     assertThat(w1Fact.locallyRefunded()).isTrue();
     assertThat(w1Fact.refundOrderNo()).isEqualTo("r_W1");
     assertThat(movements("acct_1")).isEmpty();

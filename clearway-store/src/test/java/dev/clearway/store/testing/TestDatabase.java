@@ -94,15 +94,17 @@ public final class TestDatabase {
   }
 
   /**
-   * Empties the flow tables (and what refers to them), the outbox and the late-charge sweep's
-   * cursors, and restarts their id sequences.
+   * Empties the flow tables (and what refers to them), the outbox, the late-charge sweep's cursors
+   * and the reconciliation runs, differences and settlement status, and restarts their id
+   * sequences.
    */
   public void reset() {
     try (Connection c = dataSource().getConnection();
         Statement st = c.createStatement()) {
       st.execute(
-          "TRUNCATE pay_flow_history, pay_flow, outbox_event, late_charge_sweep"
-              + " RESTART IDENTITY CASCADE");
+          "TRUNCATE pay_flow_history, pay_flow, outbox_event, late_charge_sweep,"
+              + " recon_difference_history, recon_difference, recon_run,"
+              + " payment_settlement_history, payment_settlement RESTART IDENTITY CASCADE");
     } catch (SQLException e) {
       throw new IllegalStateException("reset test database", e);
     }

@@ -67,7 +67,9 @@ class HttpWalletStatementContractTest {
     }
     server =
         SimWalletServer.start(
-            wallet, FaultPlan.none(), SimWalletServer.Options.defaults().withStatementCurrency("EUR"));
+            wallet,
+            FaultPlan.none(),
+            SimWalletServer.Options.defaults().withStatementCurrency("EUR"));
     gateway = new HttpWalletGateway(HttpWalletConfig.of(server.baseUrl()));
     gateway.pay(new ChargeRequest("T-100", 7L, 1_500, "EUR"));
     gateway.pay(new ChargeRequest("T-200", 8L, 820, "EUR"));

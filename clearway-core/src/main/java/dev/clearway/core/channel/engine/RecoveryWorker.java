@@ -182,8 +182,8 @@ public final class RecoveryWorker {
 
   /**
    * The RECONCILIATION strategy with imported statements: a charge line records SUCCEEDED, the
-   * statements' silence FAILED (RECONCILIATION evidence, under the claim); lines that disagree go to
-   * a person; otherwise the task waits the policy's delay.
+   * statements' silence FAILED (RECONCILIATION evidence, under the claim); lines that disagree go
+   * to a person; otherwise the task waits the policy's delay.
    */
   private void settleFromStatements(
       RecoveryTask task, Attempt attempt, PolicyRule rule, int runs, Instant now) {

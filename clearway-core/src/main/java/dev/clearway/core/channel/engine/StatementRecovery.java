@@ -15,8 +15,8 @@ import java.util.Optional;
 /**
  * Reads what the imported statements say about one attempt (the {@code RECONCILIATION} recovery
  * strategy): the lines naming its trade order or key, whether the statements of its day and the
- * next day (in the account's statement zone) are imported, and the account's settlement window.
- * The verdict is {@link StatementSettlementDecision}'s.
+ * next day (in the account's statement zone) are imported, and the account's settlement window. The
+ * verdict is {@link StatementSettlementDecision}'s.
  */
 public final class StatementRecovery {
   private final StatementFacts facts;

@@ -16,10 +16,12 @@ import java.util.Optional;
 final class ChargeLineClassifier {
   private final LocalFacts locals;
   private final BusinessFacts business;
+  private final boolean feesGrouped;
 
-  ChargeLineClassifier(LocalFacts locals, BusinessFacts business) {
+  ChargeLineClassifier(LocalFacts locals, BusinessFacts business, boolean feesGrouped) {
     this.locals = locals;
     this.business = business;
+    this.feesGrouped = feesGrouped;
   }
 
   List<Difference> classify(StatementFact line, LocalFact local, AccountTerms terms) {
@@ -29,7 +31,8 @@ final class ChargeLineClassifier {
     }
     List<Difference> found = new ArrayList<>(2);
     long expectedFee = terms.expectedChargeFee(line.amountMinor());
-    if (line.feeMinor() != expectedFee) {
+    boolean feeItemised = !feesGrouped || line.feeMinor() != 0;
+    if (feeItemised && line.feeMinor() != expectedFee) {
       found.add(
           Difference.between(
               DifferenceClass.FEE_MISMATCH,

@@ -5,6 +5,7 @@ import dev.clearway.core.reconciliation.domain.DifferenceClass;
 import dev.clearway.core.reconciliation.domain.LocalFact;
 import dev.clearway.core.reconciliation.domain.ReconWindow;
 import dev.clearway.core.reconciliation.domain.StatementFact;
+import dev.clearway.core.reconciliation.domain.StatementKind;
 import dev.clearway.core.reconciliation.port.BusinessFacts;
 import dev.clearway.core.reconciliation.port.LocalFacts;
 import java.util.List;
@@ -20,11 +21,27 @@ public final class StatementMatcher {
   private final ChargeLineClassifier charges;
   private final ReconWindow window;
   private final SeenKeys seen = new SeenKeys();
+  private final MatchListener listener;
 
   public StatementMatcher(LocalFacts locals, BusinessFacts business, ReconWindow window) {
+    this(locals, business, window, false, MatchListener.NONE);
+  }
+
+  /**
+   * @param feesGrouped the statement reports fees on lines of their own, grouping many payments: a
+   *     charge line without a fee is not a fee difference (the group is balanced instead)
+   * @param listener told of every line matched to a local row
+   */
+  public StatementMatcher(
+      LocalFacts locals,
+      BusinessFacts business,
+      ReconWindow window,
+      boolean feesGrouped,
+      MatchListener listener) {
     this.locals = locals;
-    this.charges = new ChargeLineClassifier(locals, business);
+    this.charges = new ChargeLineClassifier(locals, business, feesGrouped);
     this.window = window;
+    this.listener = listener;
   }
 
   /**
@@ -41,6 +58,7 @@ public final class StatementMatcher {
     if (local.isEmpty()) {
       return List.of(unknown(line));
     }
+    listener.matched(line, local.get(), ambiguous(line, local.get()));
     return switch (line.kind()) {
       case CHARGE -> matchCharge(line, local.get());
       case REFUND -> {
@@ -80,6 +98,14 @@ public final class StatementMatcher {
               ? Optional.empty()
               : locals.byRefundOrderNo(line.refundOrderNo());
     };
+  }
+
+  /** The line's attempt key found one flow, and its trade order no names another (or none). */
+  static boolean ambiguous(StatementFact line, LocalFact local) {
+    return line.kind() != StatementKind.REFUND
+        && line.attemptKey() != null
+        && line.tradeOrderNo() != null
+        && !line.tradeOrderNo().equals(local.tradeOrderNo());
   }
 
   private static Difference unknown(StatementFact line) {

@@ -3,6 +3,7 @@ package dev.clearway.core.reconciliation.port;
 import dev.clearway.core.reconciliation.domain.StatementFact;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /** The money lines of the imported statements, as facts for matching. */
@@ -25,4 +26,13 @@ public interface StatementFacts {
 
   /** True when a file for that account and day is in force. */
   boolean imported(String account, LocalDate day);
+
+  /**
+   * The total of the file's fee lines (a fee or payout line grouping many payments, kind FEE): each
+   * line's fee, or its amount's magnitude when it has no fee column; empty when the file reports
+   * fees on the charge lines only (it has no fee line).
+   */
+  default OptionalLong groupedFees(long fileId) {
+    return OptionalLong.empty();
+  }
 }

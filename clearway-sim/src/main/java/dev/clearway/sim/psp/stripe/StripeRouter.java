@@ -51,10 +51,7 @@ final class StripeRouter implements HttpHandler {
   private final AtomicLong requestIds = new AtomicLong();
 
   StripeRouter(
-      StripeBook book,
-      StripeReportRuns reports,
-      StripeSimOptions options,
-      QueryRateMeter queries) {
+      StripeBook book, StripeReportRuns reports, StripeSimOptions options, QueryRateMeter queries) {
     this.book = book;
     this.reports = reports;
     this.faults = options.faults();
