@@ -11,11 +11,7 @@ import dev.clearway.core.reconciliation.port.ReconciliationEvents;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
-import dev.clearway.store.reconciliation.JdbcDifferenceStore;
-import dev.clearway.store.reconciliation.JdbcLocalFacts;
-import dev.clearway.store.reconciliation.JdbcReconRuns;
-import dev.clearway.store.reconciliation.JdbcSettlementStore;
-import dev.clearway.store.reconciliation.JdbcStatementFacts;
+import dev.clearway.store.reconciliation.JdbcReconciliationStores;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.statement.JdbcStatementStore;
 import java.io.PrintStream;
@@ -41,17 +37,18 @@ final class EngineReconSteps implements ReconSteps {
 
   EngineReconSteps(DataSource dataSource, ReconRig rig, Clock clock, PrintStream err) {
     PostgresDialect dialect = new PostgresDialect();
+    JdbcReconciliationStores stores = JdbcReconciliationStores.create(dataSource, dialect, "wallet");
     ReconPorts ports =
         new ReconPorts(
             new JdbcStatementStore(dataSource, clock),
-            new JdbcStatementFacts(dataSource),
-            new JdbcLocalFacts(dataSource, "wallet"),
-            new JdbcLocalFacts(dataSource, "wallet"),
+            stores.statements(),
+            stores.locals(),
+            stores.locals(),
             new SimBusinessFacts(rig.business()),
             new ChaosTerms(rig.card().account(), rig.wallet().account()),
-            new JdbcReconRuns(dataSource, dialect),
-            new JdbcDifferenceStore(dataSource, dialect),
-            new JdbcSettlementStore(dataSource, dialect),
+            stores.runs(),
+            stores.differences(),
+            stores.settlements(),
             ReconciliationEvents.NONE);
     ReconConfig config =
         new ReconConfig(
