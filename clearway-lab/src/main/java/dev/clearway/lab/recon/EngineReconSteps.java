@@ -37,7 +37,8 @@ final class EngineReconSteps implements ReconSteps {
 
   EngineReconSteps(DataSource dataSource, ReconRig rig, Clock clock, PrintStream err) {
     PostgresDialect dialect = new PostgresDialect();
-    JdbcReconciliationStores stores = JdbcReconciliationStores.create(dataSource, dialect, "wallet");
+    JdbcReconciliationStores stores =
+        JdbcReconciliationStores.create(dataSource, dialect, "wallet");
     ReconPorts ports =
         new ReconPorts(
             new JdbcStatementStore(dataSource, clock),

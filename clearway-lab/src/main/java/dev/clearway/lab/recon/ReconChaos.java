@@ -59,8 +59,7 @@ public final class ReconChaos {
     long started = System.nanoTime();
     Instant from = clock.instant();
     try (ReconRig rig = new ReconRig(db.dataSource(), db.flowStore(), seed, clock)) {
-      ReconPayments driver =
-          new ReconPayments(rig, new ReconPlan(seed, RATE), seed, clock, err);
+      ReconPayments driver = new ReconPayments(rig, new ReconPlan(seed, RATE), seed, clock, err);
       List<ReconPayments.Paid> paid = driver.pay(payments);
       ReconWaits waits = new ReconWaits(db.dataSource());
       await(waits::openPayments, "the payments", Duration.ofSeconds(120));
@@ -98,11 +97,7 @@ public final class ReconChaos {
   }
 
   private ReconChaosReport verdict(
-      ReconRig rig,
-      ReconSteps steps,
-      List<ReconPayments.Paid> paid,
-      int refused,
-      long started) {
+      ReconRig rig, ReconSteps steps, List<ReconPayments.Paid> paid, int refused, long started) {
     List<Injected> injected = injected(rig);
     List<ReconTally.FoundDifference> found = steps.differences();
     ReconTally tally = ReconTally.of(injected, found);

@@ -32,11 +32,19 @@ final class ReconCsv {
     CsvExport.write(dir, FlowSnapshot.read(dataSource), List.of(), grants);
     try {
       try (Writer w = open(dir.resolve("psp-ledger.csv"))) {
-        w.write("account,idempotency_key,merchant_reference,provider_payment_id,amount,status,"
-            + "refunded\n");
+        w.write(
+            "account,idempotency_key,merchant_reference,provider_payment_id,amount,status,"
+                + "refunded\n");
         for (PspCharge c : ledger) {
-          line(w, c.account(), c.idempotencyKey(), c.merchantReference(), c.providerPaymentId(),
-              c.amount(), c.status(), c.refunded());
+          line(
+              w,
+              c.account(),
+              c.idempotencyKey(),
+              c.merchantReference(),
+              c.providerPaymentId(),
+              c.amount(),
+              c.status(),
+              c.refunded());
         }
       }
       try (Writer w = open(dir.resolve("injected.csv"))) {
@@ -46,11 +54,22 @@ final class ReconCsv {
         }
       }
       try (Writer w = open(dir.resolve("differences.csv"))) {
-        w.write("id,class,account,statement_day,trade_order_no,refund_order_no,state,repair_kind,"
-            + "statement_amount,local_amount,detail\n");
+        w.write(
+            "id,class,account,statement_day,trade_order_no,refund_order_no,state,repair_kind,"
+                + "statement_amount,local_amount,detail\n");
         for (ReconTally.FoundDifference d : differences) {
-          line(w, d.id(), d.kind(), d.account(), d.statementDay(), d.tradeOrderNo(),
-              d.refundOrderNo(), d.state(), d.repairKind(), d.statementAmount(), d.localAmount(),
+          line(
+              w,
+              d.id(),
+              d.kind(),
+              d.account(),
+              d.statementDay(),
+              d.tradeOrderNo(),
+              d.refundOrderNo(),
+              d.state(),
+              d.repairKind(),
+              d.statementAmount(),
+              d.localAmount(),
               d.detail());
         }
       }

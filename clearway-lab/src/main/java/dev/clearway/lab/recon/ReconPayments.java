@@ -27,9 +27,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Makes the run's payments through the flow engine over the channel layer, each with the
- * difference its {@link ReconPlan.Fate} injects registered at its PSP before the PSP sees it; then
- * the after-sales refunds, the reversals and the foreign orders.
+ * Makes the run's payments through the flow engine over the channel layer, each with the difference
+ * its {@link ReconPlan.Fate} injects registered at its PSP before the PSP sees it; then the
+ * after-sales refunds, the reversals and the foreign orders.
  */
 final class ReconPayments {
 
@@ -48,7 +48,8 @@ final class ReconPayments {
   private static final Duration LAGGING_DEADLINE = Duration.ofSeconds(6);
 
   /** One payment made: its flow, trade order number and fate. */
-  record Paid(int index, long flowId, String trade, ReconPlan.Fate fate, boolean wallet, long amount) {}
+  record Paid(
+      int index, long flowId, String trade, ReconPlan.Fate fate, boolean wallet, long amount) {}
 
   private final ReconRig rig;
   private final ReconPlan plan;
@@ -141,8 +142,7 @@ final class ReconPayments {
     }
     int foreign = plan.foreignOrders(paid.size());
     for (int k = 0; k < foreign; k++) {
-      rig.wallet()
-          .foreignCharge("ext" + seed + "x" + k, "ext_" + seed + "_" + k, 1_000 + k, "CNY");
+      rig.wallet().foreignCharge("ext" + seed + "x" + k, "ext_" + seed + "_" + k, 1_000 + k, "CNY");
     }
   }
 

@@ -4,9 +4,9 @@ import dev.clearway.sim.FaultPlan;
 
 /**
  * What the reconciliation chaos run does with each payment, from the seed: the method it pays with
- * (a WeChat Pay-style wallet or a Stripe-style card) and the one difference, if any, the PSP injects
- * into it. Only differences the statement alone reveals are injected; every other payment (and
- * after-sales refund) must reconcile without a difference.
+ * (a WeChat Pay-style wallet or a Stripe-style card) and the one difference, if any, the PSP
+ * injects into it. Only differences the statement alone reveals are injected; every other payment
+ * (and after-sales refund) must reconcile without a difference.
  */
 final class ReconPlan {
 

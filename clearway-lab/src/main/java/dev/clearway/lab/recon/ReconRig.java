@@ -39,9 +39,9 @@ import javax.sql.DataSource;
 /**
  * The running parts of the reconciliation chaos run: a Stripe-style card account and a WeChat Pay
  * v3-style wallet account served over real HTTP ({@link SimChannels}), the channel layer with its
- * recovery and compensation workers, the flow engine paying through it, the simulated business,
- * and the after-sales refund engine. Webhooks are duplicated and delayed; nothing else fails
- * online: every difference the run injects is one only the statement shows.
+ * recovery and compensation workers, the flow engine paying through it, the simulated business, and
+ * the after-sales refund engine. Webhooks are duplicated and delayed; nothing else fails online:
+ * every difference the run injects is one only the statement shows.
  */
 final class ReconRig implements AutoCloseable {
 
@@ -63,8 +63,8 @@ final class ReconRig implements AutoCloseable {
   ReconRig(DataSource dataSource, JdbcFlowStore flows, long seed, Clock clock) {
     this.flows = flows;
     this.stores = JdbcChannelStores.create(dataSource);
-    this.channels = new SimChannels(stores, specs(seed), Duration.ofMillis(100),
-        Duration.ofSeconds(2));
+    this.channels =
+        new SimChannels(stores, specs(seed), Duration.ofMillis(100), Duration.ofSeconds(2));
     AtomicReference<EngineAssembly> flowEngine = new AtomicReference<>();
     this.ctx =
         new ChannelContext(
@@ -118,8 +118,7 @@ final class ReconRig implements AutoCloseable {
 
   private static List<SimChannels.AccountSpec> specs(long seed) {
     PspFaults card = new PspFaults(seed).webhookDuplicateRate(0.3).webhookDelayMaxMillis(300);
-    PspFaults wallet =
-        new PspFaults(seed + 1).webhookDuplicateRate(0.3).webhookDelayMaxMillis(300);
+    PspFaults wallet = new PspFaults(seed + 1).webhookDuplicateRate(0.3).webhookDelayMaxMillis(300);
     return List.of(
         new SimChannels.AccountSpec(CARD_ACCOUNT, "psp:card", 1, card),
         SimChannels.AccountSpec.wechat(
@@ -127,7 +126,8 @@ final class ReconRig implements AutoCloseable {
             "psp:wallet",
             1,
             wallet,
-            new SimChannels.WechatCustomer(PayerChoice.always(Payer.PAYS), Duration.ofMillis(300))));
+            new SimChannels.WechatCustomer(
+                PayerChoice.always(Payer.PAYS), Duration.ofMillis(300))));
   }
 
   /** Wallet trades pay by WeChat Pay, the others by a card that succeeds. */

@@ -54,8 +54,8 @@ final class ReconStatements {
   }
 
   /**
-   * Imports every day of every account from {@code from} to {@code to} (in the account's zone),
-   * and for the card account the day after too (where the reversals are).
+   * Imports every day of every account from {@code from} to {@code to} (in the account's zone), and
+   * for the card account the day after too (where the reversals are).
    */
   List<Imported> importAll(Instant from, Instant to) {
     List<Imported> out = new ArrayList<>();

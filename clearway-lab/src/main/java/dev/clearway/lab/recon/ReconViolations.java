@@ -80,7 +80,8 @@ final class ReconViolations {
     if (refused < corrupted) {
       out.add(
           new Violation(
-              "corrupt_statement_not_refused", refused + " refused of " + corrupted + " corrupted"));
+              "corrupt_statement_not_refused",
+              refused + " refused of " + corrupted + " corrupted"));
     }
     return out;
   }

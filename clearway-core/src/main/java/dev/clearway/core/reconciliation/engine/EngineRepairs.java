@@ -171,8 +171,8 @@ public final class EngineRepairs implements RepairActions {
    * A late charge on an order sent through the channel layer: no attempt of it succeeded, so the
    * flow's wallet has nothing to refund. The attempt the PSP charged records the statement as
    * RECONCILIATION evidence through the one recording path, which opens that attempt's
-   * compensation: the charge goes back on the channel that took it, the attempt stays FAILED.
-   * Which attempt: the one whose PSP reference the statement names, else the only final one.
+   * compensation: the charge goes back on the channel that took it, the attempt stays FAILED. Which
+   * attempt: the one whose PSP reference the statement names, else the only final one.
    */
   private RepairOutcome compensateLateCharge(RefundLateCharge c, List<Attempt> tried) {
     if (tried.stream().anyMatch(a -> a.status() == AttemptStatus.SUCCEEDED)) {
@@ -183,11 +183,14 @@ public final class EngineRepairs implements RepairActions {
         tried.stream()
             .filter(Attempt::isFinal)
             .filter(
-                a -> a.providerPaymentId() == null || a.providerPaymentId().equals(ev.pspReference()))
+                a ->
+                    a.providerPaymentId() == null
+                        || a.providerPaymentId().equals(ev.pspReference()))
             .toList();
     List<Attempt> named =
         candidates.stream()
-            .filter(a -> ev.pspReference() != null && ev.pspReference().equals(a.providerPaymentId()))
+            .filter(
+                a -> ev.pspReference() != null && ev.pspReference().equals(a.providerPaymentId()))
             .toList();
     List<Attempt> chosen = named.size() == 1 ? named : candidates;
     if (chosen.size() != 1) {

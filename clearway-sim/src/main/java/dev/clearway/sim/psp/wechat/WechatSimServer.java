@@ -81,8 +81,7 @@ public final class WechatSimServer implements SimPsp {
     p.meter = new QueryRateMeter(options.clock());
     p.notifier = new WechatNotifier(options, faults);
     p.injections = new PspInjections();
-    p.book =
-        new WechatOrderBook(options, faults.seed(), p.timer, p.notifier::emit, p.injections);
+    p.book = new WechatOrderBook(options, faults.seed(), p.timer, p.notifier::emit, p.injections);
     p.server =
         SimHttpServer.start(
             0,
