@@ -31,19 +31,18 @@ class AdapterStatementSourcesTest {
             StatementFormat.STRIPE_BALANCE, "id\n".getBytes(StandardCharsets.US_ASCII));
     rig.a.statement = published;
     Statement walletCsv =
-        Statement.unhashed(StatementFormat.WALLET_CSV, "kind\n".getBytes(StandardCharsets.US_ASCII));
+        Statement.unhashed(
+            StatementFormat.WALLET_CSV, "kind\n".getBytes(StandardCharsets.US_ASCII));
     StatementSource wallet = (account, day) -> walletCsv;
     AdapterStatementSources sources =
         new AdapterStatementSources(
             rig.stores.accounts(), ctx.adapters(), Map.of("wallet", wallet));
 
     assertThat(sources.source("acct_1")).isPresent();
-    assertThat(sources.source("acct_1").get().downloadStatement("acct_1", DAY))
-        .isSameAs(published);
+    assertThat(sources.source("acct_1").get().downloadStatement("acct_1", DAY)).isSameAs(published);
     assertThat(rig.a.calls).contains("statement acct_1 " + DAY);
     assertThat(sources.source("acct_2")).as("its adapter publishes none").isEmpty();
     assertThat(sources.source("acct_9")).as("no such account").isEmpty();
-    assertThat(sources.source("wallet").get().downloadStatement("wallet", DAY))
-        .isSameAs(walletCsv);
+    assertThat(sources.source("wallet").get().downloadStatement("wallet", DAY)).isSameAs(walletCsv);
   }
 }
