@@ -4,6 +4,8 @@ import dev.clearway.lab.channel.ChannelChaos;
 import dev.clearway.lab.channel.ChannelChaosReport;
 import dev.clearway.lab.chaos.ChaosOptions;
 import dev.clearway.lab.chaos.ChaosRun;
+import dev.clearway.lab.recon.ReconChaos;
+import dev.clearway.lab.recon.ReconChaosReport;
 import dev.clearway.store.Database;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -12,7 +14,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code clearway chaos} and {@code clearway chaos channels}. */
+/** {@code clearway chaos}, {@code clearway chaos channels} and {@code clearway chaos reconcile}. */
 @Command(
     name = "chaos",
     mixinStandardHelpOptions = true,
@@ -54,7 +56,9 @@ public final class ChaosCommand implements Callable<Integer> {
 
   /** The command with its {@code channels} subcommand. */
   public static CommandLine line(PrintStream out, PrintStream err) {
-    return new CommandLine(new ChaosCommand(out, err)).addSubcommand(new Channels(out, err));
+    return new CommandLine(new ChaosCommand(out, err))
+        .addSubcommand(new Channels(out, err))
+        .addSubcommand(new Reconcile(out, err));
   }
 
   @Override
@@ -97,6 +101,49 @@ public final class ChaosCommand implements Callable<Integer> {
       try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
         ChannelChaosReport report = new ChannelChaos(db.dataSource(), payments, seed, err).run();
         report.violations().forEach(v -> err.println("violation: " + v));
+        out.println(report.toJson());
+        return report.passed() ? 0 : 1;
+      }
+    }
+  }
+
+  /** {@code clearway chaos reconcile}. */
+  @Command(
+      name = "reconcile",
+      mixinStandardHelpOptions = true,
+      description =
+          "Differences only the PSPs' statements show, injected by the simulators, imported,"
+              + " reconciled and repaired; exit 0 only if none was missed, none found without"
+              + " cause and every invariant held after the repairs.")
+  static final class Reconcile implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--payments", defaultValue = "600", description = "payments to make")
+    int payments;
+
+    @Option(names = "--seed", defaultValue = "1", description = "scenario seed")
+    long seed;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "write the CSV files here")
+    Path outDir;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an empty PostgreSQL")
+    String jdbcUrl;
+
+    Reconcile(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      if (payments < 1 || payments > 100_000) {
+        throw new IllegalArgumentException("--payments must be within 1 and 100000");
+      }
+      try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
+        ReconChaosReport report = new ReconChaos(db, payments, seed, outDir, err).run();
+        report.findings().forEach(err::println);
         out.println(report.toJson());
         return report.passed() ? 0 : 1;
       }

@@ -24,6 +24,7 @@ import dev.clearway.core.reconciliation.port.RepairActions;
 import dev.clearway.core.refund.domain.NewRefund;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -141,6 +142,10 @@ public final class EngineRepairs implements RepairActions {
     if (flow.get().amount() != c.amountMinor() || !flow.get().currency().equals(c.currency())) {
       return RepairOutcome.refused("the statement's amount differs from the order's");
     }
+    List<Attempt> tried = attempts == null ? List.of() : attempts.attempts(c.tradeOrderNo());
+    if (!tried.isEmpty()) {
+      return compensateLateCharge(c, tried);
+    }
     // The per-flow key: this request, a repeat, and the late-charge checker's are one refund.
     CreateOutcome outcome =
         refundRequests.request(NewRefund.lateCharge(c.flowId(), c.amountMinor()));
@@ -160,6 +165,47 @@ public final class EngineRepairs implements RepairActions {
       return RepairOutcome.refused("the late-charge key was used with another amount");
     }
     return RepairOutcome.refused("flow " + c.flowId() + " not found");
+  }
+
+  /**
+   * A late charge on an order sent through the channel layer: no attempt of it succeeded, so the
+   * flow's wallet has nothing to refund. The attempt the PSP charged records the statement as
+   * RECONCILIATION evidence through the one recording path, which opens that attempt's
+   * compensation: the charge goes back on the channel that took it, the attempt stays FAILED. Which
+   * attempt: the one whose PSP reference the statement names, else the only final one.
+   */
+  private RepairOutcome compensateLateCharge(RefundLateCharge c, List<Attempt> tried) {
+    if (tried.stream().anyMatch(a -> a.status() == AttemptStatus.SUCCEEDED)) {
+      return RepairOutcome.refused("an attempt of the order succeeded: not a late charge");
+    }
+    StatementEvidence ev = c.evidence();
+    List<Attempt> candidates =
+        tried.stream()
+            .filter(Attempt::isFinal)
+            .filter(
+                a ->
+                    a.providerPaymentId() == null
+                        || a.providerPaymentId().equals(ev.pspReference()))
+            .toList();
+    List<Attempt> named =
+        candidates.stream()
+            .filter(
+                a -> ev.pspReference() != null && ev.pspReference().equals(a.providerPaymentId()))
+            .toList();
+    List<Attempt> chosen = named.size() == 1 ? named : candidates;
+    if (chosen.size() != 1) {
+      return RepairOutcome.refused(
+          "the late charge matches " + chosen.size() + " attempts: a person decides");
+    }
+    Attempt attempt = chosen.get(0);
+    PspOutcome outcome =
+        PspOutcome.succeeded(ev.pspReference())
+            .withProviderStatus("STATEMENT")
+            .withAmount(ev.amountMinor());
+    recorder.record(
+        Observation.observed(
+            attempt, outcome, EvidenceSource.RECONCILIATION, "STATEMENT", null, null));
+    return RepairOutcome.applied("compensation of attempt " + attempt.id() + " opened");
   }
 
   private RepairOutcome refundUnattributed(RefundUnattributedCharge c, Instant now) {

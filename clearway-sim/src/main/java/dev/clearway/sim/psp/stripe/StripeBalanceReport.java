@@ -28,6 +28,12 @@ final class StripeBalanceReport {
 
   private StripeBalanceReport() {}
 
+  /**
+   * A movement the PSP made on its own after settlement (a chargeback, a correction): an {@code
+   * adjustment} balance transaction naming the charge's attempt key.
+   */
+  record Adjustment(String id, long amount, String currency, long created, String attemptKey) {}
+
   /** Called under the book's lock; {@code [from, to)} in unix seconds. */
   static byte[] render(
       Iterable<SimIntent> intents,
@@ -35,7 +41,36 @@ final class StripeBalanceReport {
       java.util.Map<String, SimIntent> byId,
       long from,
       long to) {
+    return render(intents, refunds, byId, List.of(), ref -> 0, from, to);
+  }
+
+  /**
+   * As above, with the adjustments of the account and each charge's fee moved by {@code feeDelta}
+   * of its merchant reference (an injected difference; 0 for none).
+   */
+  static byte[] render(
+      Iterable<SimIntent> intents,
+      Iterable<SimRefund> refunds,
+      java.util.Map<String, SimIntent> byId,
+      Iterable<Adjustment> adjustments,
+      java.util.function.ToLongFunction<String> feeDelta,
+      long from,
+      long to) {
     List<Txn> txns = new ArrayList<>();
+    for (Adjustment a : adjustments) {
+      if (a.created() >= from && a.created() < to) {
+        txns.add(
+            new Txn(
+                a.id(),
+                "adjustment",
+                a.amount(),
+                0,
+                a.currency(),
+                a.created(),
+                a.id(),
+                a.attemptKey()));
+      }
+    }
     for (SimIntent i : intents) {
       if ("succeeded".equals(i.status) && i.created >= from && i.created < to) {
         txns.add(
@@ -43,7 +78,7 @@ final class StripeBalanceReport {
                 "txn_" + i.id.substring(3),
                 "charge",
                 i.amount,
-                fee(i.amount),
+                fee(i.amount) + feeDelta.applyAsLong(i.merchantReference),
                 i.currency,
                 i.created,
                 i.id,
@@ -66,6 +101,10 @@ final class StripeBalanceReport {
       }
     }
     txns.sort(Comparator.comparingLong(Txn::created));
+    return write(txns);
+  }
+
+  private static byte[] write(List<Txn> txns) {
     StringBuilder out = new StringBuilder(HEADER).append('\n');
     for (Txn t : txns) {
       out.append(t.id())
@@ -88,6 +127,22 @@ final class StripeBalanceReport {
           .append('\n');
     }
     return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The report with the net of its first transaction off by one: a malformed line, which an import
+   * must refuse. A report without transactions loses its header instead.
+   */
+  static byte[] corrupt(byte[] report) {
+    String text = new String(report, StandardCharsets.UTF_8);
+    String[] lines = text.split("\n", -1);
+    if (lines.length < 3 || lines[1].isEmpty()) {
+      return text.substring(HEADER.length()).getBytes(StandardCharsets.UTF_8);
+    }
+    String[] f = lines[1].split(",", -1);
+    f[4] = Long.toString(Long.parseLong(f[4]) + 1);
+    lines[1] = String.join(",", f);
+    return String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
   }
 
   /** 2.9% + 30 minor units, rounded half up. */

@@ -1,6 +1,7 @@
 package dev.clearway.sim.psp.stripe;
 
 import dev.clearway.sim.psp.PspCharge;
+import dev.clearway.sim.psp.PspInjections;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ final class StripeBook {
   private final AtomicLong ids = new AtomicLong();
   private final Map<String, SimIntent> intents = new LinkedHashMap<>();
   private final Map<String, SimRefund> refunds = new LinkedHashMap<>();
+  private final List<StripeBalanceReport.Adjustment> adjustments = new ArrayList<>();
+  private final PspInjections injections = new PspInjections();
 
   StripeBook(StripeSimOptions options, StripeWebhooks webhooks, ScheduledExecutorService settler) {
     this.account = options.account();
@@ -96,6 +99,9 @@ final class StripeBook {
       }
       default -> {
         intent.status = "succeeded";
+        if (injections.feeDeltaOf(intent.merchantReference) != 0) {
+          injections.record("FEE_MISMATCH", intent.merchantReference);
+        }
         webhooks.publish("payment_intent.succeeded", intent.toJson(), intent.faultKey());
       }
     }
@@ -181,9 +187,46 @@ final class StripeBook {
     return balanceReport(from, from + 86_400);
   }
 
-  /** The balance report of {@code [from, to)} in unix seconds. */
+  /**
+   * The balance report of {@code [from, to)} in unix seconds; when a corruption was injected, the
+   * first transaction's net no longer equals its amount less its fee.
+   */
   synchronized byte[] balanceReport(long from, long to) {
-    return StripeBalanceReport.render(intents.values(), refunds.values(), intents, from, to);
+    byte[] report =
+        StripeBalanceReport.render(
+            intents.values(),
+            refunds.values(),
+            intents,
+            adjustments,
+            injections::feeDeltaOf,
+            from,
+            to);
+    return injections.takeCorruption() ? StripeBalanceReport.corrupt(report) : report;
+  }
+
+  PspInjections injections() {
+    return injections;
+  }
+
+  /**
+   * Reverses the succeeded charge of {@code merchantReference} at {@code at} (unix seconds), after
+   * its settlement: an adjustment of the full amount. Returns false when there is no such charge.
+   */
+  synchronized boolean reverse(String merchantReference, long at) {
+    for (SimIntent i : intents.values()) {
+      if ("succeeded".equals(i.status) && merchantReference.equals(i.merchantReference)) {
+        adjustments.add(
+            new StripeBalanceReport.Adjustment(
+                "txn_adj" + idTag + "x" + Long.toString(ids.incrementAndGet(), 36),
+                -i.amount,
+                i.currency,
+                at,
+                i.attemptKey));
+        injections.record("ADJUSTMENT_TO_REVIEW", merchantReference);
+        return true;
+      }
+    }
+    return false;
   }
 
   synchronized List<PspCharge> ledger() {

@@ -110,6 +110,20 @@ public final class StripeSimServer implements SimPsp {
     return book.balanceReport(day.atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond());
   }
 
+  /** The differences this account injects into what it answers and what its report shows. */
+  public dev.clearway.sim.psp.PspInjections injections() {
+    return book.injections();
+  }
+
+  /**
+   * Reverses the succeeded charge of {@code merchantReference} after its settlement (a chargeback):
+   * an adjustment in the balance report of the day of {@code at}. Recorded as an injected {@code
+   * ADJUSTMENT_TO_REVIEW}. Returns false when the reference has no succeeded charge.
+   */
+  public boolean reverse(String merchantReference, java.time.Instant at) {
+    return book.reverse(merchantReference, at.getEpochSecond());
+  }
+
   @Override
   public void webhookTarget(URI target) {
     webhooks.target(target);

@@ -1,6 +1,7 @@
 package dev.clearway.sim.psp.wechat;
 
 import dev.clearway.sim.psp.PspCharge;
+import dev.clearway.sim.psp.PspInjections;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,13 +35,16 @@ final class WechatOrderBook {
   private final Map<String, SimOrder> byTransactionId = new HashMap<>();
   private final Set<String> closedNumbers = new HashSet<>();
   private final Map<String, SimRefund> refunds = new HashMap<>();
+  private final PspInjections injections;
   private long sequence;
 
   WechatOrderBook(
       WechatSimOptions options,
       long seed,
       ScheduledExecutorService timer,
-      Consumer<WechatEvent> events) {
+      Consumer<WechatEvent> events,
+      PspInjections injections) {
+    this.injections = injections;
     this.mchid = options.keys().mchid();
     this.options = options;
     this.seed = seed;
@@ -193,7 +197,9 @@ final class WechatOrderBook {
     List<WechatTradeBill.Entry> out = new ArrayList<>();
     for (SimOrder order : orders.values()) {
       if (order.successTime != null && within(order.successTime, from, to)) {
-        out.add(WechatTradeBill.Entry.trade(order.request, order.transactionId, order.successTime));
+        out.add(
+            WechatTradeBill.Entry.trade(order.request, order.transactionId, order.successTime)
+                .withFeeDelta(injections.feeDeltaOf(order.request.attach())));
       }
     }
     for (SimRefund r : refunds.values()) {
@@ -214,6 +220,39 @@ final class WechatOrderBook {
 
   private static boolean within(Instant at, Instant from, Instant to) {
     return !at.isBefore(from) && at.isBefore(to);
+  }
+
+  /** Whether the order numbered {@code outTradeNo} is one whose data lags. */
+  synchronized boolean lagged(String outTradeNo) {
+    SimOrder order = orders.get(outTradeNo);
+    return order != null && injections.lagged(order.request.attach());
+  }
+
+  /** Whether the order with this transaction id is one whose data lags. */
+  synchronized boolean laggedTransaction(String transactionId) {
+    SimOrder order = byTransactionId.get(transactionId);
+    return order != null && injections.lagged(order.request.attach());
+  }
+
+  /**
+   * A charge the merchant's system never made (another environment, an order taken by hand): paid
+   * at once, announced to nobody, on the statement only.
+   */
+  synchronized void foreignCharge(NativeOrder request) {
+    long n = ++sequence;
+    SimOrder order = new SimOrder(request, String.format("4200%024d", n), "weixin://foreign/" + n);
+    order.state = WechatProtocol.SUCCESS;
+    order.successTime = clock.instant();
+    orders.put(request.outTradeNo(), order);
+    byTransactionId.put(order.transactionId, order);
+    injections.record("UNKNOWN_STATEMENT_LINE", request.attach());
+  }
+
+  /** The settled refunds: out_refund_no to status. */
+  synchronized Map<String, String> refundStatuses() {
+    Map<String, String> out = new LinkedHashMap<>();
+    refunds.values().forEach(r -> out.put(r.outRefundNo, r.status));
+    return out;
   }
 
   /** A ledger row before it is rendered as a {@link PspCharge}. */
@@ -238,6 +277,14 @@ final class WechatOrderBook {
     }
     order.state = WechatProtocol.SUCCESS;
     order.successTime = clock.instant();
+    String reference = order.request.attach();
+    if (injections.feeDeltaOf(reference) != 0) {
+      injections.record("FEE_MISMATCH", reference);
+    }
+    if (injections.lagged(reference)) {
+      injections.record("LATE_CHARGE", reference);
+      return; // its data lags: no notification
+    }
     events.accept(
         new WechatEvent(
             WechatProtocol.TRANSACTION_SUCCESS,
@@ -257,6 +304,10 @@ final class WechatOrderBook {
   private void succeedRefund(SimRefund refund) {
     refund.status = WechatProtocol.REFUND_SUCCESS;
     refund.successTime = clock.instant();
+    if (injections.liedAbout(refund.outRefundNo)) {
+      injections.record("REFUND_SETTLED_LOCAL_PENDING", refund.outRefundNo);
+      return; // reported refused: no notification
+    }
     emitRefund(refund, WechatProtocol.REFUND_SUCCESS_EVENT, "退款成功");
   }
 

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import dev.clearway.sim.json.StrictJson;
 import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.sim.psp.PspInjections;
 import dev.clearway.sim.psp.QueryRateMeter;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -50,11 +51,17 @@ final class WechatRouter implements HttpHandler {
   private final QueryRateMeter meter;
   private final WechatAuthorization authorization;
   private final WechatRequests requests;
+  private final PspInjections injections;
   private final AtomicLong requestIds = new AtomicLong();
 
   WechatRouter(
-      WechatSimOptions options, WechatOrderBook book, PspFaults faults, QueryRateMeter meter) {
+      WechatSimOptions options,
+      WechatOrderBook book,
+      PspFaults faults,
+      QueryRateMeter meter,
+      PspInjections injections) {
     this.options = options;
+    this.injections = injections;
     this.book = book;
     this.faults = faults;
     this.meter = meter;
@@ -102,17 +109,19 @@ final class WechatRouter implements HttpHandler {
               call.op(), call.key(), "http://" + exchange.getRequestHeaders().getFirst("Host"));
     }
     meter(call);
+    if (call.op() == Op.CREATE && injections.lagged(((NativeOrder) call.params()).attach())) {
+      // Executed, the customer pays, and the answer is lost.
+      quietly(call, Payer.PAYS);
+      holdAndDrop(exchange);
+      return;
+    }
+    Reply injected = injected(call);
+    if (injected != null) {
+      send(exchange, injected);
+      return;
+    }
     if (call.op() == Op.CREATE) {
-      if (faults.outage() == PspFaults.Outage.UNAVAILABLE) {
-        throw unavailable();
-      }
-      if (faults.lie(call.key())) {
-        quietly(call, Payer.PAYS);
-        throw unavailable();
-      }
-      if (faults.error500(call.key())) {
-        throw new WechatApiError(500, WechatProtocol.SYSTEM_ERROR, "system error");
-      }
+      createFaults(call);
     }
     Reply reply;
     try {
@@ -125,6 +134,58 @@ final class WechatRouter implements HttpHandler {
       return;
     }
     send(exchange, reply);
+  }
+
+  /** The faults a create meets before it executes: outage, lie (executes, then refused), 500. */
+  private void createFaults(Call call) throws WechatApiError {
+    if (faults.outage() == PspFaults.Outage.UNAVAILABLE) {
+      throw unavailable();
+    }
+    if (faults.lie(call.key())) {
+      quietly(call, Payer.PAYS);
+      throw unavailable();
+    }
+    if (faults.error500(call.key())) {
+      throw new WechatApiError(500, WechatProtocol.SYSTEM_ERROR, "system error");
+    }
+  }
+
+  /**
+   * The answer an injected difference gives instead of the true one (see {@link PspInjections}), or
+   * null: a lagging order is unknown to the queries and its close succeeds without closing it; a
+   * refund reported refused executes all the same and is unknown to its query; a corrupted bill
+   * download is cut short, so it no longer matches its announced hash.
+   */
+  private Reply injected(Call call) throws WechatApiError {
+    return switch (call.op()) {
+      case QUERY_BY_NO -> book.lagged(call.key()) ? notExist() : null;
+      case QUERY_BY_ID -> book.laggedTransaction(call.key()) ? notExist() : null;
+      case CLOSE -> book.lagged(call.key()) ? new Reply(204, new byte[0]) : null;
+      case REFUND -> {
+        if (!injections.liedAbout(call.key())) {
+          yield null;
+        }
+        quietly(call, null);
+        yield new Reply(400, error(WechatProtocol.NOT_ENOUGH, "refund exceeds what remains"));
+      }
+      case QUERY_REFUND ->
+          injections.liedAbout(call.key())
+              ? new Reply(404, error(WechatProtocol.RESOURCE_NOT_EXISTS, "refund does not exist"))
+              : null;
+      case BILL_DOWNLOAD -> {
+        if (!injections.takeCorruption()) {
+          yield null;
+        }
+        byte[] bill = bill(call.key());
+        yield new Reply(
+            200, java.util.Arrays.copyOf(bill, bill.length - 1), "text/plain; charset=utf-8");
+      }
+      case CREATE, TRADEBILL -> null;
+    };
+  }
+
+  private static Reply notExist() {
+    return new Reply(404, error(WechatProtocol.ORDER_NOT_EXIST, "order does not exist"));
   }
 
   private void blackhole(

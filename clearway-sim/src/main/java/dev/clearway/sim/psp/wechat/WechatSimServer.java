@@ -2,6 +2,7 @@ package dev.clearway.sim.psp.wechat;
 
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.sim.psp.PspInjections;
 import dev.clearway.sim.psp.QueryRateMeter;
 import dev.clearway.sim.psp.SimPsp;
 import dev.clearway.sim.web.SimHttpServer;
@@ -35,8 +36,10 @@ public final class WechatSimServer implements SimPsp {
   private final PspFaults faults;
   private final QueryRateMeter meter;
   private final String mchid;
+  private final PspInjections injections;
 
   private WechatSimServer(Parts parts) {
+    this.injections = parts.injections;
     this.server = parts.server;
     this.timer = parts.timer;
     this.notifier = parts.notifier;
@@ -54,6 +57,7 @@ public final class WechatSimServer implements SimPsp {
     PspFaults faults;
     QueryRateMeter meter;
     String mchid;
+    PspInjections injections;
   }
 
   /**
@@ -76,13 +80,14 @@ public final class WechatSimServer implements SimPsp {
     p.mchid = options.keys().mchid();
     p.meter = new QueryRateMeter(options.clock());
     p.notifier = new WechatNotifier(options, faults);
-    p.book = new WechatOrderBook(options, faults.seed(), p.timer, p.notifier::emit);
+    p.injections = new PspInjections();
+    p.book = new WechatOrderBook(options, faults.seed(), p.timer, p.notifier::emit, p.injections);
     p.server =
         SimHttpServer.start(
             0,
             HANDLER_THREADS,
             "wechat-sim-http",
-            new WechatRouter(options, p.book, faults, p.meter));
+            new WechatRouter(options, p.book, faults, p.meter, p.injections));
     return new WechatSimServer(p);
   }
 
@@ -132,6 +137,32 @@ public final class WechatSimServer implements SimPsp {
         row.request().amount().total(),
         status,
         row.refunded());
+  }
+
+  /** The differences this merchant injects into what it answers and what its bill shows. */
+  public PspInjections injections() {
+    return injections;
+  }
+
+  /**
+   * A native order paid outside the merchant's system (another environment, an order taken by
+   * hand): on the trade bill, announced to nobody. Recorded as an injected {@code
+   * UNKNOWN_STATEMENT_LINE} under {@code attach}.
+   */
+  public void foreignCharge(String outTradeNo, String attach, long amount, String currency) {
+    book.foreignCharge(
+        new NativeOrder(
+            "wx_foreign",
+            "foreign order",
+            outTradeNo,
+            "http://127.0.0.1:9/foreign",
+            new NativeOrder.Amount(amount, currency),
+            attach));
+  }
+
+  /** Every refund by out_refund_no with its status (SUCCESS, PROCESSING, ABNORMAL, CLOSED). */
+  public java.util.Map<String, String> refundStatuses() {
+    return book.refundStatuses();
   }
 
   /**

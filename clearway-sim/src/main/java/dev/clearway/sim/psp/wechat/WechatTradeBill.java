@@ -31,9 +31,15 @@ final class WechatTradeBill {
       String refundId,
       String outRefundNo,
       long refundAmount,
-      Instant at) {
+      Instant at,
+      long feeDelta) {
     static Entry trade(NativeOrder order, String transactionId, Instant at) {
-      return new Entry(order, transactionId, null, null, 0, at);
+      return new Entry(order, transactionId, null, null, 0, at, 0);
+    }
+
+    /** The same entry with a fee other than the agreed one (an injected difference). */
+    Entry withFeeDelta(long delta) {
+      return new Entry(order, transactionId, refundId, outRefundNo, refundAmount, at, delta);
     }
 
     static Entry refund(
@@ -43,7 +49,7 @@ final class WechatTradeBill {
         String outRefundNo,
         long amount,
         Instant at) {
-      return new Entry(order, transactionId, refundId, outRefundNo, amount, at);
+      return new Entry(order, transactionId, refundId, outRefundNo, amount, at, 0);
     }
   }
 
@@ -61,7 +67,7 @@ final class WechatTradeBill {
     for (Entry e : entries) {
       boolean refund = e.refundId() != null;
       long amount = refund ? e.refundAmount() : e.order().amount().total();
-      long fee = refund ? -fee(amount) : fee(amount);
+      long fee = refund ? -fee(amount) : fee(amount) + e.feeDelta();
       settled += refund ? 0 : amount;
       refunded += refund ? amount : 0;
       fees += fee;
