@@ -163,7 +163,14 @@ final class StripeBook {
     if (amount > remaining) {
       return invalid("amount_too_large");
     }
-    SimRefund refund = new SimRefund(intent, newId("re_"), amount, refundNo, clock.millis() / 1000);
+    SimRefund refund =
+        new SimRefund(
+            intent,
+            newId("re_"),
+            amount,
+            refundNo,
+            form.get("metadata[refund_no]"),
+            clock.millis() / 1000);
     refunds.put(refund.id, refund);
     intent.refunded += amount;
     boolean async =

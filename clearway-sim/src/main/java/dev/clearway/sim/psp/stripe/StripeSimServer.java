@@ -104,7 +104,7 @@ public final class StripeSimServer implements SimPsp {
 
   /**
    * The account's balance transactions of one UTC day, as Stripe's balance report CSV ({@code
-   * id,type,amount,fee,net,currency,created,source,metadata_attempt_key}).
+   * id,type,amount,fee,net,currency,created,source,metadata_attempt_key,refund_metadata_refund_no}).
    */
   public byte[] balanceReport(java.time.LocalDate day) {
     return book.balanceReport(day.atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond());
