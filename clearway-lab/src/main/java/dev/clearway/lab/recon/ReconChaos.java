@@ -114,7 +114,7 @@ public final class ReconChaos {
         new ReconViolations(db.dataSource())
             .check(
                 ledger,
-                rig.wallet().refundStatuses(),
+                pspRefunds(rig),
                 ReconViolations.ticketed(found),
                 reversed,
                 settlement,
@@ -135,6 +135,18 @@ public final class ReconChaos {
         refused,
         violations,
         (System.nanoTime() - started) / 1e9);
+  }
+
+  /**
+   * Every refund either PSP holds, by the number it was sent with, in the wallet's words ({@code
+   * SUCCESS} for a refund that went through): the card PSP's {@code succeeded} is one.
+   */
+  private static Map<String, String> pspRefunds(ReconRig rig) {
+    Map<String, String> out = new java.util.HashMap<>(rig.wallet().refundStatuses());
+    rig.card()
+        .refundStatuses()
+        .forEach((no, status) -> out.put(no, "succeeded".equals(status) ? "SUCCESS" : status));
+    return out;
   }
 
   private static List<Injected> injected(ReconRig rig) {

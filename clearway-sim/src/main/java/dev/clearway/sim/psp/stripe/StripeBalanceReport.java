@@ -47,12 +47,13 @@ final class StripeBalanceReport {
       java.util.Map<String, SimIntent> byId,
       long from,
       long to) {
-    return render(intents, refunds, byId, List.of(), ref -> 0, from, to);
+    return render(intents, refunds, byId, List.of(), ref -> 0, no -> false, from, to);
   }
 
   /**
-   * As above, with the adjustments of the account and each charge's fee moved by {@code feeDelta}
-   * of its merchant reference (an injected difference; 0 for none).
+   * As above, with the adjustments of the account, each charge's fee moved by {@code feeDelta} of
+   * its merchant reference (an injected difference; 0 for none), and the refunds whose number is
+   * {@code unnamed} listed without it.
    */
   static byte[] render(
       Iterable<SimIntent> intents,
@@ -60,6 +61,7 @@ final class StripeBalanceReport {
       java.util.Map<String, SimIntent> byId,
       Iterable<Adjustment> adjustments,
       java.util.function.ToLongFunction<String> feeDelta,
+      java.util.function.Predicate<String> unnamed,
       long from,
       long to) {
     List<Txn> txns = new ArrayList<>();
@@ -106,7 +108,7 @@ final class StripeBalanceReport {
                 r.created,
                 r.id,
                 intent == null ? null : intent.attemptKey,
-                r.metadataRefundNo));
+                unnamed.test(r.metadataRefundNo) ? null : r.metadataRefundNo));
       }
     }
     txns.sort(Comparator.comparingLong(Txn::created));
