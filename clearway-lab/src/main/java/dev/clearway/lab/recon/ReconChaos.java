@@ -133,6 +133,7 @@ public final class ReconChaos {
         autoRepaired,
         tickets,
         refused,
+        refundCounts(rig),
         violations,
         (System.nanoTime() - started) / 1e9);
   }
@@ -146,6 +147,26 @@ public final class ReconChaos {
     rig.card()
         .refundStatuses()
         .forEach((no, status) -> out.put(no, "succeeded".equals(status) ? "SUCCESS" : status));
+    return out;
+  }
+
+  /**
+   * The refunds that went through at each PSP; for the card PSP also those its report lists without
+   * our refund number (matched through the payment).
+   */
+  private static Map<String, Long> refundCounts(ReconRig rig) {
+    Map<String, Long> out = new java.util.LinkedHashMap<>();
+    Map<String, String> card = rig.card().refundStatuses();
+    out.put("card", card.values().stream().filter("succeeded"::equals).count());
+    out.put(
+        "cardWithoutOurNumber",
+        card.entrySet().stream()
+            .filter(e -> "succeeded".equals(e.getValue()))
+            .filter(e -> rig.card().injections().unnamed(e.getKey()))
+            .count());
+    out.put(
+        "wallet",
+        rig.wallet().refundStatuses().values().stream().filter("SUCCESS"::equals).count());
     return out;
   }
 
