@@ -1,5 +1,6 @@
 package dev.clearway.core.reconciliation;
 
+import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.reconciliation.domain.BusinessFact;
 import dev.clearway.core.reconciliation.domain.LocalFact;
@@ -53,6 +54,19 @@ final class InMemoryFacts implements LocalFacts, BusinessFacts {
   @Override
   public Optional<LocalFact> byAttemptKey(String attemptKey) {
     return Optional.ofNullable(byKey.get(attemptKey));
+  }
+
+  @Override
+  public List<LocalFact> refundsOfPayment(String tradeOrderNo) {
+    return all.stream()
+        .filter(f -> f.tradeOrderNo().equals(tradeOrderNo))
+        .filter(
+            f ->
+                f.refund() != null
+                    || f.flowStatus() == FlowStatus.REFUNDING
+                    || f.flowStatus() == FlowStatus.REFUNDED)
+        .filter(f -> f.refundOrderNo() != null)
+        .toList();
   }
 
   @Override

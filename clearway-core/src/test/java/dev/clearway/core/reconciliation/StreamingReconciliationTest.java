@@ -64,6 +64,12 @@ class StreamingReconciliationTest {
     }
 
     @Override
+    public List<LocalFact> refundsOfPayment(String tradeOrderNo) {
+      lookups.incrementAndGet();
+      return List.of();
+    }
+
+    @Override
     public Optional<LocalFact> byAttemptKey(String attemptKey) {
       lookups.incrementAndGet();
       return flowOf(attemptKey.substring(3));

@@ -114,7 +114,7 @@ public final class ReconChaos {
         new ReconViolations(db.dataSource())
             .check(
                 ledger,
-                rig.wallet().refundStatuses(),
+                pspRefunds(rig),
                 ReconViolations.ticketed(found),
                 reversed,
                 settlement,
@@ -133,8 +133,41 @@ public final class ReconChaos {
         autoRepaired,
         tickets,
         refused,
+        refundCounts(rig),
         violations,
         (System.nanoTime() - started) / 1e9);
+  }
+
+  /**
+   * Every refund either PSP holds, by the number it was sent with, in the wallet's words ({@code
+   * SUCCESS} for a refund that went through): the card PSP's {@code succeeded} is one.
+   */
+  private static Map<String, String> pspRefunds(ReconRig rig) {
+    Map<String, String> out = new java.util.HashMap<>(rig.wallet().refundStatuses());
+    rig.card()
+        .refundStatuses()
+        .forEach((no, status) -> out.put(no, "succeeded".equals(status) ? "SUCCESS" : status));
+    return out;
+  }
+
+  /**
+   * The refunds that went through at each PSP; for the card PSP also those its report lists without
+   * our refund number (matched through the payment).
+   */
+  private static Map<String, Long> refundCounts(ReconRig rig) {
+    Map<String, Long> out = new java.util.LinkedHashMap<>();
+    Map<String, String> card = rig.card().refundStatuses();
+    out.put("card", card.values().stream().filter("succeeded"::equals).count());
+    out.put(
+        "cardWithoutOurNumber",
+        card.entrySet().stream()
+            .filter(e -> "succeeded".equals(e.getValue()))
+            .filter(e -> rig.card().injections().unnamed(e.getKey()))
+            .count());
+    out.put(
+        "wallet",
+        rig.wallet().refundStatuses().values().stream().filter("SUCCESS"::equals).count());
+    return out;
   }
 
   private static List<Injected> injected(ReconRig rig) {

@@ -11,7 +11,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The verdict of a reconciliation chaos run: what was injected and found by class, what the repairs
- * did, what was missed or found without cause, the imports refused and the violations after the
+ * did, what was missed or found without cause, the imports refused, the refunds each PSP made
+ * (which must reconcile without a difference unless one was injected) and the violations after the
  * repairs. Passed only when nothing was missed, nothing found without cause and nothing violated.
  */
 public record ReconChaosReport(
@@ -21,6 +22,7 @@ public record ReconChaosReport(
     long autoRepaired,
     long tickets,
     int importsRefused,
+    Map<String, Long> pspRefunds,
     List<Violation> violations,
     double seconds) {
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -66,6 +68,7 @@ public record ReconChaosReport(
     json.put("missed", tally.missed().size());
     json.put("falseDifferences", tally.falseDifferences().size());
     json.put("importsRefused", importsRefused);
+    json.put("pspRefunds", pspRefunds);
     Map<String, Long> byCode = new TreeMap<>();
     violations.forEach(v -> byCode.merge(v.code(), 1L, Long::sum));
     json.put("violations", violations.size());

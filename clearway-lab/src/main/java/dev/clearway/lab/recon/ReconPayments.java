@@ -105,7 +105,7 @@ final class ReconPayments {
     switch (fate) {
       case LATE_CHARGE -> at.lagCharge(trade);
       case FEE_DIFFERS -> at.feeDelta(trade, plan.feeDelta(i));
-      case CLEAN, REFUND_REPORTED_FAILED, CLEAN_REFUND, REVERSED -> {
+      case CLEAN, REFUND_REPORTED_FAILED, CLEAN_REFUND, SPLIT_REFUND, REVERSED -> {
         // Injected after the payment, if at all.
       }
     }
@@ -134,6 +134,7 @@ final class ReconPayments {
           refund(p);
         }
         case CLEAN_REFUND -> refund(p);
+        case SPLIT_REFUND -> splitRefund(p);
         case REVERSED -> rig.card().reverse(p.trade(), reversalAt);
         case CLEAN, LATE_CHARGE, FEE_DIFFERS -> {
           // Nothing after the payment.
@@ -152,16 +153,28 @@ final class ReconPayments {
 
   /** A full after-sales refund, requested by the payment's merchant. */
   private void refund(Paid p) {
+    refund(p, p.amount(), "recon-refund-" + p.index());
+  }
+
+  /**
+   * Two after-sales refunds of half the amount each, which the card PSP's report lists without our
+   * refund numbers: two lines of one payment with the same amount.
+   */
+  private void splitRefund(Paid p) {
+    long half = p.amount() / 2;
+    rig.card().injections().unnameRefund(RefundNumbers.of(p.trade(), 1));
+    rig.card().injections().unnameRefund(RefundNumbers.of(p.trade(), 2));
+    refund(p, half, "recon-refund-" + p.index() + "-1");
+    refund(p, half, "recon-refund-" + p.index() + "-2");
+  }
+
+  private void refund(Paid p, long amount, String idempotencyKey) {
     RefundStore.CreateOutcome outcome =
         rig.refunds()
             .service()
             .request(
                 new NewRefund(
-                    p.flowId(),
-                    p.amount(),
-                    "after-sales",
-                    GoalKey.DEFAULT_MERCHANT,
-                    "recon-refund-" + p.index()),
+                    p.flowId(), amount, "after-sales", GoalKey.DEFAULT_MERCHANT, idempotencyKey),
                 Duration.ofSeconds(2),
                 rig.refunds().syncAdvances());
     if (!(outcome instanceof RefundStore.CreateOutcome.Created)) {

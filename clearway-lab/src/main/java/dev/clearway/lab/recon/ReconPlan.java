@@ -21,8 +21,14 @@ final class ReconPlan {
     LATE_CHARGE,
     /** Wallet: fulfilled, then refunded after sales, the refund executed but reported refused. */
     REFUND_REPORTED_FAILED,
-    /** Wallet: fulfilled, then refunded after sales, normally (a refund with no difference). */
+    /** Either: fulfilled, then refunded after sales, normally (a refund with no difference). */
     CLEAN_REFUND,
+    /**
+     * Card: fulfilled, then refunded after sales in two equal halves, which the balance report
+     * lists without our refund numbers (only the payment's metadata names them): matched through
+     * the payment, with no difference.
+     */
+    SPLIT_REFUND,
     /** Either: the PSP takes another fee than agreed. */
     FEE_DIFFERS,
     /** Card: fulfilled, settled, then reversed by the PSP in a later day's report. */
@@ -33,8 +39,8 @@ final class ReconPlan {
   private final double rate;
 
   /**
-   * @param rate the probability of each injected fate (each of the four differences, and a clean
-   *     after-sales refund twice as often)
+   * @param rate the probability of each injected fate (each of the four differences; a clean wallet
+   *     refund twice as often; a card refund, whole or in two halves)
    */
   ReconPlan(long seed, double rate) {
     this.plan = new FaultPlan(seed, 1);
@@ -54,7 +60,11 @@ final class ReconPlan {
               ? Fate.REFUND_REPORTED_FAILED
               : u < 3 * rate ? Fate.FEE_DIFFERS : u < 5 * rate ? Fate.CLEAN_REFUND : Fate.CLEAN;
     }
-    return u < rate ? Fate.FEE_DIFFERS : u < 2 * rate ? Fate.REVERSED : Fate.CLEAN;
+    return u < rate
+        ? Fate.FEE_DIFFERS
+        : u < 2 * rate
+            ? Fate.REVERSED
+            : u < 3 * rate ? Fate.CLEAN_REFUND : u < 4 * rate ? Fate.SPLIT_REFUND : Fate.CLEAN;
   }
 
   /** The payment's amount in fen / cents: 1.00 to 500.00. */

@@ -63,6 +63,14 @@ class ReconChaosTest {
     assertThat(json.get("autoRepaired").longValue())
         .isEqualTo(lateFound + injected.get("REFUND_SETTLED_LOCAL_PENDING").asLong());
     assertThat(json.get("tickets").longValue()).isPositive();
+    // Card refunds went through, some listed only by Stripe's refund id and the payment's metadata,
+    // and none of them was a difference (falseDifferences above is zero).
+    assertThat(json.get("pspRefunds").path("card").asLong()).isPositive();
+    assertThat(json.get("pspRefunds").path("cardWithoutOurNumber").asLong()).isPositive();
+    assertThat(json.get("found").has("UNKNOWN_STATEMENT_LINE")).isTrue();
+    assertThat(json.get("found").path("UNKNOWN_STATEMENT_LINE").asLong())
+        .isEqualTo(injected.get("UNKNOWN_STATEMENT_LINE").asLong());
+    assertThat(json.get("found").has("REFUND_NOT_AT_PSP")).isFalse();
     assertThat(Files.readAllLines(out.resolve("differences.csv")))
         .hasSize(1 + (int) sum(json.get("found")));
     assertThat(out.resolve("flows.csv")).exists();

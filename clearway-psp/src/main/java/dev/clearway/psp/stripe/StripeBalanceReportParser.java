@@ -14,15 +14,22 @@ import java.util.Locale;
 
 /**
  * Stripe's balance-transactions report: a header {@code
- * id,type,amount,fee,net,currency,created,source,metadata_attempt_key}, then one line per balance
- * transaction of type {@code charge}, {@code refund} or {@code adjustment}. Amounts are signed
- * minor units (a refund is negative), {@code net} must be {@code amount - fee}, {@code created} is
- * unix seconds. Fields may be double-quoted as in RFC 4180.
+ * id,type,amount,fee,net,currency,created,source,metadata_attempt_key,refund_metadata_refund_no},
+ * then one line per balance transaction of type {@code charge}, {@code refund} or {@code
+ * adjustment}. Amounts are signed minor units (a refund is negative), {@code net} must be {@code
+ * amount - fee}, {@code created} is unix seconds. Fields may be double-quoted as in RFC 4180.
+ *
+ * <p>{@code source} is Stripe's own id of the movement (a payment intent, a refund {@code re_...}),
+ * never one of our numbers. The two metadata columns are those of Stripe's itemized reports ({@code
+ * payment_metadata[attempt_key]}, {@code refund_metadata[refund_no]}): the payment's metadata
+ * carries our attempt key on every line of that payment, a refund's metadata our refund number
+ * (empty for a refund made outside Clearway, which is then matched through its payment).
  */
 public final class StripeBalanceReportParser implements StatementParser {
   public static final String HEADER =
-      "id,type,amount,fee,net,currency,created,source,metadata_attempt_key";
-  private static final int COLUMNS = 9;
+      "id,type,amount,fee,net,currency,created,source,metadata_attempt_key,"
+          + "refund_metadata_refund_no";
+  private static final int COLUMNS = 10;
 
   @Override
   public StatementFormat format() {
@@ -55,15 +62,19 @@ public final class StripeBalanceReportParser implements StatementParser {
     Instant created = Instant.ofEpochSecond(minor(lineNo, "created", f.get(6)));
     String source = nonEmpty(lineNo, "source", f.get(7));
     String attemptKey = f.get(8).isEmpty() ? null : f.get(8);
+    String refundNo = f.get(9).isEmpty() ? null : f.get(9);
     StatementLineKind kind = kind(lineNo, f.get(1), amount);
+    if (refundNo != null && kind != StatementLineKind.REFUND) {
+      throw new MalformedStatementException(lineNo, "refund metadata on a " + f.get(1) + " line");
+    }
     return new StatementLine(
         lineNo,
         raw,
         kind,
         null,
-        kind == StatementLineKind.REFUND ? source : null,
+        refundNo,
         attemptKey,
-        kind == StatementLineKind.CHARGE ? source : id,
+        kind == StatementLineKind.ADJUSTMENT ? id : source,
         amount,
         fee,
         currency.toUpperCase(Locale.ROOT),

@@ -48,7 +48,8 @@ class RecoveryReconciliationTest {
   private static final String ACCOUNT = "acct_1";
   private static final LocalDate DAY = LocalDate.of(2026, 12, 1);
   private static final String HEADER =
-      "id,type,amount,fee,net,currency,created,source,metadata_attempt_key\n";
+      "id,type,amount,fee,net,currency,created,source,metadata_attempt_key,"
+          + "refund_metadata_refund_no\n";
 
   private ChannelTestRig rig;
   private JdbcStatementStore statementStore;
@@ -143,7 +144,8 @@ class RecoveryReconciliationTest {
         + ",pi_"
         + txn
         + ","
-        + key;
+        + key
+        + ",";
   }
 
   private long reconciliationEvidence(Attempt attempt) {

@@ -51,6 +51,11 @@ class StripeStatementRoundTripTest {
         .filteredOn(l -> l.kind() == StatementLineKind.CHARGE)
         .extracting(StatementLine::pspReference)
         .containsExactlyInAnyOrder(idA, idB);
+    // The refund line is Stripe's refund (re_...), with our number from the refund's metadata.
+    StatementLine refund =
+        money.stream().filter(l -> l.kind() == StatementLineKind.REFUND).findFirst().orElseThrow();
+    assertThat(refund.refundOrderNo()).isEqualTo("rf_stmt");
+    assertThat(refund.pspReference()).startsWith("re_");
     assertThat(money).allSatisfy(l -> assertThat(l.currency()).isEqualTo("EUR"));
     assertThat(money)
         .filteredOn(l -> l.attemptKey().equals(b.idempotencyKey()))

@@ -39,6 +39,7 @@ public final class PspInjections {
 
   private final Set<String> laggedCharges = ConcurrentHashMap.newKeySet();
   private final Set<String> liedRefunds = ConcurrentHashMap.newKeySet();
+  private final Set<String> unnamedRefunds = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> feeDeltas = new ConcurrentHashMap<>();
   private final Set<Injected> injected = ConcurrentHashMap.newKeySet();
   private final AtomicInteger corruptions = new AtomicInteger();
@@ -60,6 +61,19 @@ public final class PspInjections {
 
   public boolean liedAbout(String refundNo) {
     return refundNo != null && liedRefunds.contains(refundNo);
+  }
+
+  /**
+   * The statement lists the refund of that number without our number (as a report run without the
+   * refund metadata column does): only its payment names it. Not a difference: a refund matched
+   * through its payment must reconcile without one.
+   */
+  public void unnameRefund(String refundNo) {
+    unnamedRefunds.add(refundNo);
+  }
+
+  public boolean unnamed(String refundNo) {
+    return refundNo != null && unnamedRefunds.contains(refundNo);
   }
 
   /** The fee of {@code merchantReference}'s charge differs from the agreed one by {@code delta}. */

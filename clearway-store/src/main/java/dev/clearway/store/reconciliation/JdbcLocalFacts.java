@@ -82,6 +82,31 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
           + "\n WHERE a.provider_idempotency_key = ANY (?)"
           + "\n ORDER BY a.provider_idempotency_key, a.id";
 
+  /**
+   * Every refund of one payment, in one statement keyed by its trade order no: its refund orders
+   * ({@code uk_refund_flow_seq} leads with the flow), the flow's own refund once it is refunding or
+   * refunded, and the compensations of its attempts ({@code uk_attempt_seq} leads with the trade).
+   */
+  private static final String REFUNDS_OF_PAYMENT =
+      "SELECT "
+          + LocalFactRows.WITH_REFUND_ORDER
+          + "\n  FROM pay_flow f\n  JOIN refund_order r ON r.flow_id = f.id\n"
+          + LocalFactRows.ATTEMPT_OF_FLOW
+          + "\n WHERE f.trade_order_no = ?"
+          + "\nUNION ALL\nSELECT "
+          + LocalFactRows.WITHOUT_REFUND
+          + "\n  FROM pay_flow f\n"
+          + LocalFactRows.ATTEMPT_OF_FLOW
+          + "\n WHERE f.trade_order_no = ? AND f.status IN ('REFUNDING', 'REFUNDED')"
+          + "\nUNION ALL\nSELECT "
+          + LocalFactRows.WITH_COMPENSATION
+          + "\n  FROM payment_attempt a"
+          + "\n  JOIN attempt_compensation k ON k.attempt_id = a.id"
+          + "\n  JOIN channel_account ca ON ca.id = a.channel_account_id"
+          + "\n  JOIN pay_flow f ON f.trade_order_no = a.trade_order_no"
+          + "\n WHERE a.trade_order_no = ?"
+          + "\n ORDER BY r_id";
+
   /** The number a flow refund was sent to the PSP under (a re-sent refund has a suffix). */
   private static final String PROVIDER_REFUND =
       "SELECT refund_order_no FROM channel_refund WHERE provider_refund_no = ?";
@@ -196,6 +221,18 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
     return sql.query(
         statement,
         ps -> ps.setArray(1, ps.getConnection().createArrayOf("varchar", values)),
+        rs -> LocalFactRows.map(rs, walletAccount));
+  }
+
+  @Override
+  public List<LocalFact> refundsOfPayment(String tradeOrderNo) {
+    return sql.query(
+        REFUNDS_OF_PAYMENT,
+        ps -> {
+          ps.setString(1, tradeOrderNo);
+          ps.setString(2, tradeOrderNo);
+          ps.setString(3, tradeOrderNo);
+        },
         rs -> LocalFactRows.map(rs, walletAccount));
   }
 

@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * Matches statement lines one at a time to the local row with the same stable identity (attempt
- * key, trade order no, refund order no) and classifies the pair. It remembers only the numbers it
- * saw, in {@link #seen()}, for the pass over local successes.
+ * key, trade order no, refund order no; a refund line without our refund number through its
+ * payment's refunds of its amount) and classifies the pair. It remembers only the numbers it saw,
+ * in {@link #seen()}, for the pass over local successes.
  */
 public final class StatementMatcher {
   private final LocalFacts locals;
@@ -54,17 +55,17 @@ public final class StatementMatcher {
       throw new IllegalArgumentException(
           "line of account " + line.account() + " in the window of " + window.account());
     }
-    Optional<LocalFact> local = find(line);
+    if (line.kind() == StatementKind.REFUND) {
+      return matchRefund(line);
+    }
+    Optional<LocalFact> local = payment(line);
     if (local.isEmpty()) {
       return List.of(unknown(line));
     }
     listener.matched(line, local.get(), ambiguous(line, local.get()));
     return switch (line.kind()) {
       case CHARGE -> matchCharge(line, local.get());
-      case REFUND -> {
-        seen.refund(line.refundOrderNo());
-        yield RefundLineClassifier.classify(line, local.get(), window).stream().toList();
-      }
+      case REFUND -> throw new IllegalStateException("refund lines are matched apart");
       case ADJUSTMENT ->
           List.of(
               Difference.between(
@@ -84,20 +85,41 @@ public final class StatementMatcher {
     return charges.classify(line, local, window.terms());
   }
 
-  private Optional<LocalFact> find(StatementFact line) {
-    return switch (line.kind()) {
-      case CHARGE, ADJUSTMENT -> {
-        Optional<LocalFact> byKey =
-            line.attemptKey() == null ? Optional.empty() : locals.byAttemptKey(line.attemptKey());
-        yield byKey.isPresent() || line.tradeOrderNo() == null
-            ? byKey
-            : locals.byTradeOrderNo(line.tradeOrderNo());
-      }
-      case REFUND ->
-          line.refundOrderNo() == null
-              ? Optional.empty()
-              : locals.byRefundOrderNo(line.refundOrderNo());
-    };
+  /**
+   * A refund line is matched by our refund number when it carries one; otherwise through its
+   * payment (attempt key, else trade order no) to one of that payment's refunds with its amount
+   * ({@link RefundCandidates}).
+   */
+  private List<Difference> matchRefund(StatementFact line) {
+    Optional<LocalFact> byNumber =
+        line.refundOrderNo() == null
+            ? Optional.empty()
+            : locals.byRefundOrderNo(line.refundOrderNo());
+    Optional<RefundCandidates.Choice> choice =
+        byNumber.isPresent()
+            ? byNumber.map(l -> new RefundCandidates.Choice(l, false))
+            : payment(line)
+                .flatMap(
+                    p ->
+                        RefundCandidates.choose(
+                            line, locals.refundsOfPayment(p.tradeOrderNo()), seen::sawRefund));
+    if (choice.isEmpty()) {
+      return List.of(unknown(line));
+    }
+    LocalFact local = choice.get().local();
+    listener.matched(line, local, choice.get().ambiguous());
+    seen.refund(line.refundOrderNo());
+    seen.refund(local.refundOrderNo());
+    return RefundLineClassifier.classify(line, local, window).stream().toList();
+  }
+
+  /** The payment a line names: by its attempt key, else by its trade order no. */
+  private Optional<LocalFact> payment(StatementFact line) {
+    Optional<LocalFact> byKey =
+        line.attemptKey() == null ? Optional.empty() : locals.byAttemptKey(line.attemptKey());
+    return byKey.isPresent() || line.tradeOrderNo() == null
+        ? byKey
+        : locals.byTradeOrderNo(line.tradeOrderNo());
   }
 
   /** The line's attempt key found one flow, and its trade order no names another (or none). */

@@ -185,7 +185,7 @@ final class DayRun {
     LocalFact local = d.local();
     String account = window.account();
     if (d.kind() == DifferenceClass.REFUND_NOT_AT_PSP) {
-      return ports.facts().refundLinesFor(account, local.refundOrderNo()).stream()
+      return RefundLines.of(ports.facts(), account, local).stream()
           .anyMatch(StatementFact::succeeded);
     }
     return ports.facts().linesFor(account, local.tradeOrderNo(), local.attemptKey()).stream()

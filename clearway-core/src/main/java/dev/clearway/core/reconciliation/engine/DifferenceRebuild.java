@@ -46,7 +46,10 @@ final class DifferenceRebuild {
       if (refundNo == null) {
         return Optional.empty();
       }
-      List<StatementFact> lines = ports.facts().refundLinesFor(rd.account(), refundNo);
+      List<StatementFact> lines =
+          local != null && refundNo.equals(local.refundOrderNo())
+              ? RefundLines.of(ports.facts(), rd.account(), local)
+              : ports.facts().refundLinesFor(rd.account(), refundNo);
       return lines.stream()
           .filter(StatementFact::succeeded)
           .findFirst()

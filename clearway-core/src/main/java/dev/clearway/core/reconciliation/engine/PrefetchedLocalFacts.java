@@ -66,6 +66,11 @@ final class PrefetchedLocalFacts implements LocalFacts {
   }
 
   @Override
+  public List<LocalFact> refundsOfPayment(String tradeOrderNo) {
+    return store.refundsOfPayment(tradeOrderNo);
+  }
+
+  @Override
   public Optional<LocalFact> byAttemptKey(String attemptKey) {
     Optional<LocalFact> ahead = byKey.get(attemptKey);
     return ahead != null ? ahead : store.byAttemptKey(attemptKey);

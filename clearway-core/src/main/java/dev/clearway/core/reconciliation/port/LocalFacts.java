@@ -3,6 +3,7 @@ package dev.clearway.core.reconciliation.port;
 import dev.clearway.core.reconciliation.domain.LocalFact;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,4 +41,13 @@ public interface LocalFacts {
     }
     return found;
   }
+
+  /**
+   * Every refund of the payment of that trade order, one view each (its {@link
+   * LocalFact#refundOrderNo()} and amount are the refund's): the flow's refund orders, the flow's
+   * own refund once the flow is refunding or refunded, and the compensation refunds of its
+   * attempts. For a refund line that names the payment (its metadata's attempt key, its trade order
+   * number) but not our refund number. Empty when the payment has none.
+   */
+  List<LocalFact> refundsOfPayment(String tradeOrderNo);
 }

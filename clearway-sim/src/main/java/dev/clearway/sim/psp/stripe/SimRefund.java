@@ -9,16 +9,29 @@ final class SimRefund {
   final String paymentIntent;
   final long amount;
   final String currency;
+
+  /** The idempotency key it was created with. */
   final String refundNo;
+
+  /** Its metadata's {@code refund_no}, as the creating request set it (null when none). */
+  final String metadataRefundNo;
+
   final long created;
   String status;
 
-  SimRefund(SimIntent intent, String id, long amount, String refundNo, long created) {
+  SimRefund(
+      SimIntent intent,
+      String id,
+      long amount,
+      String refundNo,
+      String metadataRefundNo,
+      long created) {
     this.id = id;
     this.paymentIntent = intent.id;
     this.amount = amount;
     this.currency = intent.currency;
     this.refundNo = refundNo;
+    this.metadataRefundNo = metadataRefundNo;
     this.created = created;
   }
 
@@ -37,8 +50,8 @@ final class SimRefund {
     json.put("created", created);
     json.put("failure_reason", "failed".equals(status) ? "expired_or_canceled_card" : null);
     Map<String, Object> metadata = new LinkedHashMap<>();
-    if (refundNo != null) {
-      metadata.put("refund_no", refundNo);
+    if (metadataRefundNo != null) {
+      metadata.put("refund_no", metadataRefundNo);
     }
     json.put("metadata", metadata);
     return json;

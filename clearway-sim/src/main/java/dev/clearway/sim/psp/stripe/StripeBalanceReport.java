@@ -7,13 +7,18 @@ import java.util.List;
 
 /**
  * Renders the simulated account's balance transactions of one day as Stripe's balance report CSV:
- * {@code id,type,amount,fee,net,currency,created,source,metadata_attempt_key}. A succeeded payment
- * intent is a {@code charge} (fee 2.9% + 30), a succeeded refund a {@code refund} with a negative
- * amount and no fee; amounts are minor units, {@code created} unix seconds.
+ * {@code
+ * id,type,amount,fee,net,currency,created,source,metadata_attempt_key,refund_metadata_refund_no}. A
+ * succeeded payment intent is a {@code charge} (fee 2.9% + 30), a succeeded refund a {@code refund}
+ * with a negative amount and no fee; amounts are minor units, {@code created} unix seconds. As in
+ * Stripe's itemized reports, {@code source} is Stripe's own id (a refund's {@code re_...}), the
+ * payment's metadata attempt key is on every line of the payment, and a refund's line carries its
+ * own metadata's {@code refund_no} (empty when the refund was created without one).
  */
 final class StripeBalanceReport {
   static final String HEADER =
-      "id,type,amount,fee,net,currency,created,source,metadata_attempt_key";
+      "id,type,amount,fee,net,currency,created,source,metadata_attempt_key,"
+          + "refund_metadata_refund_no";
 
   /** One balance transaction, in the order they happened. */
   private record Txn(
@@ -24,7 +29,8 @@ final class StripeBalanceReport {
       String currency,
       long created,
       String source,
-      String attemptKey) {}
+      String attemptKey,
+      String refundNo) {}
 
   private StripeBalanceReport() {}
 
@@ -41,12 +47,13 @@ final class StripeBalanceReport {
       java.util.Map<String, SimIntent> byId,
       long from,
       long to) {
-    return render(intents, refunds, byId, List.of(), ref -> 0, from, to);
+    return render(intents, refunds, byId, List.of(), ref -> 0, no -> false, from, to);
   }
 
   /**
-   * As above, with the adjustments of the account and each charge's fee moved by {@code feeDelta}
-   * of its merchant reference (an injected difference; 0 for none).
+   * As above, with the adjustments of the account, each charge's fee moved by {@code feeDelta} of
+   * its merchant reference (an injected difference; 0 for none), and the refunds whose number is
+   * {@code unnamed} listed without it.
    */
   static byte[] render(
       Iterable<SimIntent> intents,
@@ -54,6 +61,7 @@ final class StripeBalanceReport {
       java.util.Map<String, SimIntent> byId,
       Iterable<Adjustment> adjustments,
       java.util.function.ToLongFunction<String> feeDelta,
+      java.util.function.Predicate<String> unnamed,
       long from,
       long to) {
     List<Txn> txns = new ArrayList<>();
@@ -68,7 +76,8 @@ final class StripeBalanceReport {
                 a.currency(),
                 a.created(),
                 a.id(),
-                a.attemptKey()));
+                a.attemptKey(),
+                null));
       }
     }
     for (SimIntent i : intents) {
@@ -82,7 +91,8 @@ final class StripeBalanceReport {
                 i.currency,
                 i.created,
                 i.id,
-                i.attemptKey));
+                i.attemptKey,
+                null));
       }
     }
     for (SimRefund r : refunds) {
@@ -97,7 +107,8 @@ final class StripeBalanceReport {
                 r.currency,
                 r.created,
                 r.id,
-                intent == null ? null : intent.attemptKey));
+                intent == null ? null : intent.attemptKey,
+                unnamed.test(r.metadataRefundNo) ? null : r.metadataRefundNo));
       }
     }
     txns.sort(Comparator.comparingLong(Txn::created));
@@ -124,6 +135,8 @@ final class StripeBalanceReport {
           .append(t.source())
           .append(',')
           .append(csv(t.attemptKey()))
+          .append(',')
+          .append(csv(t.refundNo()))
           .append('\n');
     }
     return out.toString().getBytes(StandardCharsets.UTF_8);

@@ -163,7 +163,14 @@ final class StripeBook {
     if (amount > remaining) {
       return invalid("amount_too_large");
     }
-    SimRefund refund = new SimRefund(intent, newId("re_"), amount, refundNo, clock.millis() / 1000);
+    SimRefund refund =
+        new SimRefund(
+            intent,
+            newId("re_"),
+            amount,
+            refundNo,
+            form.get("metadata[refund_no]"),
+            clock.millis() / 1000);
     refunds.put(refund.id, refund);
     intent.refunded += amount;
     boolean async =
@@ -199,9 +206,19 @@ final class StripeBook {
             intents,
             adjustments,
             injections::feeDeltaOf,
+            injections::unnamed,
             from,
             to);
     return injections.takeCorruption() ? StripeBalanceReport.corrupt(report) : report;
+  }
+
+  /** Each refund's status by the number it was created with (its idempotency key). */
+  synchronized Map<String, String> refundStatuses() {
+    Map<String, String> out = new LinkedHashMap<>();
+    refunds.values().stream()
+        .filter(r -> r.refundNo != null)
+        .forEach(r -> out.put(r.refundNo, r.status));
+    return out;
   }
 
   PspInjections injections() {

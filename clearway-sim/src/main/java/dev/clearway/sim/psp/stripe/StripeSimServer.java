@@ -102,9 +102,14 @@ public final class StripeSimServer implements SimPsp {
     return book.ledger();
   }
 
+  /** Each refund's Stripe status by the number it was created with. */
+  public java.util.Map<String, String> refundStatuses() {
+    return book.refundStatuses();
+  }
+
   /**
    * The account's balance transactions of one UTC day, as Stripe's balance report CSV ({@code
-   * id,type,amount,fee,net,currency,created,source,metadata_attempt_key}).
+   * id,type,amount,fee,net,currency,created,source,metadata_attempt_key,refund_metadata_refund_no}).
    */
   public byte[] balanceReport(java.time.LocalDate day) {
     return book.balanceReport(day.atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond());
