@@ -50,9 +50,14 @@ public final class JdbcAgreeingLines implements AgreeingLines {
           + " AND NOT EXISTS (SELECT 1 FROM recon_agreed g WHERE g.line_no = l.line_no)"
           + " ORDER BY l.line_no";
 
+  /**
+   * A view whose charge an agreeing line showed is dropped unless it answers for a refund too (a
+   * refund order's view, or a REFUNDED flow's own refund): that one comes with charge_shown.
+   */
   private static final String UNSEEN =
       JdbcLocalFacts.movements(
-          "NOT EXISTS (SELECT 1 FROM recon_agreed g WHERE g.trade_order_no = f.trade_order_no)",
+          "(f.status = 'REFUNDED' OR NOT EXISTS (SELECT 1 FROM recon_agreed g"
+              + " WHERE g.trade_order_no = f.trade_order_no))",
           "f.trade_order_no IN (SELECT g.trade_order_no FROM recon_agreed g)");
 
   private final DataSource dataSource;
@@ -98,7 +103,9 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       return new JdbcClaim(c, fileId, account, agreed);
     } catch (SQLException | RuntimeException e) {
       release(c);
-      throw e instanceof SQLException s ? new StoreException("agreeing lines", s) : (RuntimeException) e;
+      throw e instanceof SQLException s
+          ? new StoreException("agreeing lines", s)
+          : (RuntimeException) e;
     }
   }
 

@@ -96,14 +96,16 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
   private static final String MOVEMENTS = movements("TRUE", "FALSE");
 
   /**
-   * {@link #MOVEMENTS} with a condition on the charge views (of the flow {@code f}) and a column
-   * {@code charge_shown} on every view. Parameters, in order: account, from, to, wallet, from, to,
-   * from, to, account, wallet.
+   * {@link #MOVEMENTS} with a condition on the views without a refund order (of the flow {@code f})
+   * and a column {@code charge_shown} on every view. Parameters, in order: account, from, to,
+   * wallet, from, to, from, to, account, wallet.
    */
   static String movements(String chargeViewKept, String chargeShown) {
     return "SELECT "
         + LocalFactRows.WITHOUT_REFUND
-        + ", FALSE AS charge_shown"
+        + ", "
+        + chargeShown
+        + " AS charge_shown"
         + """
 
           FROM payment_attempt a
@@ -119,7 +121,9 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
         UNION ALL
         SELECT\s"""
         + LocalFactRows.WITHOUT_REFUND
-        + ", FALSE AS charge_shown"
+        + ", "
+        + chargeShown
+        + " AS charge_shown"
         + """
 
           FROM pay_flow_history h

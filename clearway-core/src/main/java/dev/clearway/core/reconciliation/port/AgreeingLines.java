@@ -16,8 +16,8 @@ import java.util.stream.Stream;
 public interface AgreeingLines {
 
   /**
-   * A local movement the agreeing lines did not account for, and whether its charge was shown by
-   * an agreeing line (a refund view of a payment whose charge agreed).
+   * A local movement the agreeing lines did not account for, and whether its charge was shown by an
+   * agreeing line (a refund view of a payment whose charge agreed).
    */
   record Unseen(LocalFact local, boolean chargeShown) {}
 
