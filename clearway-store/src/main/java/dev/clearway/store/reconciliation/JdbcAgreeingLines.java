@@ -28,10 +28,11 @@ public final class JdbcAgreeingLines implements AgreeingLines {
 
   private static final String SETTLE =
       """
+      -- A trade order on two agreeing lines is inserted once: the second conflicts with the first.
       WITH added AS (
         INSERT INTO payment_settlement (trade_order_no, status, difference_id, statement_file_id,
                statement_line_no, version, updated_at)
-        SELECT DISTINCT trade_order_no, 'SETTLED', NULL::bigint, ?::bigint, NULL::bigint, 0,
+        SELECT trade_order_no, 'SETTLED', NULL::bigint, ?::bigint, NULL::bigint, 0,
                ?::timestamptz
           FROM recon_agreed
         ON CONFLICT (trade_order_no) DO NOTHING
@@ -56,8 +57,8 @@ public final class JdbcAgreeingLines implements AgreeingLines {
    */
   private static final String UNSEEN =
       JdbcLocalFacts.movements(
-          "(f.status = 'REFUNDED' OR NOT EXISTS (SELECT 1 FROM recon_agreed g"
-              + " WHERE g.trade_order_no = f.trade_order_no))",
+          "NOT EXISTS (SELECT 1 FROM recon_agreed g"
+              + " WHERE g.trade_order_no = f.trade_order_no AND f.status <> 'REFUNDED')",
           "f.trade_order_no IN (SELECT g.trade_order_no FROM recon_agreed g)");
 
   private final DataSource dataSource;
@@ -81,6 +82,10 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       c.setAutoCommit(false);
       try (Statement st = c.createStatement()) {
         st.execute("DROP TABLE IF EXISTS recon_agreed");
+        // A file just copied in has no statistics yet: without them the planner probes the flows
+        // once per line instead of joining the two sets by hash.
+        st.execute("ANALYZE statement_line");
+        st.execute("SET LOCAL work_mem = '64MB'");
       }
       long agreed;
       try (PreparedStatement ps = c.prepareStatement(dialect.agreeingLinesSql())) {
