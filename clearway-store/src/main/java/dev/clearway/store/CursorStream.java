@@ -45,6 +45,39 @@ public final class CursorStream {
     }
   }
 
+  /**
+   * As {@link #open(DataSource, String, Sql.Binder, Sql.RowMapper)} on a connection the caller
+   * holds (one with session state, a temporary table): the read runs in its own transaction, rolled
+   * back on close; the connection is left open, in autocommit, for the caller.
+   */
+  public static <T> Stream<T> onConnection(
+      Connection c, String sql, Sql.Binder binder, Sql.RowMapper<T> mapper) {
+    PreparedStatement ps = null;
+    try {
+      c.setAutoCommit(false);
+      ps = c.prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+      ps.setFetchSize(FETCH_SIZE);
+      binder.bind(ps);
+      ResultSet rs = ps.executeQuery();
+      PreparedStatement statement = ps;
+      return StreamSupport.stream(new Rows<>(rs, mapper, sql), false)
+          .onClose(() -> endRead(c, statement, rs, sql));
+    } catch (SQLException | RuntimeException e) {
+      endRead(c, ps, null, sql);
+      throw e instanceof SQLException s ? new StoreException(sql, s) : (RuntimeException) e;
+    }
+  }
+
+  private static void endRead(Connection c, PreparedStatement ps, ResultSet rs, String sql) {
+    try (ps;
+        rs) {
+      c.rollback();
+      c.setAutoCommit(true);
+    } catch (SQLException e) {
+      throw new StoreException(sql, e);
+    }
+  }
+
   private static void close(Connection c, PreparedStatement ps, ResultSet rs, String sql) {
     try (c;
         ps;

@@ -171,4 +171,30 @@ public final class PostgresDialect implements SqlDialect {
         RETURNING d.id
         """;
   }
+
+  @Override
+  public String agreeingLinesSql() {
+    // The conditions under which the matcher finds the line's flow and reports nothing for it
+    // (ChargeLineClassifier, Settlement): a NULL column never agrees here and stays with the
+    // matcher. The expected fee is AccountTerms.expectedChargeFee, rounded half up.
+    return """
+        CREATE TEMPORARY TABLE recon_agreed AS
+        SELECT l.line_no, l.trade_order_no
+          FROM statement_line l
+          JOIN statement_file sf ON sf.id = l.file_id
+          JOIN pay_flow f ON f.trade_order_no = l.trade_order_no
+         WHERE l.file_id = ? AND sf.account_ref = ? AND sf.status = 'IMPORTED'
+           AND l.kind = 'CHARGE' AND l.at IS NOT NULL
+           AND f.status IN ('BIZ_SUCCESS', 'REFUNDING', 'REFUNDED')
+           AND l.currency = btrim(f.currency)
+           AND abs(l.amount) = f.amount
+           AND l.fee = floor((abs(l.amount)::numeric * ? + 500000) / 1000000)::bigint + ?
+           AND (l.attempt_key IS NULL
+                OR NOT EXISTS (SELECT 1 FROM payment_attempt pa
+                                WHERE pa.provider_idempotency_key = l.attempt_key
+                                  AND pa.trade_order_no <> l.trade_order_no))
+           AND NOT EXISTS (SELECT 1 FROM payment_settlement s
+                            WHERE s.trade_order_no = l.trade_order_no AND s.status <> 'SETTLED')
+        """;
+  }
 }

@@ -14,6 +14,7 @@ import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.store.Database;
 import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.reconciliation.JdbcAgreeingLines;
 import dev.clearway.store.reconciliation.JdbcDifferenceStore;
 import dev.clearway.store.reconciliation.JdbcLocalFacts;
 import dev.clearway.store.reconciliation.JdbcReconRuns;
@@ -41,6 +42,7 @@ public final class LabRecon {
   private final Clock clock;
   private final DataSource dataSource;
   private final Database db;
+  private final JdbcAgreeingLines agreeing;
 
   public LabRecon(Database db, AccountTermsSource terms, String walletAccount, Clock clock) {
     this.db = db;
@@ -61,10 +63,11 @@ public final class LabRecon {
             new JdbcSettlementStore(dataSource, dialect),
             ReconciliationEvents.NONE);
     this.config = ReconConfig.defaults("clearway-cli");
+    this.agreeing = new JdbcAgreeingLines(dataSource, dialect, walletAccount);
   }
 
   public ReconciliationJob job() {
-    return new ReconciliationJob(ports, config, clock);
+    return new ReconciliationJob(ports, config, clock, agreeing);
   }
 
   public RepairPass repairPass() {

@@ -7,6 +7,8 @@ import dev.clearway.core.reconciliation.port.LocalDay;
 import dev.clearway.core.reconciliation.port.LocalFacts;
 import dev.clearway.store.CursorStream;
 import dev.clearway.store.Sql;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -116,40 +118,81 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
    * account, plain-wallet flows that entered PAYED (only for the wallet's account), and refund
    * orders that succeeded (routed to the account's attempt, or of a plain-wallet flow).
    */
-  private static final String MOVEMENTS =
-      "SELECT "
-          + LocalFactRows.WITHOUT_REFUND
-          + """
+  private static final String MOVEMENTS = movements("TRUE", "FALSE");
 
-            FROM payment_attempt a
-            JOIN channel_account ca ON ca.id = a.channel_account_id
-            JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
-           WHERE a.status = 'SUCCEEDED'
-             AND a.channel_account_id IN (SELECT id FROM channel_account WHERE account_ref = ?)
-             AND a.updated_at >= ? AND a.updated_at < ?
-          UNION ALL
-          SELECT\s"""
-          + LocalFactRows.WITHOUT_REFUND
-          + """
+  /**
+   * {@link #MOVEMENTS} with a condition on the views without a refund order (of the flow {@code f})
+   * and a column {@code charge_shown} on every view. Parameters, in order: account, from, to,
+   * wallet, from, to, from, to, account, wallet.
+   */
+  static String movements(String chargeViewKept, String chargeShown) {
+    return "SELECT "
+        + LocalFactRows.WITHOUT_REFUND
+        + ", "
+        + chargeShown
+        + " AS charge_shown"
+        + """
 
-            FROM pay_flow_history h
-            JOIN pay_flow f ON f.id = h.flow_id
-            LEFT JOIN payment_attempt a ON FALSE
-            LEFT JOIN channel_account ca ON FALSE
-           WHERE ? AND h.to_status = 'PAYED'
-             AND h.created_at >= ? AND h.created_at < ?
-             AND NOT EXISTS (SELECT 1 FROM payment_attempt pa
-                              WHERE pa.trade_order_no = f.trade_order_no)
-          UNION ALL
-          SELECT\s"""
-          + LocalFactRows.WITH_REFUND_ORDER
-          + "\n  FROM refund_order r\n  JOIN pay_flow f ON f.id = r.flow_id\n"
-          + LocalFactRows.ATTEMPT_OF_FLOW
-          + """
+          FROM payment_attempt a
+          JOIN channel_account ca ON ca.id = a.channel_account_id
+          JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
+         WHERE a.status = 'SUCCEEDED'
+           AND a.channel_account_id IN (SELECT id FROM channel_account WHERE account_ref = ?)
+           AND a.updated_at >= ? AND a.updated_at < ?
+           AND\s"""
+        + chargeViewKept
+        + """
 
-           WHERE r.status = 'SUCCESS' AND r.updated_at >= ? AND r.updated_at < ?
-             AND (ca.account_ref = ? OR (a.id IS NULL AND ?))
-          """;
+        UNION ALL
+        SELECT\s"""
+        + LocalFactRows.WITHOUT_REFUND
+        + ", "
+        + chargeShown
+        + " AS charge_shown"
+        + """
+
+          FROM pay_flow_history h
+          JOIN pay_flow f ON f.id = h.flow_id
+          LEFT JOIN payment_attempt a ON FALSE
+          LEFT JOIN channel_account ca ON FALSE
+         WHERE ? AND h.to_status = 'PAYED'
+           AND h.created_at >= ? AND h.created_at < ?
+           AND NOT EXISTS (SELECT 1 FROM payment_attempt pa
+                            WHERE pa.trade_order_no = f.trade_order_no)
+           AND\s"""
+        + chargeViewKept
+        + """
+
+        UNION ALL
+        SELECT\s"""
+        + LocalFactRows.WITH_REFUND_ORDER
+        + ", "
+        + chargeShown
+        + " AS charge_shown"
+        + "\n  FROM refund_order r\n  JOIN pay_flow f ON f.id = r.flow_id\n"
+        + LocalFactRows.ATTEMPT_OF_FLOW
+        + """
+
+         WHERE r.status = 'SUCCESS' AND r.updated_at >= ? AND r.updated_at < ?
+           AND (ca.account_ref = ? OR (a.id IS NULL AND ?))
+        """;
+  }
+
+  /** Binds the parameters of {@link #movements}. */
+  static void bindMovements(
+      PreparedStatement ps, String account, boolean wallet, Instant from, Instant to)
+      throws SQLException {
+    ps.setString(1, account);
+    ps.setObject(2, ts(from));
+    ps.setObject(3, ts(to));
+    ps.setBoolean(4, wallet);
+    ps.setObject(5, ts(from));
+    ps.setObject(6, ts(to));
+    ps.setObject(7, ts(from));
+    ps.setObject(8, ts(to));
+    ps.setString(9, account);
+    ps.setBoolean(10, wallet);
+  }
 
   private final DataSource dataSource;
   private final Sql sql;
@@ -242,18 +285,7 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
     return CursorStream.open(
         dataSource,
         MOVEMENTS,
-        ps -> {
-          ps.setString(1, account);
-          ps.setObject(2, ts(from));
-          ps.setObject(3, ts(to));
-          ps.setBoolean(4, wallet);
-          ps.setObject(5, ts(from));
-          ps.setObject(6, ts(to));
-          ps.setObject(7, ts(from));
-          ps.setObject(8, ts(to));
-          ps.setString(9, account);
-          ps.setBoolean(10, wallet);
-        },
+        ps -> bindMovements(ps, account, wallet, from, to),
         rs -> LocalFactRows.map(rs, walletAccount));
   }
 

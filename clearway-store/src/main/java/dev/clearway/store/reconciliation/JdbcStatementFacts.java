@@ -24,11 +24,11 @@ import javax.sql.DataSource;
  */
 public final class JdbcStatementFacts implements StatementFacts {
 
-  private static final String COLUMNS =
+  static final String COLUMNS =
       "l.file_id, l.line_no, l.kind, l.trade_order_no, l.refund_order_no, l.attempt_key,"
           + " l.psp_reference, l.amount, l.fee, l.currency, l.at, f.account_ref";
 
-  private static final String IN_FORCE =
+  static final String IN_FORCE =
       " FROM statement_line l JOIN statement_file f ON f.id = l.file_id"
           + " WHERE f.account_ref = ? AND f.status = 'IMPORTED'"
           + " AND l.kind IN ('CHARGE', 'REFUND', 'ADJUSTMENT')";

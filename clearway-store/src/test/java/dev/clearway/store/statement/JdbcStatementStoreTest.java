@@ -160,6 +160,34 @@ class JdbcStatementStoreTest {
         .containsExactly(String.valueOf(100L * charges));
   }
 
+  /** statement_line has no foreign key: the import alone keeps every line with its file. */
+  @Test
+  void noLineIsEverLeftWithoutItsFile() throws Exception {
+    importWallet("/statement/wallet-2026-12-01.csv");
+    importWallet("/statement/wallet-2026-12-01-corrected.csv");
+    StringBuilder csv = new StringBuilder(WalletCsvParser.HEADER).append('\n');
+    for (int i = 0; i < StatementLineBatch.BATCH * 2 + 5; i++) {
+      csv.append("charge,M-").append(i).append(",M-").append(i);
+      csv.append(",100,CNY,2026-12-01T10:00:00Z\n");
+    }
+    csv.append("charge,M-bad,M-bad,one hundred,CNY,2026-12-01T10:00:00Z\n");
+    StatementFileRecord refused =
+        importer.importStatement(
+            ACCOUNT,
+            DAY,
+            Statement.unhashed(
+                StatementFormat.WALLET_CSV, csv.toString().getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(refused.status()).isEqualTo(Status.REFUSED);
+    assertThat(rawLines(refused.id())).isEmpty();
+    assertThat(
+            query(
+                "SELECT count(*) FROM statement_line l"
+                    + " WHERE NOT EXISTS (SELECT 1 FROM statement_file f WHERE f.id = l.file_id)"))
+        .containsExactly("0");
+    assertThat(query("SELECT count(*) FROM statement_line")).containsExactly("9");
+  }
+
   @Test
   void concurrentImportsOfOneDayLeaveExactlyOneFileInForce() throws Exception {
     byte[] a = resource("/statement/wallet-2026-12-01.csv");

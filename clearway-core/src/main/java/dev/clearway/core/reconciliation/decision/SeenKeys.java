@@ -17,6 +17,11 @@ public final class SeenKeys {
     }
   }
 
+  /** A charge shown by a line settled outside the matcher (the store's agreeing lines). */
+  public void chargeShown(String tradeOrderNo) {
+    charge(tradeOrderNo);
+  }
+
   void refund(String refundOrderNo) {
     if (refundOrderNo != null) {
       refunds.add(refundOrderNo);

@@ -1,5 +1,7 @@
 package dev.clearway.core.reconciliation.engine;
 
+import dev.clearway.core.reconciliation.port.AgreeingLines;
+
 /**
  * The ports one run reads a statement through in chunks of lines: the file's lines handed out a
  * chunk at a time, the local lookups and settlement statuses of each chunk read ahead in batches,
@@ -8,6 +10,22 @@ package dev.clearway.core.reconciliation.engine;
  */
 final class BatchedRunPorts {
   private BatchedRunPorts() {}
+
+  /** As {@link #of(ReconPorts)}, the file's lines being those the claim left to the matcher. */
+  static ReconPorts of(ReconPorts ports, long fileId, AgreeingLines.Claim claim) {
+    return of(
+        new ReconPorts(
+            ports.statements(),
+            new RemainingLines(ports.facts(), fileId, claim),
+            ports.locals(),
+            ports.localDay(),
+            ports.business(),
+            ports.terms(),
+            ports.runs(),
+            ports.differences(),
+            ports.settlements(),
+            ports.events()));
+  }
 
   static ReconPorts of(ReconPorts ports) {
     PrefetchedLocalFacts locals = new PrefetchedLocalFacts(ports.locals());

@@ -3,6 +3,7 @@ package dev.clearway.core.reconciliation.engine;
 import dev.clearway.core.reconciliation.decision.DayBoundary;
 import dev.clearway.core.reconciliation.decision.FeeBalance;
 import dev.clearway.core.reconciliation.decision.MatchConfidenceRule;
+import dev.clearway.core.reconciliation.decision.SeenKeys;
 import dev.clearway.core.reconciliation.decision.Settlement;
 import dev.clearway.core.reconciliation.decision.StatementMatcher;
 import dev.clearway.core.reconciliation.decision.UnseenLocalPass;
@@ -15,6 +16,7 @@ import dev.clearway.core.reconciliation.domain.ReconWindow;
 import dev.clearway.core.reconciliation.domain.SettlementStatus;
 import dev.clearway.core.reconciliation.domain.StatementFact;
 import dev.clearway.core.reconciliation.domain.StatementKind;
+import dev.clearway.core.reconciliation.port.AgreeingLines;
 import dev.clearway.core.reconciliation.port.DifferenceStore.Found;
 import dev.clearway.core.reconciliation.port.DifferenceStore.Recorded;
 import dev.clearway.core.reconciliation.port.SettlementStore.Mark;
@@ -62,6 +64,7 @@ final class DayRun {
   private final boolean feesGrouped;
   private final OptionalLong groupedFees;
   private final StatementMatcher matcher;
+  private final AgreeingLines.Claim claim;
   private LocalFact matched;
   private boolean ambiguous;
   private long lines;
@@ -76,8 +79,10 @@ final class DayRun {
       LocalDate day,
       long fileId,
       DayBoundary boundary,
-      ReconWindow window) {
+      ReconWindow window,
+      AgreeingLines.Claim claim) {
     this.ports = ports;
+    this.claim = claim;
     this.config = config;
     this.clock = clock;
     this.runId = runId;
@@ -101,6 +106,10 @@ final class DayRun {
 
   ReconCounts run() {
     FeeBalance fees = new FeeBalance(window.terms());
+    if (claim != null) {
+      lines = claim.agreed();
+      renew();
+    }
     try (Stream<StatementFact> statement = ports.facts().lines(fileId, window.account())) {
       Iterator<StatementFact> it = statement.iterator();
       while (it.hasNext()) {
@@ -118,13 +127,40 @@ final class DayRun {
       fees.check(groupedFees.getAsLong(), day, window.to())
           .ifPresent(d -> record(d, feeConfidence(d, fees)));
     }
-    try (Stream<LocalFact> local =
-        ports
-            .localDay()
-            .movementsIn(window.account(), boundary.widenedFrom(), boundary.widenedTo())) {
-      UnseenLocalPass.run(local.iterator(), matcher.seen(), window, this::unseen);
+    if (claim == null) {
+      try (Stream<LocalFact> local =
+          ports
+              .localDay()
+              .movementsIn(window.account(), boundary.widenedFrom(), boundary.widenedTo())) {
+        UnseenLocalPass.run(local.iterator(), matcher.seen(), window, this::unseen);
+      }
+    } else {
+      try (Stream<AgreeingLines.Unseen> local =
+          claim.unseen(boundary.widenedFrom(), boundary.widenedTo())) {
+        UnseenLocalPass.run(shownMarked(local.iterator()), matcher.seen(), window, this::unseen);
+      }
     }
     return new ReconCounts(lines, differences, created, 0, 0);
+  }
+
+  /** The candidates, each charge an agreeing line showed counted as seen before it is passed. */
+  private Iterator<LocalFact> shownMarked(Iterator<AgreeingLines.Unseen> candidates) {
+    SeenKeys seen = matcher.seen();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return candidates.hasNext();
+      }
+
+      @Override
+      public LocalFact next() {
+        AgreeingLines.Unseen u = candidates.next();
+        if (u.chargeShown()) {
+          seen.chargeShown(u.local().tradeOrderNo());
+        }
+        return u.local();
+      }
+    };
   }
 
   private void matchLine(StatementFact line) {

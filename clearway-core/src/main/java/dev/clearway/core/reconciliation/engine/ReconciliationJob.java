@@ -5,6 +5,7 @@ import dev.clearway.core.reconciliation.domain.AccountTerms;
 import dev.clearway.core.reconciliation.domain.ReconCounts;
 import dev.clearway.core.reconciliation.domain.ReconRun;
 import dev.clearway.core.reconciliation.domain.ReconWindow;
+import dev.clearway.core.reconciliation.port.AgreeingLines;
 import dev.clearway.core.statement.StatementFileRecord;
 import java.time.Clock;
 import java.time.Instant;
@@ -45,11 +46,24 @@ public final class ReconciliationJob {
   private final ReconPorts ports;
   private final ReconConfig config;
   private final Clock clock;
+  private final AgreeingLines agreeing;
 
+  /** Matches every line of the file in Java, one line at a time (the plain path). */
   public ReconciliationJob(ReconPorts ports, ReconConfig config, Clock clock) {
+    this(ports, config, clock, null);
+  }
+
+  /**
+   * @param agreeing settles the file's agreeing charge lines set-based before the matcher sees the
+   *     rest; null matches every line in Java (the plain path). A file whose fees are grouped on
+   *     lines of their own always takes the plain path (every charge line counts in the balance).
+   */
+  public ReconciliationJob(
+      ReconPorts ports, ReconConfig config, Clock clock, AgreeingLines agreeing) {
     this.ports = ports;
     this.config = config;
     this.clock = clock;
+    this.agreeing = agreeing;
   }
 
   /** Runs the account-day once; safe to call again (a second run records nothing new). */
@@ -90,15 +104,27 @@ public final class ReconciliationJob {
         DayBoundary.of(day, ports.terms().statementZone(account), config.dateWindow());
     ReconWindow window =
         new ReconWindow(terms.get(), boundary.from(), boundary.to(), clock.instant());
-    ReconCounts counts =
-        new DayRun(BatchedRunPorts.of(ports), config, clock, runId, day, fileId, boundary, window)
-            .run();
+    ReconCounts counts;
+    try (AgreeingLines.Claim claim = claim(fileId, window)) {
+      ReconPorts batched =
+          claim == null ? BatchedRunPorts.of(ports) : BatchedRunPorts.of(ports, fileId, claim);
+      counts =
+          new DayRun(batched, config, clock, runId, day, fileId, boundary, window, claim).run();
+    }
     finish(runId, counts);
     return new Result(
         Outcome.DONE,
         runId,
         counts,
         counts.lines() + " lines, " + counts.newDifferences() + " new differences");
+  }
+
+  /** The store's claim of the agreeing lines; null on the plain path. */
+  private AgreeingLines.Claim claim(long fileId, ReconWindow window) {
+    if (agreeing == null || ports.facts().groupedFees(fileId).isPresent()) {
+      return null;
+    }
+    return agreeing.claim(fileId, window.account(), window.terms(), clock.instant());
   }
 
   private void finish(long runId, ReconCounts counts) {

@@ -1,0 +1,12 @@
+-- statement_line keeps no foreign key to statement_file. The key cost more than the COPY itself
+-- (a one-million-line file: every line probes statement_file's primary key inside the COPY, twice
+-- the time of the bare COPY), and it guards nothing the import does not already guarantee:
+--   * lines are written only by the import, in the same transaction that inserts their file row
+--     (StatementLineWriter after insertFile); a refused or failed import rolls both back;
+--   * a statement_file row is never deleted (a newer file supersedes it, status SUPERSEDED, and its
+--     lines stay as the evidence of what that file said);
+--   * every reader joins statement_line to statement_file (the file in force), so a line without
+--     its file could not be read even if one existed.
+-- JdbcStatementStoreTest proves that no line is left without its file after imports, supersedes
+-- and refusals.
+ALTER TABLE statement_line DROP CONSTRAINT statement_line_file_id_fkey;
