@@ -23,6 +23,7 @@ import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.service.refund.RefundEngine;
 import dev.clearway.store.SqlDialect;
+import dev.clearway.store.reconciliation.JdbcAgreeingLines;
 import dev.clearway.store.reconciliation.JdbcReconciliationStores;
 import dev.clearway.store.statement.JdbcStatementStore;
 import java.time.Clock;
@@ -132,10 +133,23 @@ public class ReconEngineConfiguration {
             new LeaseTokens(node.ownerFor("reconciliation-repair"), c, config)));
   }
 
+  /**
+   * The set-based path: the lines that agree with their payment are settled in SQL, the others go
+   * through the matcher.
+   */
   @Bean
   ReconciliationJob clearwayReconciliationJob(
-      ReconPorts ports, ReconConfig config, ObjectProvider<Clock> clock) {
-    return new ReconciliationJob(ports, config, clock.getIfAvailable(Clock::systemUTC));
+      ReconPorts ports,
+      ReconConfig config,
+      DataSource dataSource,
+      SqlDialect dialect,
+      @Value("${clearway.reconciliation.wallet-account:wallet}") String walletAccount,
+      ObjectProvider<Clock> clock) {
+    return new ReconciliationJob(
+        ports,
+        config,
+        clock.getIfAvailable(Clock::systemUTC),
+        new JdbcAgreeingLines(dataSource, dialect, walletAccount));
   }
 
   @Bean
