@@ -2,14 +2,12 @@ package dev.clearway.core.reconciliation.engine;
 
 import dev.clearway.core.reconciliation.domain.StatementFact;
 import dev.clearway.core.reconciliation.port.StatementFacts;
-import java.time.LocalDate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -23,16 +21,15 @@ import java.util.stream.StreamSupport;
  * written. So matching a statement costs a few round trips per chunk instead of several per line,
  * and memory holds one chunk.
  */
-final class ChunkedStatementFacts implements StatementFacts {
+final class ChunkedStatementFacts extends StatementFactsDecorator {
   static final int CHUNK = 5_000;
 
-  private final StatementFacts store;
   private final PrefetchedLocalFacts locals;
   private final BufferedSettlements settlements;
 
   ChunkedStatementFacts(
       StatementFacts store, PrefetchedLocalFacts locals, BufferedSettlements settlements) {
-    this.store = store;
+    super(store);
     this.locals = locals;
     this.settlements = settlements;
   }
@@ -45,26 +42,6 @@ final class ChunkedStatementFacts implements StatementFacts {
             Spliterators.spliteratorUnknownSize(chunked, Spliterator.ORDERED | Spliterator.NONNULL),
             false)
         .onClose(source::close);
-  }
-
-  @Override
-  public List<StatementFact> linesFor(String account, String tradeOrderNo, String attemptKey) {
-    return store.linesFor(account, tradeOrderNo, attemptKey);
-  }
-
-  @Override
-  public List<StatementFact> refundLinesFor(String account, String refundOrderNo) {
-    return store.refundLinesFor(account, refundOrderNo);
-  }
-
-  @Override
-  public boolean imported(String account, LocalDate day) {
-    return store.imported(account, day);
-  }
-
-  @Override
-  public OptionalLong groupedFees(long fileId) {
-    return store.groupedFees(fileId);
   }
 
   private final class Chunks implements Iterator<StatementFact> {

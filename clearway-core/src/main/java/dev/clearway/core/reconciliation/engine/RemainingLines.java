@@ -3,22 +3,18 @@ package dev.clearway.core.reconciliation.engine;
 import dev.clearway.core.reconciliation.domain.StatementFact;
 import dev.clearway.core.reconciliation.port.AgreeingLines;
 import dev.clearway.core.reconciliation.port.StatementFacts;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
  * The statement facts of a run whose agreeing lines the store settled: the file's lines are the
  * claim's remaining ones (those left to the matcher); every other read goes to the store.
  */
-final class RemainingLines implements StatementFacts {
-  private final StatementFacts store;
+final class RemainingLines extends StatementFactsDecorator {
   private final long fileId;
   private final AgreeingLines.Claim claim;
 
   RemainingLines(StatementFacts store, long fileId, AgreeingLines.Claim claim) {
-    this.store = store;
+    super(store);
     this.fileId = fileId;
     this.claim = claim;
   }
@@ -29,25 +25,5 @@ final class RemainingLines implements StatementFacts {
       throw new IllegalArgumentException("the claim is of file " + this.fileId + ", not " + fileId);
     }
     return claim.remaining();
-  }
-
-  @Override
-  public List<StatementFact> linesFor(String account, String tradeOrderNo, String attemptKey) {
-    return store.linesFor(account, tradeOrderNo, attemptKey);
-  }
-
-  @Override
-  public List<StatementFact> refundLinesFor(String account, String refundOrderNo) {
-    return store.refundLinesFor(account, refundOrderNo);
-  }
-
-  @Override
-  public boolean imported(String account, LocalDate day) {
-    return store.imported(account, day);
-  }
-
-  @Override
-  public OptionalLong groupedFees(long fileId) {
-    return store.groupedFees(fileId);
   }
 }
