@@ -60,14 +60,11 @@ public final class JdbcFlowStore implements FlowStore {
     int lastAttempt = 0;
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT "
-                + FLOW_COLUMNS
-                + " FROM pay_flow WHERE merchant_id = ? AND user_id = ? AND scene = ?"
-                + " AND biz_key = ? ORDER BY attempt_no DESC")) {
-      ps.setString(1, goal.merchant());
-      ps.setLong(2, goal.userId());
-      ps.setString(3, goal.scene());
-      ps.setString(4, goal.bizKey());
+            // Both tables in one statement (one snapshot): an archived attempt still counts for
+            // attempt_no, and an archived success still answers its goal, so archiving never
+            // opens the way to a second charge of a done goal.
+            goalInBothTables(" ORDER BY attempt_no DESC"))) {
+      bindGoalTwice(ps, goal);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           PayFlow existing = FlowRows.map(rs);
@@ -160,56 +157,73 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public Optional<PayFlow> find(long flowId) {
-    return query(
-            "SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE id = ?", ps -> ps.setLong(1, flowId))
-        .stream()
-        .findFirst();
+    return hotThenArchive("id = ?", ps -> ps.setLong(1, flowId));
   }
 
   @Override
   public List<PayFlow> findByGoal(GoalKey goal) {
-    return query(
-        "SELECT "
-            + FLOW_COLUMNS
-            + " FROM pay_flow WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?"
-            + " ORDER BY attempt_no",
-        ps -> {
-          ps.setString(1, goal.merchant());
-          ps.setLong(2, goal.userId());
-          ps.setString(3, goal.scene());
-          ps.setString(4, goal.bizKey());
-        });
+    return query(goalInBothTables(" ORDER BY attempt_no"), ps -> bindGoalTwice(ps, goal));
   }
 
   @Override
   public Optional<PayFlow> findByOrderNo(String orderNo) {
-    return query(
-            "SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE trade_order_no = ?",
-            ps -> ps.setString(1, orderNo))
+    return hotThenArchive("trade_order_no = ?", ps -> ps.setString(1, orderNo));
+  }
+
+  /**
+   * The row from pay_flow, else from pay_flow_archive: a live or recent flow costs one lookup, an
+   * archived one two. A flow archived between the two reads is found by the second.
+   */
+  private Optional<PayFlow> hotThenArchive(String where, Sql.Binder binder) {
+    List<PayFlow> hot = query("SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE " + where, binder);
+    if (!hot.isEmpty()) {
+      return Optional.of(hot.get(0));
+    }
+    return query("SELECT " + FLOW_COLUMNS + " FROM pay_flow_archive WHERE " + where, binder)
         .stream()
         .findFirst();
+  }
+
+  private static String goalInBothTables(String order) {
+    String where = " WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?";
+    return "SELECT " + FLOW_COLUMNS + " FROM pay_flow" + where
+        + " UNION ALL SELECT " + FLOW_COLUMNS + " FROM pay_flow_archive" + where + order;
+  }
+
+  private static void bindGoalTwice(PreparedStatement ps, GoalKey goal) throws SQLException {
+    for (int offset = 0; offset <= 4; offset += 4) {
+      ps.setString(offset + 1, goal.merchant());
+      ps.setLong(offset + 2, goal.userId());
+      ps.setString(offset + 3, goal.scene());
+      ps.setString(offset + 4, goal.bizKey());
+    }
   }
 
   @Override
   public List<PayFlow> findByBizKey(BizKeyPage page) {
     // idx_pay_flow_biz_key (merchant_id, biz_key, id) serves the filter and the order; user and
     // scene narrow the page in SQL so that a page is always full when more rows exist.
-    return query(
-        "SELECT "
-            + FLOW_COLUMNS
-            + " FROM pay_flow WHERE merchant_id = ? AND biz_key = ? AND id < ?"
+    // The archive (idx_archive_biz_key) is read the same way and the two pages merged.
+    String page1 =
+        " WHERE merchant_id = ? AND biz_key = ? AND id < ?"
             + " AND (CAST(? AS BIGINT) IS NULL OR user_id = ?)"
             + " AND (CAST(? AS VARCHAR) IS NULL OR scene = ?)"
-            + " ORDER BY id DESC LIMIT ?",
+            + " ORDER BY id DESC LIMIT ?";
+    return query(
+        "(SELECT " + FLOW_COLUMNS + " FROM pay_flow" + page1 + ") UNION ALL (SELECT "
+            + FLOW_COLUMNS + " FROM pay_flow_archive" + page1 + ") ORDER BY id DESC LIMIT ?",
         ps -> {
-          ps.setString(1, page.merchant());
-          ps.setString(2, page.bizKey());
-          ps.setLong(3, page.beforeId());
-          ps.setObject(4, page.userId());
-          ps.setObject(5, page.userId());
-          ps.setString(6, page.scene());
-          ps.setString(7, page.scene());
-          ps.setInt(8, page.limit());
+          for (int o = 0; o <= 8; o += 8) {
+            ps.setString(o + 1, page.merchant());
+            ps.setString(o + 2, page.bizKey());
+            ps.setLong(o + 3, page.beforeId());
+            ps.setObject(o + 4, page.userId());
+            ps.setObject(o + 5, page.userId());
+            ps.setString(o + 6, page.scene());
+            ps.setString(o + 7, page.scene());
+            ps.setInt(o + 8, page.limit());
+          }
+          ps.setInt(17, page.limit());
         });
   }
 

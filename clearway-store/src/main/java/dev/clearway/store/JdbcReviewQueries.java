@@ -69,15 +69,18 @@ public final class JdbcReviewQueries {
         """
         SELECT id, from_status, to_status, version, trigger_source, request_id, result_class,
                error_code, elapsed_ms, created_at
-          FROM pay_flow_history
-         WHERE flow_id = ? AND id < ?
+          FROM (SELECT * FROM pay_flow_history WHERE flow_id = ? AND id < ?
+                UNION ALL
+                SELECT * FROM pay_flow_history_archive WHERE flow_id = ? AND id < ?) h
          ORDER BY id DESC
          LIMIT ?
         """,
         ps -> {
           ps.setLong(1, flowId);
           ps.setLong(2, beforeId);
-          ps.setInt(3, limit);
+          ps.setLong(3, flowId);
+          ps.setLong(4, beforeId);
+          ps.setInt(5, limit);
         },
         JdbcReviewQueries::historyEntry);
   }
