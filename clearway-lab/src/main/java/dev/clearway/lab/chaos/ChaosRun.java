@@ -43,10 +43,24 @@ public final class ChaosRun {
   private final ChaosOptions options;
   private final PrintStream progress;
   private final Clock clock = Clock.systemUTC();
+  private final Duration archiveEvery;
 
   public ChaosRun(ChaosOptions options, PrintStream progress) {
+    this(options, progress, null);
+  }
+
+  private ChaosRun(ChaosOptions options, PrintStream progress, Duration archiveEvery) {
     this.options = options;
     this.progress = progress;
+    this.archiveEvery = archiveEvery;
+  }
+
+  /**
+   * This run with the retention job archiving every ended flow every {@code every} while payments
+   * are driven; the invariants are then checked over the hot and the archive tables together.
+   */
+  public ChaosRun archivingMidRun(Duration every) {
+    return new ChaosRun(options, progress, every);
   }
 
   /** Result of a run: the verdict plus a few human-readable examples of violations. */
@@ -71,9 +85,19 @@ public final class ChaosRun {
       AtomicInteger created = new AtomicInteger();
       Instant giveUp = clock.instant().plusSeconds(options.timeoutSeconds());
       Thread reporter = progressReporter(db, events, created, started);
+      MidRunArchiver archiver =
+          archiveEvery == null ? null : new MidRunArchiver(db.dataSource(), archiveEvery, clock);
+      if (archiver != null) {
+        archiver.start();
+      }
       drive(engines, business, plan, created, crashes, giveUp);
       waitForConvergence(db, giveUp);
       reporter.interrupt();
+      String archived = "";
+      if (archiver != null) {
+        archiver.close();
+        archived = String.format(", archived mid-run %d in %d runs", archiver.archived(), archiver.runs());
+      }
       engines.forEach(EngineAssembly::close);
       wallet.settleAll();
       FlowSnapshot snapshot = FlowSnapshot.read(db.dataSource());
@@ -88,7 +112,8 @@ public final class ChaosRun {
       if (options.out() != null) {
         CsvExport.write(options.out(), snapshot, wallet.ledger(), business.grants());
       }
-      return new Report(verdict, checker.examples(), faultSummary(crashes, faultyWakeups, events));
+      return new Report(
+          verdict, checker.examples(), faultSummary(crashes, faultyWakeups, events) + archived);
     }
   }
 

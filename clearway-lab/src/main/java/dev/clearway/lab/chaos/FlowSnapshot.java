@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
-/** What the database says at the end of a run: every flow and every history row. */
+/**
+ * What the database says at the end of a run: every flow and every history row, hot or archived.
+ */
 public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
 
   public record FlowRow(
@@ -49,7 +51,9 @@ public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
           st.executeQuery(
               "SELECT id, merchant_id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no,"
                   + " status, version, amount, review_state, review_reason FROM pay_flow"
-                  + " ORDER BY id")) {
+                  + " UNION ALL SELECT id, merchant_id, user_id, scene, biz_key, attempt_no,"
+                  + " trade_order_no, refund_order_no, status, version, amount, review_state,"
+                  + " review_reason FROM pay_flow_archive ORDER BY id")) {
         while (rs.next()) {
           flows.add(
               new FlowRow(
@@ -70,8 +74,9 @@ public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
       }
       try (ResultSet rs =
           st.executeQuery(
-              "SELECT flow_id, from_status, to_status, version FROM pay_flow_history"
-                  + " ORDER BY flow_id, version, id")) {
+              "SELECT flow_id, from_status, to_status, version, id FROM pay_flow_history"
+                  + " UNION ALL SELECT flow_id, from_status, to_status, version, id"
+                  + " FROM pay_flow_history_archive ORDER BY 1, 4, 5")) {
         while (rs.next()) {
           history.add(
               new HistoryRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4)));
@@ -107,8 +112,9 @@ public record FlowSnapshot(List<FlowRow> flows, List<HistoryRow> history) {
         Statement st = c.createStatement();
         ResultSet rs =
             st.executeQuery(
-                "SELECT status, review_state <> 'NONE', count(*) FROM pay_flow"
-                    + " GROUP BY 1, 2")) {
+                "SELECT status, review_state <> 'NONE', count(*) FROM (SELECT status,"
+                    + " review_state FROM pay_flow UNION ALL SELECT status, review_state"
+                    + " FROM pay_flow_archive) f GROUP BY 1, 2")) {
       while (rs.next()) {
         String status = rs.getString(1);
         boolean review = rs.getBoolean(2);

@@ -9,6 +9,7 @@ import dev.clearway.lab.recon.ReconChaosReport;
 import dev.clearway.store.Database;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -49,6 +50,12 @@ public final class ChaosCommand implements Callable<Integer> {
       description = "bound on the wait for convergence")
   long timeoutSeconds;
 
+  @Option(
+      names = "--archive-every-ms",
+      defaultValue = "0",
+      description = "run the retention job this often during the run, archiving every ended flow")
+  long archiveEveryMs;
+
   ChaosCommand(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
@@ -65,7 +72,11 @@ public final class ChaosCommand implements Callable<Integer> {
   public Integer call() {
     ChaosOptions options =
         new ChaosOptions(payments, seed, faultRate, concurrency, outDir, jdbcUrl, timeoutSeconds);
-    ChaosRun.Report report = new ChaosRun(options, err).run();
+    ChaosRun run = new ChaosRun(options, err);
+    if (archiveEveryMs > 0) {
+      run = run.archivingMidRun(Duration.ofMillis(archiveEveryMs));
+    }
+    ChaosRun.Report report = run.run();
     report.examples().forEach(e -> err.println("violation: " + e));
     err.println("faults: " + report.faultSummary());
     out.println(report.verdict().toJson());
