@@ -22,10 +22,17 @@ final class ScannerBench {
   record Result(int terminalRows, double medianMillis) {}
 
   private final Database db;
+  private final boolean restartIds;
   private final Clock clock = Clock.systemUTC();
 
   ScannerBench(Database db) {
+    this(db, true);
+  }
+
+  /** With {@code restartIds} false, new rows take ids after every id used before (the archive's). */
+  ScannerBench(Database db, boolean restartIds) {
     this.db = db;
+    this.restartIds = restartIds;
   }
 
   Result run(int terminalRows) {
@@ -54,7 +61,9 @@ final class ScannerBench {
 
   private void load(int terminalRows) {
     exec(
-        "TRUNCATE pay_flow_history, pay_flow, outbox_event RESTART IDENTITY CASCADE",
+        "TRUNCATE pay_flow_history, pay_flow, outbox_event"
+            + (restartIds ? " RESTART IDENTITY" : "")
+            + " CASCADE",
         // Terminal rows, as years of finished payments leave them.
         "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
             + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
@@ -86,7 +95,7 @@ final class ScannerBench {
    * Loading a million rows is not a statement of the engine: it runs without the pool's statement
    * and socket timeouts (restored before the connection goes back to the pool).
    */
-  private void exec(String... statements) {
+  void exec(String... statements) {
     try (Connection c = db.dataSource().getConnection();
         Statement st = c.createStatement()) {
       c.setNetworkTimeout(Runnable::run, 0);

@@ -1,5 +1,6 @@
 package dev.clearway.lab.cli;
 
+import dev.clearway.lab.bench.ArchiveBench;
 import dev.clearway.lab.bench.Bench;
 import dev.clearway.lab.bench.BenchOptions;
 import dev.clearway.lab.bench.DrainBench;
@@ -54,7 +55,8 @@ public final class BenchCommand implements Callable<Integer> {
     return new CommandLine(new BenchCommand(out, err))
         .addSubcommand(new Drain(out, err))
         .addSubcommand(new Cluster(out, err))
-        .addSubcommand(new Reconcile(out, err));
+        .addSubcommand(new Reconcile(out, err))
+        .addSubcommand(new Archive(out, err));
   }
 
   @Override
@@ -162,6 +164,49 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       return ReconcileBench.run(new ReconcileBench.Options(lines, jdbcUrl, json), out, err);
+    }
+  }
+
+  /** {@code clearway bench archive}: an empty archive against a large one, side by side. */
+  @Command(
+      name = "archive",
+      mixinStandardHelpOptions = true,
+      description =
+          "The scanner round and payments/s with an empty archive and with --archived-rows"
+              + " archived flows, same hot table and payments, and their ratio.")
+  static final class Archive implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--archived-rows", defaultValue = "10000000", description = "archived flows")
+    long archivedRows;
+
+    @Option(names = "--hot-rows", defaultValue = "100000", description = "terminal rows kept hot")
+    int hotRows;
+
+    @Option(names = "--payments", defaultValue = "5000", description = "payments per leg")
+    int payments;
+
+    @Option(names = "--concurrency", defaultValue = "16", description = "client threads")
+    int concurrency;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
+
+    @Option(names = "--json", description = "one JSON object as the last stdout line")
+    boolean json;
+
+    Archive(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+      return ArchiveBench.run(
+          new ArchiveBench.Options(archivedRows, hotRows, payments, concurrency, jdbcUrl, json),
+          out,
+          err);
     }
   }
 }
