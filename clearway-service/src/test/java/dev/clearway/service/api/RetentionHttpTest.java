@@ -50,6 +50,9 @@ class RetentionHttpTest {
     assertThat(byId.clientStatus()).isEqualTo("BIZ_SUCCESS");
     RunningApi.Answer byBizKey = api.get("/v1/payment-flows?bizKey=archive-goal").send();
     assertThat(byBizKey.json().get("flows").get(0).get("flowId").asLong()).isEqualTo(flowId);
+    RunningApi.Answer detail =
+        api.call("GET", "/ops/review/flows/" + flowId).bearer(RunningApi.OPERATOR_KEY).send();
+    assertThat(detail.status()).isEqualTo(200);
     RunningApi.Answer history =
         api.call("GET", "/ops/review/flows/" + flowId + "/history")
             .bearer(RunningApi.OPERATOR_KEY)
