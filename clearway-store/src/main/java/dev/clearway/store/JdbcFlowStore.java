@@ -186,8 +186,15 @@ public final class JdbcFlowStore implements FlowStore {
 
   private static String goalInBothTables(String order) {
     String where = " WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?";
-    return "SELECT " + FLOW_COLUMNS + " FROM pay_flow" + where
-        + " UNION ALL SELECT " + FLOW_COLUMNS + " FROM pay_flow_archive" + where + order;
+    return "SELECT "
+        + FLOW_COLUMNS
+        + " FROM pay_flow"
+        + where
+        + " UNION ALL SELECT "
+        + FLOW_COLUMNS
+        + " FROM pay_flow_archive"
+        + where
+        + order;
   }
 
   private static void bindGoalTwice(PreparedStatement ps, GoalKey goal) throws SQLException {
@@ -210,8 +217,15 @@ public final class JdbcFlowStore implements FlowStore {
             + " AND (CAST(? AS VARCHAR) IS NULL OR scene = ?)"
             + " ORDER BY id DESC LIMIT ?";
     return query(
-        "(SELECT " + FLOW_COLUMNS + " FROM pay_flow" + page1 + ") UNION ALL (SELECT "
-            + FLOW_COLUMNS + " FROM pay_flow_archive" + page1 + ") ORDER BY id DESC LIMIT ?",
+        "(SELECT "
+            + FLOW_COLUMNS
+            + " FROM pay_flow"
+            + page1
+            + ") UNION ALL (SELECT "
+            + FLOW_COLUMNS
+            + " FROM pay_flow_archive"
+            + page1
+            + ") ORDER BY id DESC LIMIT ?",
         ps -> {
           for (int o = 0; o <= 8; o += 8) {
             ps.setString(o + 1, page.merchant());

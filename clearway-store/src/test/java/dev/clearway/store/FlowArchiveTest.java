@@ -1,5 +1,9 @@
 package dev.clearway.store;
 
+import static dev.clearway.core.flow.domain.FlowStatus.BIZ_SUCCESS;
+import static dev.clearway.core.flow.domain.FlowStatus.PAYED;
+import static dev.clearway.core.flow.domain.FlowStatus.PAYING;
+import static dev.clearway.core.flow.domain.FlowStatus.PAY_FAIL;
 import static dev.clearway.store.StoreFixtures.count;
 import static dev.clearway.store.StoreFixtures.created;
 import static dev.clearway.store.StoreFixtures.exec;
@@ -9,10 +13,6 @@ import static dev.clearway.store.StoreFixtures.now;
 import static dev.clearway.store.StoreFixtures.payment;
 import static dev.clearway.store.StoreFixtures.store;
 import static dev.clearway.store.StoreFixtures.walk;
-import static dev.clearway.core.flow.domain.FlowStatus.BIZ_SUCCESS;
-import static dev.clearway.core.flow.domain.FlowStatus.PAYED;
-import static dev.clearway.core.flow.domain.FlowStatus.PAYING;
-import static dev.clearway.core.flow.domain.FlowStatus.PAY_FAIL;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -58,7 +58,8 @@ class FlowArchiveTest {
     assertThat(archive(now, 10)).isEqualTo(1);
 
     assertThat(count("SELECT count(*) FROM pay_flow WHERE id = ?", done.id())).isZero();
-    assertThat(count("SELECT count(*) FROM pay_flow_history WHERE flow_id = ?", done.id())).isZero();
+    assertThat(count("SELECT count(*) FROM pay_flow_history WHERE flow_id = ?", done.id()))
+        .isZero();
     assertThat(count("SELECT count(*) FROM pay_flow_history_archive WHERE flow_id = ?", done.id()))
         .isEqualTo(before.size());
     assertThat(store().find(done.id())).contains(done);
@@ -68,10 +69,16 @@ class FlowArchiveTest {
             store()
                 .findByBizKey(
                     new BizKeyPage(
-                        done.goal().merchant(), done.goal().bizKey(), null, null, Long.MAX_VALUE, 5)))
+                        done.goal().merchant(),
+                        done.goal().bizKey(),
+                        null,
+                        null,
+                        Long.MAX_VALUE,
+                        5)))
         .containsExactly(done);
     List<HistoryEntry> timeline =
-        new JdbcReviewQueries(TestDatabase.get().dataSource()).history(done.id(), Long.MAX_VALUE, 10);
+        new JdbcReviewQueries(TestDatabase.get().dataSource())
+            .history(done.id(), Long.MAX_VALUE, 10);
     assertThat(timeline).hasSize(before.size());
     assertThat(timeline.get(0).toStatus()).isEqualTo("BIZ_SUCCESS");
   }

@@ -1,12 +1,12 @@
 package dev.clearway.store;
 
+import static dev.clearway.core.flow.domain.FlowStatus.PAYING;
+import static dev.clearway.core.flow.domain.FlowStatus.PAY_FAIL;
 import static dev.clearway.store.StoreFixtures.count;
 import static dev.clearway.store.StoreFixtures.created;
 import static dev.clearway.store.StoreFixtures.exec;
 import static dev.clearway.store.StoreFixtures.now;
 import static dev.clearway.store.StoreFixtures.walk;
-import static dev.clearway.core.flow.domain.FlowStatus.PAYING;
-import static dev.clearway.core.flow.domain.FlowStatus.PAY_FAIL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.retention.RetentionEvents;
@@ -85,7 +85,9 @@ class RetentionPurgeTest {
 
     int removed =
         retention.removeBatch(
-            RetentionKind.IDEMPOTENCY, RetentionPolicy.defaults().cutoff(RetentionKind.IDEMPOTENCY, now), 10);
+            RetentionKind.IDEMPOTENCY,
+            RetentionPolicy.defaults().cutoff(RetentionKind.IDEMPOTENCY, now),
+            10);
 
     assertThat(removed).isEqualTo(1);
     assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'old-done'")).isZero();

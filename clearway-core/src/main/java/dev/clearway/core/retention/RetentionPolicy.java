@@ -11,7 +11,8 @@ import java.util.Objects;
  * transaction; {@code maxBatchesPerKind} bounds one run so that a large backlog is worked off over
  * several runs instead of one long one.
  */
-public record RetentionPolicy(Map<RetentionKind, Duration> ages, int batchSize, int maxBatchesPerKind) {
+public record RetentionPolicy(
+    Map<RetentionKind, Duration> ages, int batchSize, int maxBatchesPerKind) {
 
   public static final Duration IDEMPOTENCY_TTL = Duration.ofHours(24);
   public static final Duration INBOX_AGE = Duration.ofDays(30);
@@ -35,7 +36,9 @@ public record RetentionPolicy(Map<RetentionKind, Duration> ages, int batchSize, 
     ages = Map.copyOf(ages);
   }
 
-  /** 24 h for idempotency records, 30 days for the inboxes, 7 for published events, 90 for flows. */
+  /**
+   * 24 h for idempotency records, 30 days for the inboxes, 7 for published events, 90 for flows.
+   */
   public static RetentionPolicy defaults() {
     Map<RetentionKind, Duration> ages = new EnumMap<>(RetentionKind.class);
     ages.put(RetentionKind.IDEMPOTENCY, IDEMPOTENCY_TTL);

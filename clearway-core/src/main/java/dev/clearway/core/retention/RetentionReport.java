@@ -3,7 +3,10 @@ package dev.clearway.core.retention;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** Rows removed from the hot tables by one run, per kind; {@code ran} is false when another node held the lease. */
+/**
+ * Rows removed from the hot tables by one run, per kind; {@code ran} is false when another node
+ * held the lease.
+ */
 public record RetentionReport(boolean ran, Map<RetentionKind, Integer> removed) {
 
   public RetentionReport {

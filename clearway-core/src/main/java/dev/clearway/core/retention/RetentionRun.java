@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * One retention run: under the lease, every kind in turn, batch after batch until a batch comes
  * back short or the policy's batch budget is spent. Each batch is its own transaction, so the hot
- * tables are never locked for longer than one batch, and a run stopped half way (crash, lost
- * lease) leaves nothing half done: the next run simply goes on with the oldest rows left.
+ * tables are never locked for longer than one batch, and a run stopped half way (crash, lost lease)
+ * leaves nothing half done: the next run simply goes on with the oldest rows left.
  */
 public final class RetentionRun {
   private final RetentionStore store;

@@ -14,7 +14,9 @@ import java.util.Map;
  * flow), and the flow sequence is moved past it so that new ids follow the archived ones.
  */
 public final class ArchiveBench {
-  /** @param archivedRows flows in the archive of the second leg */
+  /**
+   * @param archivedRows flows in the archive of the second leg
+   */
   public record Options(
       long archivedRows, int hotRows, int payments, int concurrency, String jdbcUrl, boolean json) {
     public Options {
@@ -78,8 +80,7 @@ public final class ArchiveBench {
     fillArchive(scanner, archived);
     err.printf(
         "bench archive: scanner round, %,d due among %,d terminal rows%n",
-        ScannerBench.DUE,
-        o.hotRows());
+        ScannerBench.DUE, o.hotRows());
     ScannerBench.Result s = scanner.run(o.hotRows());
     err.printf("bench archive: %,d payments at concurrency %d%n", o.payments(), o.concurrency());
     PaymentBench.Result p = new PaymentBench(db, o.concurrency()).run(o.payments());

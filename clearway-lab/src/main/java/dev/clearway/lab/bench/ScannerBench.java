@@ -29,7 +29,9 @@ final class ScannerBench {
     this(db, true);
   }
 
-  /** With {@code restartIds} false, new rows take ids after every id used before (the archive's). */
+  /**
+   * With {@code restartIds} false, new rows take ids after every id used before (the archive's).
+   */
   ScannerBench(Database db, boolean restartIds) {
     this.db = db;
     this.restartIds = restartIds;

@@ -96,7 +96,8 @@ public final class ChaosRun {
       String archived = "";
       if (archiver != null) {
         archiver.close();
-        archived = String.format(", archived mid-run %d in %d runs", archiver.archived(), archiver.runs());
+        archived =
+            String.format(", archived mid-run %d in %d runs", archiver.archived(), archiver.runs());
       }
       engines.forEach(EngineAssembly::close);
       wallet.settleAll();

@@ -24,8 +24,17 @@ class ArchiveBenchSmokeTest {
     int exit =
         ClearwayMain.run(
             new String[] {
-              "bench", "archive", "--archived-rows", "1000000", "--hot-rows", "20000",
-              "--payments", "600", "--concurrency", "4", "--json"
+              "bench",
+              "archive",
+              "--archived-rows",
+              "1000000",
+              "--hot-rows",
+              "20000",
+              "--payments",
+              "600",
+              "--concurrency",
+              "4",
+              "--json"
             },
             new PrintStream(out, true, StandardCharsets.UTF_8),
             System.err);

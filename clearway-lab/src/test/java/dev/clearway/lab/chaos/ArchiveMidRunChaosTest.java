@@ -25,9 +25,12 @@ class ArchiveMidRunChaosTest {
     assertThat(v.violations()).allSatisfy((k, n) -> assertThat(n).as(k).isZero());
     assertThat(v.converged()).isEqualTo(PAYMENTS);
     assertThat(v.passed()).as("%s", report.examples()).isTrue();
-    Matcher archived = Pattern.compile("archived mid-run (\\d+) in (\\d+) runs").matcher(report.faultSummary());
+    Matcher archived =
+        Pattern.compile("archived mid-run (\\d+) in (\\d+) runs").matcher(report.faultSummary());
     assertThat(archived.find()).as(report.faultSummary()).isTrue();
-    assertThat(Long.parseLong(archived.group(1))).as("flows archived mid-run").isGreaterThan(PAYMENTS / 4);
+    assertThat(Long.parseLong(archived.group(1)))
+        .as("flows archived mid-run")
+        .isGreaterThan(PAYMENTS / 4);
     assertThat(Long.parseLong(archived.group(2))).as("archive runs").isGreaterThan(2);
   }
 }

@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * The retention job of the service ({@link RetentionSettings}: {@code clearway.retention.*}): idempotency
- * records, inboxes and published events purged by age, terminal flows moved to the archive, one
- * node at a time under the lease row of {@code retention_lease}.
+ * The retention job of the service ({@link RetentionSettings}: {@code clearway.retention.*}):
+ * idempotency records, inboxes and published events purged by age, terminal flows moved to the
+ * archive, one node at a time under the lease row of {@code retention_lease}.
  */
 @Configuration(proxyBeanMethods = false)
 public class RetentionConfiguration {

@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@link RetentionRun} every interval on one daemon thread. Every node schedules it; the
- * lease row lets one node at a time do the work. A failed run is logged and the next one goes on.
+ * Runs {@link RetentionRun} every interval on one daemon thread. Every node schedules it; the lease
+ * row lets one node at a time do the work. A failed run is logged and the next one goes on.
  */
 public final class RetentionJob implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RetentionJob.class);

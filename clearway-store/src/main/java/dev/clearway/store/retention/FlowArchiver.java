@@ -20,11 +20,11 @@ import javax.sql.DataSource;
  * clearway.archiving = 'on'} (the only way the guard trigger lets a terminal row be deleted). A
  * batch locks only the rows it moves, for as long as one statement takes.
  *
- * <p>A flow is moved only when nothing still works on it: no refund order or late-charge check (they
- * refer to it by key), no open manual command and no review mark, no attempt of its order that is
- * still open, no recovery task or compensation of its order that waits. The column lists are read
- * from the archive tables, so a column the hot table has and the archive lacks fails the move
- * instead of being dropped.
+ * <p>A flow is moved only when nothing still works on it: no refund order or late-charge check
+ * (they refer to it by key), no open manual command and no review mark, no attempt of its order
+ * that is still open, no recovery task or compensation of its order that waits. The column lists
+ * are read from the archive tables, so a column the hot table has and the archive lacks fails the
+ * move instead of being dropped.
  */
 final class FlowArchiver {
   private static final String TERMINAL = "('PAY_FAIL', 'BIZ_SUCCESS', 'REFUNDED', 'CLOSED')";

@@ -7,7 +7,9 @@ import dev.clearway.store.Sql;
 import java.time.Instant;
 import javax.sql.DataSource;
 
-/** {@link RetentionLease} on the one row of {@code retention_lease}: compare-and-set on the expiry. */
+/**
+ * {@link RetentionLease} on the one row of {@code retention_lease}: compare-and-set on the expiry.
+ */
 public final class JdbcRetentionLease implements RetentionLease {
   private final Sql sql;
 

@@ -10,8 +10,8 @@ import javax.sql.DataSource;
 
 /**
  * {@link RetentionStore} over PostgreSQL. Every purge is one statement: the oldest rows past the
- * cutoff through an index on their age, locked with {@code SKIP LOCKED} (a row a request is
- * working on is left for the next run), deleted by key. Flows are moved by {@link FlowArchiver}.
+ * cutoff through an index on their age, locked with {@code SKIP LOCKED} (a row a request is working
+ * on is left for the next run), deleted by key. Flows are moved by {@link FlowArchiver}.
  */
 public final class JdbcRetentionStore implements RetentionStore {
   private final Sql sql;
