@@ -85,6 +85,9 @@ class ClearwayMainTest {
     assertThat(run("bench", "--help").out())
         .contains("--payments", "--concurrency", "--jdbc-url", "--json", "drain");
     assertThat(run("bench", "drain", "--help").out()).contains("--backlog", "--qps", "--json");
+    assertThat(run("bench", "archive", "--help").out())
+        .contains("--archived-rows", "--hot-rows", "--payments", "--json");
+    assertThat(run("chaos", "--help").out()).contains("--archive-every-ms");
     assertThat(run("demo", "--help").out()).contains("--exit-after", "--port");
     assertThat(run("help", "chaos").exit()).isZero();
   }
