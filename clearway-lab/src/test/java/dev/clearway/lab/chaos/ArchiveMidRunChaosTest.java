@@ -21,6 +21,7 @@ class ArchiveMidRunChaosTest {
     ChaosRun.Report report =
         new ChaosRun(options, System.err).archivingMidRun(Duration.ofMillis(200)).run();
 
+    System.err.println("faults: " + report.faultSummary());
     Verdict v = report.verdict();
     assertThat(v.violations()).allSatisfy((k, n) -> assertThat(n).as(k).isZero());
     assertThat(v.converged()).isEqualTo(PAYMENTS);
