@@ -147,6 +147,25 @@ public final class JdbcOpsCommandStore {
         limit);
   }
 
+  /**
+   * The flow whose payment an attempt carries, woken after a person settled the attempt: its gateway
+   * reads the attempt and the flow moves through its usual transition.
+   */
+  public Optional<Long> flowOfAttempt(long attemptId) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT f.id FROM payment_attempt a"
+                    + " JOIN pay_flow f ON f.trade_order_no = a.trade_order_no WHERE a.id = ?")) {
+      ps.setLong(1, attemptId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new StoreException("flow of attempt", e);
+    }
+  }
+
   private List<OpsCommand> list(String sql, Object... params) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {
