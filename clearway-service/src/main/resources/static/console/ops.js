@@ -36,7 +36,7 @@ function opsKindChanged() {
 async function renderOpsCommands() {
   let open;
   try {
-    open = await api("GET", "/ops/commands");
+    open = (await api("GET", "/ops/commands")).items;
   } catch (e) {
     if (e.status === 403 || e.status === 401) return;
     opsError(e);

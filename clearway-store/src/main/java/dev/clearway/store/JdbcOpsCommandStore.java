@@ -131,19 +131,25 @@ public final class JdbcOpsCommandStore {
         "a command must be decided by another person than its proposer");
   }
 
-  /** The commands of one target, oldest first. */
-  public List<OpsCommand> commands(TargetKind kind, long targetId) {
+  /** The commands of one target with an id below {@code beforeId}, newest first. */
+  public List<OpsCommand> commands(TargetKind kind, long targetId, long beforeId, int limit) {
     return list(
-        "SELECT * FROM manual_command WHERE target_kind = ? AND target_id = ? ORDER BY id",
+        "SELECT * FROM manual_command WHERE target_kind = ? AND target_id = ? AND id < ?"
+            + " ORDER BY id DESC LIMIT ?",
         kind.name(),
-        targetId);
+        targetId,
+        beforeId,
+        limit);
   }
 
-  /** Open proposals on targets other than flows, oldest first. */
-  public List<OpsCommand> openCommands(int limit) {
+  /**
+   * Open proposals on targets other than flows with an id below {@code beforeId}, newest first.
+   */
+  public List<OpsCommand> openCommands(long beforeId, int limit) {
     return list(
         "SELECT * FROM manual_command WHERE state = 'PROPOSED' AND target_kind <> 'FLOW'"
-            + " ORDER BY id LIMIT ?",
+            + " AND id < ? ORDER BY id DESC LIMIT ?",
+        beforeId,
         limit);
   }
 

@@ -7,6 +7,8 @@ import dev.clearway.core.review.TargetKind;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;
+import dev.clearway.service.api.Page;
+import dev.clearway.service.api.PageCursor;
 import dev.clearway.service.api.Role;
 import dev.clearway.service.refund.RefundEngine;
 import dev.clearway.store.JdbcOpsCommandStore;
@@ -17,7 +19,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.util.Arrays;
-import java.util.List;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
@@ -28,6 +29,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -102,18 +104,25 @@ public class OpsCommandController {
     return done(store.reject(commandId, approver.id(), reason, clock.instant()));
   }
 
-  @Operation(summary = "Open proposals on refund orders, attempts and compensations")
+  @Operation(summary = "Open proposals on refund orders, attempts and compensations, newest first")
   @GetMapping
-  public List<OpsCommand> open(HttpServletRequest request) {
+  public Page<OpsCommand> open(
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit,
+      HttpServletRequest request) {
     staff(request);
-    return store.openCommands(200);
+    int size = PageCursor.size(limit);
+    return Page.byId(
+        store.openCommands(PageCursor.before(cursor), size + 1), size, OpsCommand::id);
   }
 
   @Operation(summary = "The commands of one target (REFUND_ORDER, ATTEMPT or COMPENSATION)")
   @GetMapping("/targets/{targetKind}/{targetId}")
-  public List<OpsCommand> ofTarget(
+  public Page<OpsCommand> ofTarget(
       @PathVariable("targetKind") String targetKind,
       @PathVariable("targetId") long targetId,
+      @RequestParam(name = "cursor", required = false) String cursor,
+      @RequestParam(name = "limit", required = false) Integer limit,
       HttpServletRequest request) {
     staff(request);
     TargetKind kind;
@@ -123,7 +132,11 @@ public class OpsCommandController {
       throw ApiException.badRequest(
           "invalid_target", "targetKind must be REFUND_ORDER, ATTEMPT or COMPENSATION");
     }
-    return store.commands(kind, targetId);
+    int size = PageCursor.size(limit);
+    return Page.byId(
+        store.commands(kind, targetId, PageCursor.before(cursor), size + 1),
+        size,
+        OpsCommand::id);
   }
 
   /**

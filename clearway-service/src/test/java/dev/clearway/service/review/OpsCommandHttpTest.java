@@ -192,6 +192,10 @@ class OpsCommandHttpTest {
     assertThat(refund(id, "status")).isEqualTo("ABNORMAL");
     assertThat(text("SELECT state FROM manual_command WHERE id = " + cmd)).isEqualTo("PROPOSED");
     assertThat(text("SELECT count(*) FROM manual_audit WHERE action = 'APPROVE'")).isEqualTo("0");
+    HttpResponse<String> open = rig.call("GET", "/ops/commands", APPROVER_BOB, null);
+    assertThat(open.body())
+        .startsWith("{\"items\":[{\"id\":" + cmd + ",")
+        .contains("\"nextCursor\":null");
 
     // The approver rejects it instead; the operator may propose again on the facts as they are.
     HttpResponse<String> rejected =
@@ -282,9 +286,9 @@ class OpsCommandHttpTest {
     assertThat(approved.body()).contains("APPLIED", "\"result\":\"SUCCEEDED\"");
     assertThat(
             text(
-                "SELECT status || ' ' || result_certainty || ' ' || provider_payment_id"
-                    + " FROM payment_attempt WHERE id = 101"))
-        .isEqualTo("SUCCEEDED CONFIRMED_SUCCESS psp ref re_9");
+                "SELECT status || ' ' || result_certainty || ' v' || version"
+                    + " || coalesce(provider_payment_id, '') FROM payment_attempt WHERE id = 101"))
+        .isEqualTo("SUCCEEDED CONFIRMED_SUCCESS v1");
     assertThat(text("SELECT status FROM recovery_task WHERE attempt_id = 101"))
         .isEqualTo("RESOLVED");
     assertThat(

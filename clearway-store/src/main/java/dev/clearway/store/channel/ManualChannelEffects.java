@@ -60,8 +60,10 @@ public final class ManualChannelEffects {
   }
 
   /**
-   * Settles an attempt on a person's evidence: SUCCEEDED (charged; {@code reference} is the PSP's
-   * payment id) or FAILED (definitely not charged). False when the attempt moved since it was read.
+   * Settles an attempt on a person's evidence: SUCCEEDED (charged) or FAILED (definitely not
+   * charged). The evidence ({@code reference}, a person's text) is kept on the MANUAL evidence row,
+   * never in the attempt's PSP id, which only a PSP's answer writes. False when the attempt moved
+   * since it was read.
    */
   public static boolean settleAttempt(
       Connection c, Attempt from, AttemptStatus to, String reference, String commandRef, Instant now)
@@ -76,17 +78,12 @@ public final class ManualChannelEffects {
             c,
             """
             UPDATE payment_attempt SET status = ?, result_certainty = ?, error_code = ?,
-              failover_eligible = FALSE,
-              provider_payment_id = CASE WHEN ? THEN coalesce(provider_payment_id, ?)
-                                         ELSE provider_payment_id END,
-              version = version + 1, updated_at = ?
+              failover_eligible = FALSE, version = version + 1, updated_at = ?
             WHERE id = ? AND version = ? AND status = ?
             """,
             to.name(),
             certainty.name(),
             to == AttemptStatus.FAILED ? "MANUAL_CONFIRMED_FAILED" : null,
-            to == AttemptStatus.SUCCEEDED,
-            ref,
             Sql.ts(now),
             from.id(),
             from.version(),
