@@ -65,7 +65,8 @@ public final class JdbcOpsCommandStore {
             return new Result.Refused(verdict.code(), verdict.message());
           }
           OpsCommand command = insert(c, p, operator, target.get(), now);
-          audit(c, command, operator, "OPERATOR", "PROPOSE", p.kind() + " ticket " + p.ticket(), now);
+          audit(
+              c, command, operator, "OPERATOR", "PROPOSE", p.kind() + " ticket " + p.ticket(), now);
           return new Result.Done(command);
         },
         "uk_command_open",
@@ -106,7 +107,8 @@ public final class JdbcOpsCommandStore {
             throw new SQLException("command " + cmd.id() + ": target changed under its lock");
           }
           OpsCommand applied = decide(c, cmd, "APPLIED", approver, verdict.target(), now);
-          audit(c, cmd, approver, "APPROVER", "APPROVE", cmd.kind() + " -> " + verdict.target(), now);
+          audit(
+              c, cmd, approver, "APPROVER", "APPROVE", cmd.kind() + " -> " + verdict.target(), now);
           return new Result.Done(applied);
         },
         "ck_command_two_people",
@@ -142,9 +144,7 @@ public final class JdbcOpsCommandStore {
         limit);
   }
 
-  /**
-   * Open proposals on targets other than flows with an id below {@code beforeId}, newest first.
-   */
+  /** Open proposals on targets other than flows with an id below {@code beforeId}, newest first. */
   public List<OpsCommand> openCommands(long beforeId, int limit) {
     return list(
         "SELECT * FROM manual_command WHERE state = 'PROPOSED' AND target_kind <> 'FLOW'"
@@ -154,8 +154,8 @@ public final class JdbcOpsCommandStore {
   }
 
   /**
-   * The flow whose payment an attempt carries, woken after a person settled the attempt: its gateway
-   * reads the attempt and the flow moves through its usual transition.
+   * The flow whose payment an attempt carries, woken after a person settled the attempt: its
+   * gateway reads the attempt and the flow moves through its usual transition.
    */
   public Optional<Long> flowOfAttempt(long attemptId) {
     try (Connection c = dataSource.getConnection();
@@ -265,7 +265,12 @@ public final class JdbcOpsCommandStore {
   }
 
   private static void audit(
-      Connection c, OpsCommand cmd, String actor, String role, String action, String detail,
+      Connection c,
+      OpsCommand cmd,
+      String actor,
+      String role,
+      String action,
+      String detail,
       Instant now)
       throws SQLException {
     try (PreparedStatement ps =

@@ -180,7 +180,8 @@ public final class JdbcReviewStore {
   private static Optional<ManualCommand> lockCommand(Connection c, long commandId)
       throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT * FROM manual_command WHERE id = ? AND target_kind = 'FLOW' FOR UPDATE")) {
+        c.prepareStatement(
+            "SELECT * FROM manual_command WHERE id = ? AND target_kind = 'FLOW' FOR UPDATE")) {
       ps.setLong(1, commandId);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(command(rs)) : Optional.empty();

@@ -7,8 +7,8 @@ import dev.clearway.core.refund.domain.RefundTransitions;
 
 /**
  * What a person may ask for a target other than a flow (flows: {@link CommandKind}). Each command
- * is decided here, from the target's state alone, before it is proposed and again under the lock
- * of its approval; it moves its target only along that target's legal edges.
+ * is decided here, from the target's state alone, before it is proposed and again under the lock of
+ * its approval; it moves its target only along that target's legal edges.
  */
 public enum OpsCommandKind {
   /**

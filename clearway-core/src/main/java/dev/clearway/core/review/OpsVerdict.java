@@ -3,8 +3,8 @@ package dev.clearway.core.review;
 import java.util.Objects;
 
 /**
- * Whether a command applies to its target as it stands: the target's next status, or a refusal
- * with a stable code (the API answers it as is) and a message for people.
+ * Whether a command applies to its target as it stands: the target's next status, or a refusal with
+ * a stable code (the API answers it as is) and a message for people.
  */
 public record OpsVerdict(String target, String code, String message) {
 

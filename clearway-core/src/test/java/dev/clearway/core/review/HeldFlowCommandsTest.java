@@ -10,8 +10,8 @@ import dev.clearway.core.testing.Flows;
 import org.junit.jupiter.api.Test;
 
 /**
- * A held flow (frozen or escalated) takes exactly the resolutions the transition table allows
- * from its status; a flow the engine runs takes none of them.
+ * A held flow (frozen or escalated) takes exactly the resolutions the transition table allows from
+ * its status; a flow the engine runs takes none of them.
  */
 class HeldFlowCommandsTest {
   private static final CommandKind[] RESOLUTIONS = {
@@ -24,9 +24,24 @@ class HeldFlowCommandsTest {
   private static PayFlow held(FlowStatus status, ReviewState review) {
     PayFlow f = Flows.flow(status);
     return new PayFlow(
-        f.id(), f.goal(), f.attemptNo(), f.tradeOrderNo(), f.refundOrderNo(), f.status(),
-        f.version(), f.amount(), f.currency(), f.bizDeadline(), f.nextRetryTime(), f.retryCount(),
-        f.lastErrorCode(), review, "CONTRADICTION", null, f.createdAt(), f.updatedAt());
+        f.id(),
+        f.goal(),
+        f.attemptNo(),
+        f.tradeOrderNo(),
+        f.refundOrderNo(),
+        f.status(),
+        f.version(),
+        f.amount(),
+        f.currency(),
+        f.bizDeadline(),
+        f.nextRetryTime(),
+        f.retryCount(),
+        f.lastErrorCode(),
+        review,
+        "CONTRADICTION",
+        null,
+        f.createdAt(),
+        f.updatedAt());
   }
 
   @Test

@@ -17,7 +17,9 @@ class OpsCommandKindTest {
       TargetFacts facts = new TargetFacts.Refund(s);
       for (OpsCommandKind k :
           new OpsCommandKind[] {
-            OpsCommandKind.RETRY_REFUND, OpsCommandKind.CONFIRM_REFUNDED, OpsCommandKind.CLOSE_REFUND
+            OpsCommandKind.RETRY_REFUND,
+            OpsCommandKind.CONFIRM_REFUNDED,
+            OpsCommandKind.CLOSE_REFUND
           }) {
         OpsVerdict v = k.check(facts);
         if (s == RefundStatus.ABNORMAL) {

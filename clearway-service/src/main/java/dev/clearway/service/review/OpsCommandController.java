@@ -35,8 +35,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Commands on the cases that wait for a person other than flows (flows: {@link ReviewController}):
  * ABNORMAL refund orders, attempts whose result cannot be known, compensations a worker could not
- * settle. Proposed by an operator, applied only when a different named approver approves; every
- * act is audited; a refusal answers a stable code and writes nothing.
+ * settle. Proposed by an operator, applied only when a different named approver approves; every act
+ * is audited; a refusal answers a stable code and writes nothing.
  */
 @RestController
 @RequestMapping(path = "/ops/commands", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -112,8 +112,7 @@ public class OpsCommandController {
       HttpServletRequest request) {
     staff(request);
     int size = PageCursor.size(limit);
-    return Page.byId(
-        store.openCommands(PageCursor.before(cursor), size + 1), size, OpsCommand::id);
+    return Page.byId(store.openCommands(PageCursor.before(cursor), size + 1), size, OpsCommand::id);
   }
 
   @Operation(summary = "The commands of one target (REFUND_ORDER, ATTEMPT or COMPENSATION)")
@@ -134,9 +133,7 @@ public class OpsCommandController {
     }
     int size = PageCursor.size(limit);
     return Page.byId(
-        store.commands(kind, targetId, PageCursor.before(cursor), size + 1),
-        size,
-        OpsCommand::id);
+        store.commands(kind, targetId, PageCursor.before(cursor), size + 1), size, OpsCommand::id);
   }
 
   /**

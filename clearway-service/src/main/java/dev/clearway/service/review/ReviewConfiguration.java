@@ -9,8 +9,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * Manual review: its stores (flow commands; commands on refund orders, attempts and
- * compensations), its read queries and their controllers.
+ * Manual review: its stores (flow commands; commands on refund orders, attempts and compensations),
+ * its read queries and their controllers.
  */
 @Configuration(proxyBeanMethods = false)
 @Import({ReviewController.class, ReviewListsController.class, OpsCommandController.class})

@@ -21,8 +21,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console's panel of commands for cases that wait for a person, in headless Chromium: an
  * operator proposes to keep a charge found on a failed attempt; the operator cannot approve it, a
- * different person with the approver role can, and the compensation is settled. Runs with the
- * Maven profile {@code browser}.
+ * different person with the approver role can, and the compensation is settled. Runs with the Maven
+ * profile {@code browser}.
  */
 @Tag("browser")
 class OpsCommandsBrowserTest {

@@ -126,7 +126,8 @@ class OpsCommandHttpTest {
                       + " FROM refund_order_history WHERE refund_id = "
                       + id))
           .isEqualTo("ABNORMAL>SUCCESS MANUAL");
-      assertThat(text("SELECT count(*) FROM outbox_event WHERE event_type = 'OrderRefundSucceeded'"))
+      assertThat(
+              text("SELECT count(*) FROM outbox_event WHERE event_type = 'OrderRefundSucceeded'"))
           .isEqualTo("1");
       String audit =
           text(
@@ -222,7 +223,9 @@ class OpsCommandHttpTest {
             "POST",
             "/ops/commands",
             OPERATOR_ALICE,
-            "{\"kind\":\"CONFIRM_REFUNDED\",\"targetId\":" + id + ",\"ticket\":\"T\",\"reason\":\"r\"}");
+            "{\"kind\":\"CONFIRM_REFUNDED\",\"targetId\":"
+                + id
+                + ",\"ticket\":\"T\",\"reason\":\"r\"}");
     assertThat(noEvidence.statusCode()).isEqualTo(400);
     assertThat(noEvidence.body()).contains("missing_field");
     // A command meant for another kind of target: not found as such a target.
@@ -235,9 +238,9 @@ class OpsCommandHttpTest {
   }
 
   /**
-   * Order T_U: attempt 101 UNKNOWN, its task MANUAL. Order T_P: attempt 102 PENDING, its task
-   * READY (automatic). Orders T_K, T_F, T_R: attempts 103-105 FAILED, each charged all the same,
-   * their compensations MANUAL.
+   * Order T_U: attempt 101 UNKNOWN, its task MANUAL. Order T_P: attempt 102 PENDING, its task READY
+   * (automatic). Orders T_K, T_F, T_R: attempts 103-105 FAILED, each charged all the same, their
+   * compensations MANUAL.
    */
   private static void channelCases() throws Exception {
     sql(

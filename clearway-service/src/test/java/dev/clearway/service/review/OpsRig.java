@@ -54,12 +54,18 @@ final class OpsRig implements AutoCloseable {
             .web(WebApplicationType.SERVLET)
             .properties(
                 Map.of(
-                    "server.port", "0",
-                    "clearway.timing", "compressed",
-                    "clearway.keys.merchant", MERCHANT,
-                    "clearway.keys.operator", "Alice=" + OPERATOR_ALICE,
-                    "clearway.keys.approver", "alice=" + APPROVER_ALICE + ",bob=" + APPROVER_BOB,
-                    "spring.main.banner-mode", "off"))
+                    "server.port",
+                    "0",
+                    "clearway.timing",
+                    "compressed",
+                    "clearway.keys.merchant",
+                    MERCHANT,
+                    "clearway.keys.operator",
+                    "Alice=" + OPERATOR_ALICE,
+                    "clearway.keys.approver",
+                    "alice=" + APPROVER_ALICE + ",bob=" + APPROVER_BOB,
+                    "spring.main.banner-mode",
+                    "off"))
             .initializers(
                 ctx -> {
                   ctx.getBeanFactory()
@@ -89,8 +95,7 @@ final class OpsRig implements AutoCloseable {
             + " payment_attempt, payment_order, channel_account RESTART IDENTITY CASCADE");
   }
 
-  HttpResponse<String> call(String method, String path, String key, String json)
-      throws Exception {
+  HttpResponse<String> call(String method, String path, String key, String json) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
     if (key != null) {
       b.header("Authorization", "Bearer " + key);

@@ -16,10 +16,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The channel rows a person's approved command moves, inside the approval's transaction: an
- * attempt settled from evidence (with its MANUAL evidence row, history, outbox event and resolved
- * task, as a recorded observation leaves them), and a compensation refunded again, kept or handed
- * to finance. Every write is a compare-and-set on the version read under the row's lock.
+ * The channel rows a person's approved command moves, inside the approval's transaction: an attempt
+ * settled from evidence (with its MANUAL evidence row, history, outbox event and resolved task, as
+ * a recorded observation leaves them), and a compensation refunded again, kept or handed to
+ * finance. Every write is a compare-and-set on the version read under the row's lock.
  */
 public final class ManualChannelEffects {
   private static final int CODE_MAX = 64;
@@ -66,7 +66,12 @@ public final class ManualChannelEffects {
    * since it was read.
    */
   public static boolean settleAttempt(
-      Connection c, Attempt from, AttemptStatus to, String reference, String commandRef, Instant now)
+      Connection c,
+      Attempt from,
+      AttemptStatus to,
+      String reference,
+      String commandRef,
+      Instant now)
       throws SQLException {
     ResultCertainty certainty =
         to == AttemptStatus.SUCCEEDED
