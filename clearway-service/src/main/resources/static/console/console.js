@@ -146,7 +146,8 @@ async function refresh() {
     // The reconciliation panel (recon.js) changes once a day and with each decision.
     const recon = slow && typeof renderRecon === "function" ? renderRecon() : Promise.resolve();
     await Promise.all(["queue", "transitions", "abnormal-refunds", "manual-late-charges"]
-      .map((name) => showFirst(name)).concat([channels, recon]));
+      .map((name) => showFirst(name)).concat([channels, recon,
+        typeof renderOpsCommands === "function" ? renderOpsCommands() : Promise.resolve()]));
     if (state.selected) await renderDetail(state.selected);
   } catch (e) {
     $("status").innerHTML = `<span class="bad">${esc(e.code || "error")}: ${esc(e.message)}</span>`;

@@ -64,20 +64,22 @@ public final class JdbcReviewStore {
           try (PreparedStatement ps =
               c.prepareStatement(
                   """
-                  INSERT INTO manual_command (flow_id, kind, expected_status, expected_version,
-                         operator_id, ticket, reason, evidence, state, created_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
+                  INSERT INTO manual_command (flow_id, target_kind, target_id, kind,
+                         expected_status, expected_version, operator_id, ticket, reason,
+                         evidence, state, created_at)
+                  VALUES (?, 'FLOW', ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
                   RETURNING *
                   """)) {
             ps.setLong(1, flowId);
-            ps.setString(2, kind.name());
-            ps.setString(3, flow.get().status().name());
-            ps.setLong(4, flow.get().version());
-            ps.setString(5, operator);
-            ps.setString(6, ticket);
-            ps.setString(7, reason);
-            ps.setString(8, evidence);
-            ps.setObject(9, ts(now));
+            ps.setLong(2, flowId);
+            ps.setString(3, kind.name());
+            ps.setString(4, flow.get().status().name());
+            ps.setLong(5, flow.get().version());
+            ps.setString(6, operator);
+            ps.setString(7, ticket);
+            ps.setString(8, reason);
+            ps.setString(9, evidence);
+            ps.setObject(10, ts(now));
             try (ResultSet rs = ps.executeQuery()) {
               rs.next();
               command = command(rs);
@@ -178,7 +180,8 @@ public final class JdbcReviewStore {
   private static Optional<ManualCommand> lockCommand(Connection c, long commandId)
       throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT * FROM manual_command WHERE id = ? FOR UPDATE")) {
+        c.prepareStatement(
+            "SELECT * FROM manual_command WHERE id = ? AND target_kind = 'FLOW' FOR UPDATE")) {
       ps.setLong(1, commandId);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(command(rs)) : Optional.empty();
@@ -218,9 +221,10 @@ public final class JdbcReviewStore {
       throws SQLException {
     update(
         c,
-        "INSERT INTO manual_audit (command_id, flow_id, actor_id, role, action, detail, at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO manual_audit (command_id, flow_id, target_kind, target_id, actor_id, role,"
+            + " action, detail, at) VALUES (?, ?, 'FLOW', ?, ?, ?, ?, ?, ?)",
         cmd.id(),
+        cmd.flowId(),
         cmd.flowId(),
         actor,
         role,

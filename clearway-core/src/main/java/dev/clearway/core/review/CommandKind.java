@@ -15,7 +15,18 @@ public enum CommandKind {
   /** The charge must go back (evidence attached): PAYED to REFUNDING, then the usual refund. */
   FORCE_REFUND,
   /** Clear the review mark and let automatic retries run again, from now. */
-  RESUME;
+  RESUME,
+  /**
+   * A flow a person holds (frozen or escalated) was charged, on evidence: PAYING to PAYED, then the
+   * business step as usual.
+   */
+  CONFIRM_PAID,
+  /** A flow a person holds was definitely not charged, on evidence: PAYING to PAY_FAIL. */
+  CONFIRM_NOT_PAID,
+  /** A flow a person holds never started a payment: WAIT_PAY to CLOSED. */
+  CLOSE_UNPAID,
+  /** A flow a person holds had its compensation refund executed: REFUNDING to REFUNDED. */
+  CONFIRM_FLOW_REFUNDED;
 
   /**
    * The status the command moves the flow to (the same status for RESUME), or a refusal reason when
@@ -31,7 +42,22 @@ public enum CommandKind {
               : !flow.reviewState().needsPerson()
                   ? Verdict.refused("the flow is not under review")
                   : Verdict.allowed(flow.status());
+      case CONFIRM_PAID -> held(flow, FlowStatus.PAYED);
+      case CONFIRM_NOT_PAID -> held(flow, FlowStatus.PAY_FAIL);
+      case CLOSE_UNPAID -> held(flow, FlowStatus.CLOSED);
+      case CONFIRM_FLOW_REFUNDED -> held(flow, FlowStatus.REFUNDED);
     };
+  }
+
+  /**
+   * A resolution that only a person holding the flow may take: the engine decides these edges
+   * itself while it runs, so a person may take them only once it stopped (frozen) or gave up
+   * (escalated).
+   */
+  private static Verdict held(PayFlow flow, FlowStatus to) {
+    return flow.reviewState().needsPerson()
+        ? move(flow, to)
+        : Verdict.refused("the flow is not under review: the engine decides this step");
   }
 
   private static Verdict move(PayFlow flow, FlowStatus to) {

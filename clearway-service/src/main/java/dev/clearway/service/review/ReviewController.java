@@ -111,7 +111,8 @@ public class ReviewController {
       return CommandKind.valueOf(name == null ? "" : name);
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(
-          "invalid_command", "kind must be CONFIRM_BIZ_SUCCESS, FORCE_REFUND or RESUME");
+          "invalid_command",
+          "kind must be one of " + java.util.Arrays.toString(CommandKind.values()));
     }
   }
 

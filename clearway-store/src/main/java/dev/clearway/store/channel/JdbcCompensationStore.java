@@ -123,7 +123,9 @@ public final class JdbcCompensationStore implements CompensationStore {
     String payload = AttemptEventRows.json(fields);
     AttemptEventRows.insertOutbox(
         c,
-        "compensation-" + k.attemptId() + "-" + status,
+        // The version makes the id unique: a compensation a person sent back to the worker may
+        // become MANUAL a second time.
+        "compensation-" + k.attemptId() + "-" + status + "-v" + (k.version() + 1),
         type,
         k.attemptId(),
         k.tradeOrderNo(),

@@ -1,0 +1,8 @@
+package dev.clearway.service.review;
+
+/**
+ * An operator's proposal on a refund order, an attempt or a compensation: which target, what to do,
+ * under which ticket, why, and on what evidence (for a confirmation, the PSP's reference).
+ */
+public record OpsProposeRequest(
+    Long targetId, String kind, String ticket, String reason, String evidence) {}

@@ -1,0 +1,234 @@
+package dev.clearway.store.channel;
+
+import dev.clearway.core.channel.domain.Attempt;
+import dev.clearway.core.channel.domain.AttemptStatus;
+import dev.clearway.core.channel.domain.RecoveryTask.TaskStatus;
+import dev.clearway.core.channel.spi.ResultCertainty;
+import dev.clearway.core.review.CompensationStatus;
+import dev.clearway.store.Sql;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The channel rows a person's approved command moves, inside the approval's transaction: an attempt
+ * settled from evidence (with its MANUAL evidence row, history, outbox event and resolved task, as
+ * a recorded observation leaves them), and a compensation refunded again, kept or handed to
+ * finance. Every write is a compare-and-set on the version read under the row's lock.
+ */
+public final class ManualChannelEffects {
+  private static final int CODE_MAX = 64;
+  private static final int REFERENCE_MAX = 128;
+
+  private ManualChannelEffects() {}
+
+  /** An attempt locked for a command, with its recovery task's status (null without a task). */
+  public record LockedAttempt(Attempt attempt, TaskStatus task) {}
+
+  /** A compensation locked for a command. */
+  public record LockedCompensation(
+      long attemptId,
+      String tradeOrderNo,
+      String refundNo,
+      long amount,
+      CompensationStatus status,
+      long version) {}
+
+  public static Optional<LockedAttempt> lockAttempt(Connection c, long attemptId)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT a.*, t.status AS task_status FROM payment_attempt a"
+                + " LEFT JOIN recovery_task t ON t.attempt_id = a.id"
+                + " WHERE a.id = ? FOR UPDATE OF a")) {
+      ps.setLong(1, attemptId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        String task = rs.getString("task_status");
+        return Optional.of(
+            new LockedAttempt(
+                ChannelRows.attempt(rs), task == null ? null : TaskStatus.valueOf(task)));
+      }
+    }
+  }
+
+  /**
+   * Settles an attempt on a person's evidence: SUCCEEDED (charged) or FAILED (definitely not
+   * charged). The evidence ({@code reference}, a person's text) is kept on the MANUAL evidence row,
+   * never in the attempt's PSP id, which only a PSP's answer writes. False when the attempt moved
+   * since it was read.
+   */
+  public static boolean settleAttempt(
+      Connection c,
+      Attempt from,
+      AttemptStatus to,
+      String reference,
+      String commandRef,
+      Instant now)
+      throws SQLException {
+    ResultCertainty certainty =
+        to == AttemptStatus.SUCCEEDED
+            ? ResultCertainty.CONFIRMED_SUCCESS
+            : ResultCertainty.DEFINITE_FAILURE;
+    String ref = Sql.truncate(reference, REFERENCE_MAX);
+    int moved =
+        update(
+            c,
+            """
+            UPDATE payment_attempt SET status = ?, result_certainty = ?, error_code = ?,
+              failover_eligible = FALSE, version = version + 1, updated_at = ?
+            WHERE id = ? AND version = ? AND status = ?
+            """,
+            to.name(),
+            certainty.name(),
+            to == AttemptStatus.FAILED ? "MANUAL_CONFIRMED_FAILED" : null,
+            Sql.ts(now),
+            from.id(),
+            from.version(),
+            from.status().name());
+    if (moved != 1) {
+      return false;
+    }
+    long evidenceId = manualEvidence(c, from, to, certainty, ref, commandRef, now);
+    update(
+        c,
+        """
+        INSERT INTO payment_attempt_history
+          (attempt_id, version, from_status, to_status, certainty, source, evidence_id, at)
+        VALUES (?, ?, ?, ?, ?, 'MANUAL', ?, ?)
+        """,
+        from.id(),
+        from.version() + 1,
+        from.status().name(),
+        to.name(),
+        certainty.name(),
+        evidenceId,
+        Sql.ts(now));
+    update(
+        c,
+        """
+        UPDATE recovery_task SET status = 'RESOLVED', lease_owner = NULL, lease_until = NULL,
+          evidence_id = ?, last_error = NULL, version = version + 1, updated_at = ?
+        WHERE attempt_id = ? AND status <> 'RESOLVED'
+        """,
+        evidenceId,
+        Sql.ts(now),
+        from.id());
+    AttemptEventRows.outbox(c, from, to, now);
+    return true;
+  }
+
+  private static long manualEvidence(
+      Connection c,
+      Attempt a,
+      AttemptStatus to,
+      ResultCertainty certainty,
+      String reference,
+      String commandRef,
+      Instant now)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO provider_evidence (attempt_id, source, operation, certainty,
+                   provider_status, provider_object_id, request_id, observed_at)
+            VALUES (?, 'MANUAL', 'MANUAL_CONFIRM', ?, ?, ?, ?, ?)
+            RETURNING id
+            """)) {
+      ps.setLong(1, a.id());
+      ps.setString(2, certainty.name());
+      ps.setString(3, to.name());
+      ps.setString(4, reference);
+      ps.setString(5, commandRef);
+      ps.setObject(6, Sql.ts(now));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  private static int update(Connection c, String sql, Object... params) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setObject(i + 1, params[i]);
+      }
+      return ps.executeUpdate();
+    }
+  }
+
+  public static Optional<LockedCompensation> lockCompensation(Connection c, long attemptId)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT attempt_id, trade_order_no, refund_no, amount, status, version"
+                + " FROM attempt_compensation WHERE attempt_id = ? FOR UPDATE")) {
+      ps.setLong(1, attemptId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new LockedCompensation(
+                rs.getLong("attempt_id"),
+                rs.getString("trade_order_no"),
+                rs.getString("refund_no"),
+                rs.getLong("amount"),
+                CompensationStatus.valueOf(rs.getString("status")),
+                rs.getLong("version")));
+      }
+    }
+  }
+
+  /**
+   * Moves a compensation waiting for a person: back to PENDING, due now (the worker refunds it by
+   * the same refund number), or settled as KEPT or FINANCE with its domain event. False when it
+   * moved since it was read.
+   */
+  public static boolean settleCompensation(
+      Connection c, LockedCompensation k, CompensationStatus to, String kind, Instant now)
+      throws SQLException {
+    int moved =
+        update(
+            c,
+            """
+            UPDATE attempt_compensation SET status = ?, last_error = ?, due_at = ?,
+              version = version + 1, updated_at = ?
+            WHERE attempt_id = ? AND version = ? AND status = ?
+            """,
+            to.name(),
+            Sql.truncate(kind, CODE_MAX),
+            Sql.ts(now),
+            Sql.ts(now),
+            k.attemptId(),
+            k.version(),
+            k.status().name());
+    if (moved != 1) {
+      return false;
+    }
+    if (to.isSettled()) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("attemptId", k.attemptId());
+      fields.put("tradeOrderNo", k.tradeOrderNo());
+      fields.put("refundNo", k.refundNo());
+      fields.put("amount", k.amount());
+      fields.put("status", to.name());
+      AttemptEventRows.insertOutbox(
+          c,
+          "compensation-" + k.attemptId() + "-" + to.name(),
+          "DuplicateChargeSettledByPerson",
+          k.attemptId(),
+          k.tradeOrderNo(),
+          AttemptEventRows.json(fields),
+          now);
+    }
+    return true;
+  }
+}
