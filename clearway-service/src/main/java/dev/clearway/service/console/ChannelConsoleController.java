@@ -1,5 +1,6 @@
 package dev.clearway.service.console;
 
+import dev.clearway.service.api.Refusal;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.Page;
@@ -148,6 +149,8 @@ public class ChannelConsoleController {
       summary =
           "A payment order's attempts across PSPs, newest first, each with its newest provider"
               + " evidence")
+  @Refusal(status = 404, code = "order_not_found", message = "no payment order with that number")
+  @Refusal(status = 422, code = "invalid_trade_order_no", message = "a trade order number is 1 to 64 letters, digits or underscores")
   @GetMapping("/orders/{tradeOrderNo}")
   public OrderView order(
       @PathVariable("tradeOrderNo") String tradeOrderNo,
@@ -172,6 +175,7 @@ public class ChannelConsoleController {
   }
 
   @Operation(summary = "An attempt's provider evidence, newest first")
+  @Refusal(status = 404, code = "attempt_not_found", message = "no such payment attempt")
   @GetMapping("/attempts/{attemptId}/evidence")
   public Page<EvidenceRow> evidence(
       @PathVariable("attemptId") long attemptId,

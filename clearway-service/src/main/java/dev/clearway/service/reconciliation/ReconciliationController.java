@@ -1,5 +1,6 @@
 package dev.clearway.service.reconciliation;
 
+import dev.clearway.service.api.Refusal;
 import dev.clearway.core.reconciliation.domain.DifferenceClass;
 import dev.clearway.core.reconciliation.domain.DifferenceState;
 import dev.clearway.core.reconciliation.domain.MatchConfidence;
@@ -64,6 +65,7 @@ public class ReconciliationController {
   }
 
   @Operation(summary = "Differences, newest first, filtered by account, class, state, confidence")
+  @Refusal(status = 400, code = "invalid_parameter", message = "state must be one of OPEN, AUTO_REPAIRING, NEEDS_PERSON, RESOLVED")
   @GetMapping("/differences")
   public Page<DifferenceView> differences(
       @RequestParam(name = "account", required = false) String account,
@@ -85,6 +87,7 @@ public class ReconciliationController {
   }
 
   @Operation(summary = "Differences waiting for a person (NEEDS_PERSON), newest first")
+  @Refusal(status = 400, code = "invalid_parameter", message = "account must be 1 to 128 characters")
   @GetMapping("/tickets")
   public Page<DifferenceView> tickets(
       @RequestParam(name = "account", required = false) String account,
@@ -99,6 +102,7 @@ public class ReconciliationController {
   }
 
   @Operation(summary = "One difference with its statement line, history, commands and audit")
+  @Refusal(status = 404, code = "difference_not_found", message = "no such difference")
   @GetMapping("/differences/{id}")
   public DifferenceDetail difference(@PathVariable("id") long id, HttpServletRequest request) {
     OpsRequests.person(request);

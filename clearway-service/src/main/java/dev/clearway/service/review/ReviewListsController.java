@@ -1,5 +1,6 @@
 package dev.clearway.service.review;
 
+import dev.clearway.service.api.Refusal;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.service.api.ApiException;
@@ -53,6 +54,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "One flow's facts and the first page of its timeline, commands and audit")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}")
   public ReviewFlowDetail flow(@PathVariable("flowId") long flowId) {
     ReviewFlowView view = ReviewFlowView.of(existing(flowId));
@@ -66,6 +68,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "A flow's transitions, newest first")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}/history")
   public Page<HistoryEntry> history(
       @PathVariable("flowId") long flowId,
@@ -78,6 +81,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "A flow's manual commands, newest first")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}/commands")
   public Page<ManualCommand> commands(
       @PathVariable("flowId") long flowId,
@@ -90,6 +94,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "A flow's audit trail (who proposed, approved, rejected), newest first")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}/audit")
   public Page<AuditEntry> audit(
       @PathVariable("flowId") long flowId,
