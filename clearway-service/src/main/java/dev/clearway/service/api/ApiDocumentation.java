@@ -6,13 +6,16 @@ import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.util.Map;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The OpenAPI document at {@code /v3/api-docs}, complete enough for a client generator: one bearer
@@ -24,6 +27,12 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiDocumentation {
+  static {
+    // A JSON tree (e.g. evidence kept as received) is any JSON value, not a bean of its getters.
+    SpringDocUtils.getConfig()
+        .replaceWithSchema(
+            JsonNode.class, new Schema<>().description("any JSON value, as received"));
+  }
 
   /** The security scheme of a role's keys, e.g. {@code merchantKey}. */
   static String scheme(Role role) {

@@ -16,6 +16,7 @@ import dev.clearway.service.api.PageCursor;
 import dev.clearway.service.api.Role;
 import dev.clearway.store.channel.JdbcPolicyVersions;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -127,6 +128,7 @@ public class PolicyController {
   @Refusal(status = 422, code = "bad_encoding", message = "the policy is not UTF-8")
   @Refusal(status = 422, code = "bad_version", message = "the version is not 1..64 letters, digits, '.', '_' or '-'")
   @Refusal(status = 422, code = "policy_invalid", message = "unknown_field, percent_out_of_range")
+  @ApiResponse(responseCode = "201", description = "created")
   @PostMapping(
       consumes = {
         MediaType.TEXT_PLAIN_VALUE,

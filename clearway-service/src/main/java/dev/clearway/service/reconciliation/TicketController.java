@@ -9,6 +9,7 @@ import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeys.Principal;
 import dev.clearway.service.api.Role;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -54,6 +55,7 @@ public class TicketController {
   @Refusal(status = 404, code = "not_found", message = "no such difference or command")
   @Refusal(status = 409, code = "difference_not_waiting", message = "the difference is REPAIRED, not NEEDS_PERSON")
   @Refusal(status = 409, code = "command_already_open", message = "the difference already has an open command")
+  @ApiResponse(responseCode = "201", description = "created")
   @PostMapping(
       path = "/differences/{differenceId}/commands",
       consumes = MediaType.APPLICATION_JSON_VALUE)

@@ -12,6 +12,7 @@ import dev.clearway.store.JdbcReviewStore;
 import dev.clearway.store.JdbcReviewStore.Result;
 import dev.clearway.store.review.ManualCommand;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
@@ -52,6 +53,7 @@ public class ReviewController {
   @Refusal(status = 404, code = "not_found", message = "no such flow or command")
   @Refusal(status = 409, code = "command_not_applicable", message = "the flow's state does not allow this command")
   @Refusal(status = 409, code = "command_already_open", message = "the flow already has an open command")
+  @ApiResponse(responseCode = "201", description = "created")
   @PostMapping(path = "/flows/{flowId}/commands", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<ManualCommand> propose(
       @PathVariable("flowId") long flowId,

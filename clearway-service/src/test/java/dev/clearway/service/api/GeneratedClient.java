@@ -13,11 +13,9 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
@@ -47,12 +45,12 @@ final class GeneratedClient implements AutoCloseable {
     assertThat(CLI).as("copied by the build (maven-dependency-plugin)").exists();
     Path spec = work.resolve("api-docs.json");
     Files.writeString(spec, document, StandardCharsets.UTF_8);
+    // Kept next to the generator for whoever reads a failure.
+    Files.writeString(CLI.resolveSibling("api-docs.json"), document, StandardCharsets.UTF_8);
     Path out = work.resolve("client");
     generate(spec, out);
     Path classes = Files.createDirectories(work.resolve("classes"));
-    List<File> files = javaFiles(out.resolve("src/main/java"));
-    files.add(scenarioSource(work));
-    compile(files, classes);
+    compile(scenarioSource(work), out.resolve("src/main/java"), classes);
     URLClassLoader loader =
         new URLClassLoader(
             new URL[] {classes.toUri().toURL(), CLI.toUri().toURL(), jakartaAnnotations()},
@@ -99,13 +97,6 @@ final class GeneratedClient implements AutoCloseable {
         .isTrue();
   }
 
-  private static List<File> javaFiles(Path root) throws IOException {
-    try (Stream<Path> walk = Files.walk(root)) {
-      return new ArrayList<>(
-          walk.filter(p -> p.toString().endsWith(".java")).map(Path::toFile).toList());
-    }
-  }
-
   private static File scenarioSource(Path work) throws IOException {
     Path target = work.resolve("ClientScenario.java");
     try (InputStream in =
@@ -116,7 +107,8 @@ final class GeneratedClient implements AutoCloseable {
     return target.toFile();
   }
 
-  private static void compile(List<File> files, Path classes) throws IOException {
+  /** Compiles the scenario and, from the generated sources, only the classes it reaches. */
+  private static void compile(File scenario, Path generated, Path classes) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     DiagnosticCollector<JavaFileObject> problems = new DiagnosticCollector<>();
     try (StandardJavaFileManager manager =
@@ -124,10 +116,18 @@ final class GeneratedClient implements AutoCloseable {
       String classpath =
           CLI.toAbsolutePath() + File.pathSeparator + new File(jakartaAnnotations().getPath());
       List<String> options =
-          List.of("-d", classes.toString(), "-classpath", classpath, "-proc:none", "-nowarn");
+          List.of(
+              "-d",
+              classes.toString(),
+              "-sourcepath",
+              generated.toString(),
+              "-classpath",
+              classpath,
+              "-proc:none",
+              "-nowarn");
       boolean ok =
           javac
-              .getTask(null, manager, problems, options, null, manager.getJavaFileObjectsFromFiles(files))
+              .getTask(null, manager, problems, options, null, manager.getJavaFileObjects(scenario))
               .call();
       assertThat(ok).as("the generated client compiles: %s", problems.getDiagnostics()).isTrue();
     }

@@ -113,7 +113,7 @@ class GeneratedClientHttpTest {
   }
 
   @Test
-  void aPaymentWhoseChargeIsUnknownIsCancelledThroughTheGeneratedClient() {
+  void aPaymentWhoseChargeIsUnknownIsCancelledThroughTheGeneratedClient() throws Exception {
     long user = user(2);
     GatedWallet.Gate gate = api.wallet.gate(user);
     try {
