@@ -81,13 +81,14 @@ class GeneratedClientHttpTest {
   void aPaymentIsCreatedReadAndRefundedThroughTheGeneratedClient() {
     long user = user(1);
     String key = "gen-pay-" + RUN;
+    String deadline = deadline();
     Map<String, Object> created =
-        merchant.call("createPayment", key, user, "gen-order-" + RUN, 990L, deadline());
+        merchant.call("createPayment", key, user, "gen-order-" + RUN, 990L, deadline);
     assertThat(created).containsEntry("httpStatus", 201).containsEntry("status", "BIZ_SUCCESS");
     long flowId = (Long) created.get("flowId");
 
     Map<String, Object> again =
-        merchant.call("createPayment", key, user, "gen-order-" + RUN, 990L, deadline());
+        merchant.call("createPayment", key, user, "gen-order-" + RUN, 990L, deadline);
     assertThat(again).containsEntry("httpStatus", 200).containsEntry("flowId", flowId);
     assertThat(again.get("replayed")).isEqualTo(List.of("true"));
 
