@@ -100,13 +100,9 @@ final class CommonAnswers {
     switch (parameter.getName()) {
       case "cursor" ->
           ErrorAnswers.add(
-              operation,
-              400,
-              "invalid_cursor",
-              "cursor must be the nextCursor of a previous page");
+              operation, 400, "invalid_cursor", "cursor must be the nextCursor of a previous page");
       case "limit" ->
-          ErrorAnswers.add(
-              operation, 400, "invalid_parameter", "limit must be between 1 and 100");
+          ErrorAnswers.add(operation, 400, "invalid_parameter", "limit must be between 1 and 100");
       case "merchant" ->
           ErrorAnswers.add(
               operation,

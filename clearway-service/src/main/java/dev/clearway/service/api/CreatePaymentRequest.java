@@ -10,8 +10,7 @@ import io.swagger.v3.oas.annotations.media.Schema.RequiredMode;
 public record CreatePaymentRequest(
     @Schema(requiredMode = RequiredMode.REQUIRED, description = "positive", example = "42")
         Long userId,
-    @Schema(requiredMode = RequiredMode.REQUIRED, maxLength = 32, example = "renewal")
-        String scene,
+    @Schema(requiredMode = RequiredMode.REQUIRED, maxLength = 32, example = "renewal") String scene,
     @Schema(
             requiredMode = RequiredMode.REQUIRED,
             maxLength = 160,
@@ -23,10 +22,7 @@ public record CreatePaymentRequest(
             description = "positive, in minor units, at most the configured maximum",
             example = "990")
         Long amount,
-    @Schema(
-            requiredMode = RequiredMode.REQUIRED,
-            description = "ISO 4217 code",
-            example = "CNY")
+    @Schema(requiredMode = RequiredMode.REQUIRED, description = "ISO 4217 code", example = "CNY")
         String currency,
     @Schema(
             requiredMode = RequiredMode.REQUIRED,

@@ -15,8 +15,8 @@ import java.util.TreeMap;
 import org.springframework.http.HttpStatus;
 
 /**
- * The documented error answers of an operation: for each status one {@code {code, message}}
- * ({@link ApiError}) answer, one example per code, and a description that lists every code.
+ * The documented error answers of an operation: for each status one {@code {code, message}} ({@link
+ * ApiError}) answer, one example per code, and a description that lists every code.
  */
 final class ErrorAnswers {
   static final String SCHEMA = "ApiError";

@@ -38,7 +38,8 @@ final class PrometheusPath {
                             .content(
                                 new Content()
                                     .addMediaType(
-                                        "text/plain", new MediaType().schema(new StringSchema())))));
+                                        "text/plain",
+                                        new MediaType().schema(new StringSchema())))));
     document.getPaths().addPathItem(ApiKeyFilter.PROMETHEUS, new PathItem().get(scrape));
   }
 }

@@ -1,10 +1,10 @@
 package dev.clearway.service.console;
 
-import dev.clearway.service.api.Refusal;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.store.channel.JdbcChannelOps;
 import dev.clearway.store.channel.JdbcChannelOps.AccountFigures;
 import dev.clearway.store.channel.JdbcChannelQueues;
@@ -150,7 +150,10 @@ public class ChannelConsoleController {
           "A payment order's attempts across PSPs, newest first, each with its newest provider"
               + " evidence")
   @Refusal(status = 404, code = "order_not_found", message = "no payment order with that number")
-  @Refusal(status = 422, code = "invalid_trade_order_no", message = "a trade order number is 1 to 64 letters, digits or underscores")
+  @Refusal(
+      status = 422,
+      code = "invalid_trade_order_no",
+      message = "a trade order number is 1 to 64 letters, digits or underscores")
   @GetMapping("/orders/{tradeOrderNo}")
   public OrderView order(
       @PathVariable("tradeOrderNo") String tradeOrderNo,

@@ -1,7 +1,7 @@
 package dev.clearway.service.reconciliation;
 
-import dev.clearway.service.api.Refusal;
 import dev.clearway.service.api.ApiException;
+import dev.clearway.service.api.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;

@@ -1,12 +1,12 @@
 package dev.clearway.service.review;
 
-import dev.clearway.service.api.Refusal;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.MerchantFilter;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.store.JdbcReviewQueries;
 import dev.clearway.store.review.AuditEntry;
 import dev.clearway.store.review.HistoryEntry;

@@ -109,13 +109,13 @@ class ApiDocumentHttpTest {
   void createsAnswer201And200AndListTheirRefusalsWithExamples() {
     JsonNode responses = operation("post", "/v1/payments").path("responses");
     assertThat(responses.propertyNames())
-        .contains("200", "201", "400", "401", "403", "404", "409", "413", "415", "422", "500", "503");
+        .contains(
+            "200", "201", "400", "401", "403", "404", "409", "413", "415", "422", "500", "503");
     assertThat(responses.path("201").path("content").path("application/json").path("schema"))
         .as("201 carries the flow")
         .isNotEmpty();
     assertThat(codes(responses, "400"))
-        .contains(
-            "missing_field", "invalid_amount", "idempotency_key_missing", "malformed_json");
+        .contains("missing_field", "invalid_amount", "idempotency_key_missing", "malformed_json");
     assertThat(codes(responses, "422")).contains("idempotency_key_reused");
     assertThat(codes(responses, "503")).contains("overloaded", "shutting_down", "intake_closed");
     assertThat(responses.path("503").path("headers").has("Retry-After")).isTrue();
@@ -124,15 +124,21 @@ class ApiDocumentHttpTest {
     JsonNode error = responses.path("422").path("content").path("application/json");
     assertThat(error.path("schema").path("$ref").asString())
         .isEqualTo("#/components/schemas/ApiError");
-    assertThat(error.path("examples").path("idempotency_key_reused").path("value").path("code")
-            .asString())
+    assertThat(
+            error
+                .path("examples")
+                .path("idempotency_key_reused")
+                .path("value")
+                .path("code")
+                .asString())
         .isEqualTo("idempotency_key_reused");
 
     JsonNode refund = operation("post", "/v1/payment-flows/{flowId}/refunds").path("responses");
     assertThat(refund.propertyNames()).contains("200", "201", "404", "409", "422", "503");
     assertThat(codes(refund, "422")).contains("refund_exceeds_payment", "idempotency_key_reused");
     assertThat(codes(refund, "409")).contains("refund_not_allowed");
-    assertThat(operation("post", "/ops/review/flows/{flowId}/commands").path("responses").has("201"))
+    assertThat(
+            operation("post", "/ops/review/flows/{flowId}/commands").path("responses").has("201"))
         .isTrue();
   }
 
@@ -166,5 +172,4 @@ class ApiDocumentHttpTest {
     examples.path("examples").propertyNames().forEach(codes::add);
     return codes;
   }
-
 }

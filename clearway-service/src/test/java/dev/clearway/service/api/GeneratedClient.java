@@ -23,8 +23,8 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * A Java client generated from an OpenAPI document by OpenAPI Generator (the pinned CLI jar, run
- * in its own JVM: library {@code native}, Jackson), compiled here with {@code
+ * A Java client generated from an OpenAPI document by OpenAPI Generator (the pinned CLI jar, run in
+ * its own JVM: library {@code native}, Jackson), compiled here with {@code
  * generated-client/ClientScenario.java}, and loaded apart from the test classpath: the generated
  * code needs Jackson 2, which the CLI jar brings.
  */
@@ -175,7 +175,8 @@ final class GeneratedClient implements AutoCloseable {
         types[i] = args[i].getClass();
       }
       try {
-        return (Map<String, Object>) target.getClass().getMethod(method, types).invoke(target, args);
+        return (Map<String, Object>)
+            target.getClass().getMethod(method, types).invoke(target, args);
       } catch (InvocationTargetException e) {
         throw new IllegalStateException(method + " failed", e.getCause());
       } catch (ReflectiveOperationException e) {

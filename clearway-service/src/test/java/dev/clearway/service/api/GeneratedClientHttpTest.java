@@ -35,7 +35,9 @@ class GeneratedClientHttpTest {
 
   @BeforeAll
   static void start() throws Exception {
-    api = RunningApi.start();
+    // Production timing: a slow machine must not let the gated charge time out and be retried
+    // before the cancel arrives.
+    api = RunningApi.start("clearway.timing=production");
     client = GeneratedClient.of(document(api.baseUrl()), work);
     merchant = client.scenario(api.baseUrl(), MERCHANT_KEY);
   }
@@ -97,7 +99,8 @@ class GeneratedClientHttpTest {
         .containsEntry("status", "BIZ_SUCCESS")
         .containsEntry("amount", 990L);
 
-    Map<String, Object> refund = merchant.call("createRefund", flowId, "gen-refund-" + RUN, 400L, "damaged");
+    Map<String, Object> refund =
+        merchant.call("createRefund", flowId, "gen-refund-" + RUN, 400L, "damaged");
     assertThat(refund).containsEntry("httpStatus", 201).containsEntry("amount", 400L);
     assertThat(merchant.call("getRefund", (Long) refund.get("refundId")))
         .containsEntry("flowId", flowId)
@@ -119,7 +122,8 @@ class GeneratedClientHttpTest {
     GatedWallet.Gate gate = api.wallet.gate(user);
     try {
       Map<String, Object> created =
-          merchant.call("createPayment", "gen-cancel-" + RUN, user, "gen-cancel-" + RUN, 500L, deadline());
+          merchant.call(
+              "createPayment", "gen-cancel-" + RUN, user, "gen-cancel-" + RUN, 500L, deadline());
       assertThat(created).containsEntry("httpStatus", 201).containsEntry("status", "PROCESSING");
       gate.awaitEntered();
       assertThat(merchant.call("cancelPayment", (Long) created.get("flowId")))
@@ -132,7 +136,8 @@ class GeneratedClientHttpTest {
   @Test
   void refusedRequestsSurfaceTheirCodeThroughTheGeneratedException() {
     Map<String, Object> refused =
-        merchant.call("createPayment", "gen-bad-" + RUN, user(3), "gen-bad-" + RUN, -5L, deadline());
+        merchant.call(
+            "createPayment", "gen-bad-" + RUN, user(3), "gen-bad-" + RUN, -5L, deadline());
     assertThat(refused).containsEntry("httpStatus", 400).containsEntry("code", "invalid_amount");
     assertThat(merchant.call("getPaymentFlow", Long.MAX_VALUE))
         .containsEntry("httpStatus", 404)
