@@ -44,7 +44,8 @@ import tools.jackson.databind.MapperFeature;
   CallbackController.class,
   ChannelWebhookController.class,
   PaymentMethodController.class,
-  ApiExceptionHandler.class
+  ApiExceptionHandler.class,
+  ApiDocumentation.class
 })
 public class ApiConfiguration {
 

@@ -58,6 +58,14 @@ public class CallbackController {
   }
 
   @Operation(summary = "Signed payment-channel callback; acknowledged after it is stored")
+  @Refusal(status = 400, code = "malformed_signature", message = "malformed signature header")
+  @Refusal(
+      status = 400,
+      code = "stale_timestamp",
+      message = "signature timestamp outside tolerance")
+  @Refusal(status = 400, code = "malformed_event", message = "the event is not valid JSON")
+  @Refusal(status = 401, code = "invalid_signature", message = "signature does not match")
+  @Refusal(status = 404, code = "unknown_channel", message = "no such channel")
   @PostMapping(path = "/v1/callbacks/{channel}", produces = MediaType.APPLICATION_JSON_VALUE)
   public Map<String, Object> receive(
       @PathVariable("channel") String channel,

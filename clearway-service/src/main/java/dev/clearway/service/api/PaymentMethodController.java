@@ -44,6 +44,17 @@ public class PaymentMethodController {
   }
 
   @Operation(summary = "Change the payment method of a flow that is still paying (new attempt)")
+  @Refusal(status = 404, code = "channels_disabled", message = "no channel layer")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
+  @Refusal(status = 409, code = "flow_not_paying", message = "the flow is not paying")
+  @Refusal(
+      status = 409,
+      code = "previous_attempt_not_final",
+      message = "the previous attempt's result is not known yet; retry later")
+  @Refusal(
+      status = 422,
+      code = "invalid_payment_method",
+      message = "paymentMethod must be 1 to 64 letters, digits or underscores")
   @PostMapping(
       path = "/v1/payment-flows/{flowId}/payment-method",
       consumes = MediaType.APPLICATION_JSON_VALUE,

@@ -4,6 +4,7 @@ import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.store.channel.JdbcChannelOps;
 import dev.clearway.store.channel.JdbcChannelOps.AccountFigures;
 import dev.clearway.store.channel.JdbcChannelQueues;
@@ -148,6 +149,11 @@ public class ChannelConsoleController {
       summary =
           "A payment order's attempts across PSPs, newest first, each with its newest provider"
               + " evidence")
+  @Refusal(status = 404, code = "order_not_found", message = "no payment order with that number")
+  @Refusal(
+      status = 422,
+      code = "invalid_trade_order_no",
+      message = "a trade order number is 1 to 64 letters, digits or underscores")
   @GetMapping("/orders/{tradeOrderNo}")
   public OrderView order(
       @PathVariable("tradeOrderNo") String tradeOrderNo,
@@ -172,6 +178,7 @@ public class ChannelConsoleController {
   }
 
   @Operation(summary = "An attempt's provider evidence, newest first")
+  @Refusal(status = 404, code = "attempt_not_found", message = "no such payment attempt")
   @GetMapping("/attempts/{attemptId}/evidence")
   public Page<EvidenceRow> evidence(
       @PathVariable("attemptId") long attemptId,

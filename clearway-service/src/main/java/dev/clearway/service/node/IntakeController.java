@@ -3,6 +3,7 @@ package dev.clearway.service.node;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys;
+import dev.clearway.service.api.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpStatus;
@@ -42,6 +43,10 @@ public class IntakeController {
               + " 503 intake_closed within about a second and writes nothing, while queries,"
               + " cancels, callbacks, refunds and all workers go on with existing payments."
               + " {\"open\": true} reopens. Audited (who, when, reason); no second approval.")
+  @Refusal(
+      status = 400,
+      code = "invalid_parameter",
+      message = "a reason is required to close intake")
   @PostMapping(
       path = "/ops/intake",
       consumes = MediaType.APPLICATION_JSON_VALUE,

@@ -12,9 +12,11 @@ import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.service.api.Role;
 import dev.clearway.store.channel.JdbcPolicyVersions;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -77,6 +79,14 @@ public class PolicyController {
       summary =
           "The rollout state and a page of the stored versions with their status, newest first"
               + " (cursor and limit page the versions)")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(
+      status = 400,
+      code = "invalid_cursor",
+      message = "cursor must be the nextCursor of a previous page")
   @GetMapping
   public PolicyOverview overview(
       @RequestParam(name = "cursor", required = false) String cursor,
@@ -96,6 +106,15 @@ public class PolicyController {
       summary =
           "One version (body, status, problems, dry run) and a page of its audit trail, newest"
               + " first (cursor and limit page the trail)")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 404, code = "not_found", message = "no such policy version")
+  @Refusal(
+      status = 400,
+      code = "invalid_cursor",
+      message = "cursor must be the nextCursor of a previous page")
   @GetMapping("/{version}")
   public PolicyDetail version(
       @PathVariable("version") String version,
@@ -115,6 +134,19 @@ public class PolicyController {
   }
 
   @Operation(summary = "Submit a policy as YAML (operator): stored as DRAFT")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an operator key")
+  @Refusal(status = 409, code = "version_exists", message = "version 2026-12-01 already exists")
+  @Refusal(status = 422, code = "bad_encoding", message = "the policy is not UTF-8")
+  @Refusal(
+      status = 422,
+      code = "bad_version",
+      message = "the version is not 1..64 letters, digits, '.', '_' or '-'")
+  @Refusal(status = 422, code = "policy_invalid", message = "unknown_field, percent_out_of_range")
+  @ApiResponse(responseCode = "201", description = "created")
   @PostMapping(
       consumes = {
         MediaType.TEXT_PLAIN_VALUE,
@@ -133,6 +165,13 @@ public class PolicyController {
   }
 
   @Operation(summary = "Validate a version (operator): VALIDATED, or REJECTED with its problems")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an operator key")
+  @Refusal(status = 404, code = "not_found", message = "no such policy version")
+  @Refusal(status = 409, code = "not_validatable", message = "2026-12-01 is ACTIVE")
   @PostMapping("/{version}/validate")
   public PolicyRecord validate(@PathVariable("version") String version, HttpServletRequest request)
       throws PolicyRejected {
@@ -146,6 +185,13 @@ public class PolicyController {
       summary =
           "Dry-run a version over the recorded attempts of the last 7 days (operator), read page"
               + " by page")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an operator key")
+  @Refusal(status = 404, code = "not_found", message = "no such policy version")
+  @Refusal(status = 409, code = "not_validated", message = "2026-12-01 is DRAFT")
   @PostMapping("/{version}/dry-run")
   public DryRunReport dryRun(@PathVariable("version") String version, HttpServletRequest request)
       throws PolicyRejected {
@@ -162,6 +208,22 @@ public class PolicyController {
   }
 
   @Operation(summary = "Roll a version out to a percent of hash buckets, or change it (operator)")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an operator key")
+  @Refusal(status = 404, code = "not_found", message = "no such policy version")
+  @Refusal(status = 409, code = "no_active", message = "no ACTIVE policy to roll out against")
+  @Refusal(status = 409, code = "not_validated", message = "2026-12-01 is DRAFT")
+  @Refusal(status = 409, code = "dry_run_missing", message = "2026-12-01 has no dry run")
+  @Refusal(status = 409, code = "dry_run_blocked", message = "the dry run found blocking problems")
+  @Refusal(status = 409, code = "rollout_in_progress", message = "another version is rolling out")
+  @Refusal(
+      status = 409,
+      code = "concurrent_change",
+      message = "the rollout changed meanwhile; read it again")
+  @Refusal(status = 422, code = "bad_percent", message = "percent must be within 1..100")
   @PostMapping(path = "/{version}/rollout", consumes = MediaType.APPLICATION_JSON_VALUE)
   public RolloutState rollout(
       @PathVariable("version") String version,
@@ -177,6 +239,21 @@ public class PolicyController {
   }
 
   @Operation(summary = "Promote the version in rollout to ACTIVE (approver, not its submitter)")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an approver key")
+  @Refusal(status = 404, code = "not_found", message = "no such policy version")
+  @Refusal(
+      status = 403,
+      code = "same_person",
+      message = "the version must be promoted by someone other than its submitter")
+  @Refusal(status = 409, code = "not_in_rollout", message = "2026-12-01 is VALIDATED")
+  @Refusal(
+      status = 409,
+      code = "concurrent_change",
+      message = "the rollout changed meanwhile; read it again")
   @PostMapping("/{version}/promote")
   public RolloutState promote(@PathVariable("version") String version, HttpServletRequest request)
       throws PolicyRejected {
@@ -200,6 +277,21 @@ public class PolicyController {
       summary =
           "Roll back (approver): the version in rollout, else the ACTIVE one to its last known"
               + " good")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an approver key")
+  @Refusal(
+      status = 409,
+      code = "not_live",
+      message = "only the version in rollout, else the ACTIVE one, can be rolled back")
+  @Refusal(
+      status = 409,
+      code = "no_last_known_good",
+      message = "no earlier version to roll back to")
+  @Refusal(status = 422, code = "reason_required", message = "say why")
+  @Refusal(status = 422, code = "reason_too_long", message = "reason is longer than 500")
   @PostMapping(path = "/{version}/rollback", consumes = MediaType.APPLICATION_JSON_VALUE)
   public RolloutState rollback(
       @PathVariable("version") String version,
@@ -215,6 +307,14 @@ public class PolicyController {
   }
 
   @Operation(summary = "Pause the rollout of a version: 0 percent, tasks keep their pin (operator)")
+  @Refusal(
+      status = 404,
+      code = "channels_disabled",
+      message = "recovery policies need the channel layer (serve --channels)")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an operator key")
+  @Refusal(status = 409, code = "no_rollout", message = "that version is not rolling out")
+  @Refusal(status = 422, code = "reason_required", message = "say why")
+  @Refusal(status = 422, code = "reason_too_long", message = "reason is longer than 500")
   @PostMapping(path = "/{version}/pause", consumes = MediaType.APPLICATION_JSON_VALUE)
   public RolloutState pause(
       @PathVariable("version") String version,

@@ -10,6 +10,7 @@ import dev.clearway.core.reconciliation.port.ReconRuns;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.store.reconciliation.DifferenceFilter;
 import dev.clearway.store.reconciliation.JdbcReconQueries;
 import dev.clearway.store.reconciliation.OpenDifferences;
@@ -64,6 +65,10 @@ public class ReconciliationController {
   }
 
   @Operation(summary = "Differences, newest first, filtered by account, class, state, confidence")
+  @Refusal(
+      status = 400,
+      code = "invalid_parameter",
+      message = "state must be one of OPEN, AUTO_REPAIRING, NEEDS_PERSON, RESOLVED")
   @GetMapping("/differences")
   public Page<DifferenceView> differences(
       @RequestParam(name = "account", required = false) String account,
@@ -85,6 +90,10 @@ public class ReconciliationController {
   }
 
   @Operation(summary = "Differences waiting for a person (NEEDS_PERSON), newest first")
+  @Refusal(
+      status = 400,
+      code = "invalid_parameter",
+      message = "account must be 1 to 128 characters")
   @GetMapping("/tickets")
   public Page<DifferenceView> tickets(
       @RequestParam(name = "account", required = false) String account,
@@ -99,6 +108,7 @@ public class ReconciliationController {
   }
 
   @Operation(summary = "One difference with its statement line, history, commands and audit")
+  @Refusal(status = 404, code = "difference_not_found", message = "no such difference")
   @GetMapping("/differences/{id}")
   public DifferenceDetail difference(@PathVariable("id") long id, HttpServletRequest request) {
     OpsRequests.person(request);

@@ -1,6 +1,7 @@
 package dev.clearway.service.reconciliation;
 
 import dev.clearway.service.api.ApiException;
+import dev.clearway.service.api.Refusal;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
@@ -32,6 +33,9 @@ public class RunController {
   }
 
   @Operation(summary = "Import (when downloadable), reconcile and repair one account-day now")
+  @Refusal(status = 400, code = "missing_body", message = "a JSON body is required")
+  @Refusal(status = 400, code = "missing_field", message = "account is required")
+  @Refusal(status = 400, code = "invalid_date", message = "date must be YYYY-MM-DD")
   @PostMapping(path = "/runs", consumes = MediaType.APPLICATION_JSON_VALUE)
   public RunOutcome run(
       @RequestBody(required = false) RunRequest body, HttpServletRequest request) {

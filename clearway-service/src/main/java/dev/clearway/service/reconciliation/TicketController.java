@@ -6,8 +6,10 @@ import dev.clearway.core.reconciliation.port.TicketCommands;
 import dev.clearway.core.reconciliation.port.TicketCommands.Result;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeys.Principal;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.service.api.Role;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import java.util.function.Consumer;
@@ -45,6 +47,24 @@ public class TicketController {
   }
 
   @Operation(summary = "Propose how a ticket is closed (operator); it takes effect once approved")
+  @Refusal(status = 400, code = "missing_body", message = "a JSON body is required")
+  @Refusal(
+      status = 400,
+      code = "invalid_command",
+      message = "kind must be RESOLVE_REPAIRED_OUTSIDE or ACCEPT_DIFFERENCE")
+  @Refusal(status = 400, code = "missing_field", message = "reason is required")
+  @Refusal(status = 400, code = "field_too_long", message = "reason is longer than 500")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an operator key")
+  @Refusal(status = 404, code = "not_found", message = "no such difference or command")
+  @Refusal(
+      status = 409,
+      code = "difference_not_waiting",
+      message = "the difference is REPAIRED, not NEEDS_PERSON")
+  @Refusal(
+      status = 409,
+      code = "command_already_open",
+      message = "the difference already has an open command")
+  @ApiResponse(responseCode = "201", description = "created")
   @PostMapping(
       path = "/differences/{differenceId}/commands",
       consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -70,6 +90,13 @@ public class TicketController {
   }
 
   @Operation(summary = "Approve a ticket command (approver, not its proposer): resolves the ticket")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an approver key")
+  @Refusal(status = 404, code = "not_found", message = "no such difference or command")
+  @Refusal(status = 409, code = "command_not_open", message = "the command is APPLIED")
+  @Refusal(
+      status = 409,
+      code = "same_person",
+      message = "a command must be decided by another person than its proposer")
   @PostMapping("/commands/{commandId}/approve")
   public TicketCommand approve(
       @PathVariable("commandId") long commandId, HttpServletRequest request) {
@@ -80,6 +107,15 @@ public class TicketController {
   }
 
   @Operation(summary = "Reject a ticket command (approver, not its proposer)")
+  @Refusal(status = 400, code = "missing_field", message = "reason is required")
+  @Refusal(status = 400, code = "field_too_long", message = "reason is longer than 500")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an approver key")
+  @Refusal(status = 404, code = "not_found", message = "no such difference or command")
+  @Refusal(status = 409, code = "command_not_open", message = "the command is APPLIED")
+  @Refusal(
+      status = 409,
+      code = "same_person",
+      message = "a command must be decided by another person than its proposer")
   @PostMapping(path = "/commands/{commandId}/reject", consumes = MediaType.APPLICATION_JSON_VALUE)
   public TicketCommand reject(
       @PathVariable("commandId") long commandId,

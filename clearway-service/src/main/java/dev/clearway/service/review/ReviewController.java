@@ -6,11 +6,13 @@ import dev.clearway.core.review.CommandKind;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.service.api.Role;
 import dev.clearway.store.JdbcReviewStore;
 import dev.clearway.store.JdbcReviewStore.Result;
 import dev.clearway.store.review.ManualCommand;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
@@ -43,6 +45,24 @@ public class ReviewController {
   }
 
   @Operation(summary = "Propose a command (operator); it takes effect only once approved")
+  @Refusal(status = 400, code = "missing_body", message = "a JSON body is required")
+  @Refusal(
+      status = 400,
+      code = "invalid_command",
+      message = "kind must be CONFIRM_BIZ_SUCCESS, FORCE_REFUND or RESUME")
+  @Refusal(status = 400, code = "missing_field", message = "reason is required")
+  @Refusal(status = 400, code = "field_too_long", message = "reason is longer than 500")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an operator key")
+  @Refusal(status = 404, code = "not_found", message = "no such flow or command")
+  @Refusal(
+      status = 409,
+      code = "command_not_applicable",
+      message = "the flow's state does not allow this command")
+  @Refusal(
+      status = 409,
+      code = "command_already_open",
+      message = "the flow already has an open command")
+  @ApiResponse(responseCode = "201", description = "created")
   @PostMapping(path = "/flows/{flowId}/commands", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<ManualCommand> propose(
       @PathVariable("flowId") long flowId,
@@ -62,6 +82,17 @@ public class ReviewController {
   }
 
   @Operation(summary = "Approve a command (approver, not its proposer): applies it")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an approver key")
+  @Refusal(status = 404, code = "not_found", message = "no such flow or command")
+  @Refusal(status = 409, code = "command_not_open", message = "the command is APPLIED")
+  @Refusal(
+      status = 409,
+      code = "same_person",
+      message = "a command must be decided by another person than its proposer")
+  @Refusal(
+      status = 409,
+      code = "command_not_applicable",
+      message = "the flow's state does not allow this command")
   @PostMapping("/commands/{commandId}/approve")
   public ManualCommand approve(
       @PathVariable("commandId") long commandId, HttpServletRequest request) {
@@ -75,6 +106,15 @@ public class ReviewController {
   }
 
   @Operation(summary = "Reject a command (approver, not its proposer)")
+  @Refusal(status = 400, code = "missing_field", message = "reason is required")
+  @Refusal(status = 400, code = "field_too_long", message = "reason is longer than 500")
+  @Refusal(status = 403, code = "forbidden", message = "this needs an approver key")
+  @Refusal(status = 404, code = "not_found", message = "no such flow or command")
+  @Refusal(status = 409, code = "command_not_open", message = "the command is APPLIED")
+  @Refusal(
+      status = 409,
+      code = "same_person",
+      message = "a command must be decided by another person than its proposer")
   @PostMapping(path = "/commands/{commandId}/reject", consumes = MediaType.APPLICATION_JSON_VALUE)
   public ManualCommand reject(
       @PathVariable("commandId") long commandId,

@@ -6,6 +6,7 @@ import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.MerchantFilter;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
+import dev.clearway.service.api.Refusal;
 import dev.clearway.store.JdbcReviewQueries;
 import dev.clearway.store.review.AuditEntry;
 import dev.clearway.store.review.HistoryEntry;
@@ -53,6 +54,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "One flow's facts and the first page of its timeline, commands and audit")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}")
   public ReviewFlowDetail flow(@PathVariable("flowId") long flowId) {
     ReviewFlowView view = ReviewFlowView.of(existing(flowId));
@@ -66,6 +68,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "A flow's transitions, newest first")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}/history")
   public Page<HistoryEntry> history(
       @PathVariable("flowId") long flowId,
@@ -78,6 +81,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "A flow's manual commands, newest first")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}/commands")
   public Page<ManualCommand> commands(
       @PathVariable("flowId") long flowId,
@@ -90,6 +94,7 @@ public class ReviewListsController {
   }
 
   @Operation(summary = "A flow's audit trail (who proposed, approved, rejected), newest first")
+  @Refusal(status = 404, code = "flow_not_found", message = "no such payment flow")
   @GetMapping("/{flowId}/audit")
   public Page<AuditEntry> audit(
       @PathVariable("flowId") long flowId,
