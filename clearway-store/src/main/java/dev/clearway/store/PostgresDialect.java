@@ -177,18 +177,23 @@ public final class PostgresDialect implements SqlDialect {
     // The conditions under which the matcher finds the line's flow and reports nothing for it
     // (ChargeLineClassifier, Settlement): a NULL column never agrees here and stays with the
     // matcher. The expected fee is AccountTerms.expectedChargeFee, rounded half up.
+    // The file and its account are checked once (a one-time filter), and the fee is compared with
+    // the flow's amount (equal to the line's): every condition on the line alone is then one the
+    // planner can estimate from the statistics, so it sees the file's true size and joins the two
+    // sets by hash instead of probing the flows once per line.
     return """
         CREATE TEMPORARY TABLE recon_agreed AS
-        SELECT l.line_no, l.trade_order_no
+        SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding
           FROM statement_line l
-          JOIN statement_file sf ON sf.id = l.file_id
           JOIN pay_flow f ON f.trade_order_no = l.trade_order_no
-         WHERE l.file_id = ? AND sf.account_ref = ? AND sf.status = 'IMPORTED'
+         WHERE l.file_id = ?
+           AND EXISTS (SELECT 1 FROM statement_file sf
+                        WHERE sf.id = ? AND sf.account_ref = ? AND sf.status = 'IMPORTED')
            AND l.kind = 'CHARGE' AND l.at IS NOT NULL
            AND f.status IN ('BIZ_SUCCESS', 'REFUNDING', 'REFUNDED')
            AND l.currency = btrim(f.currency)
            AND abs(l.amount) = f.amount
-           AND l.fee = floor((abs(l.amount)::numeric * ? + 500000) / 1000000)::bigint + ?
+           AND l.fee = floor((f.amount::numeric * ? + 500000) / 1000000)::bigint + ?
            AND (l.attempt_key IS NULL
                 OR NOT EXISTS (SELECT 1 FROM payment_attempt pa
                                 WHERE pa.provider_idempotency_key = l.attempt_key

@@ -20,27 +20,26 @@ import javax.sql.DataSource;
 /**
  * The agreeing lines of a file, settled set-based: one statement ({@link
  * SqlDialect#agreeingLinesSql}) selects them into a temporary table of the claim's connection, one
- * statement writes their settlement rows and history rows, and the lines left to the matcher and
+ * statement writes their settlement rows (version 0, without history rows: see {@link #SETTLE}),
+ * and the lines left to the matcher and
  * the unseen movements are read against that table on the same connection. The connection is held
  * for the claim and the table dropped when it closes.
  */
 public final class JdbcAgreeingLines implements AgreeingLines {
 
+  /**
+   * The first settlement of each agreeing payment: its row at version 0, which is the record of
+   * that settlement until the row first changes (the change writes the version-0 history row from
+   * the row as it was, then its own; see {@link JdbcSettlementStore}). A trade order on two
+   * agreeing lines is inserted once: the second conflicts with the first.
+   */
   private static final String SETTLE =
       """
-      -- A trade order on two agreeing lines is inserted once: the second conflicts with the first.
-      WITH added AS (
-        INSERT INTO payment_settlement (trade_order_no, status, difference_id, statement_file_id,
-               statement_line_no, version, updated_at)
-        SELECT trade_order_no, 'SETTLED', NULL::bigint, ?::bigint, NULL::bigint, 0,
-               ?::timestamptz
-          FROM recon_agreed
-        ON CONFLICT (trade_order_no) DO NOTHING
-        RETURNING trade_order_no, status, statement_file_id, updated_at)
-      INSERT INTO payment_settlement_history (trade_order_no, version, from_status, to_status,
-             difference_id, statement_file_id, statement_line_no, at)
-      SELECT trade_order_no, 0, NULL, status, NULL, statement_file_id, NULL, updated_at
-        FROM added
+      INSERT INTO payment_settlement (trade_order_no, status, difference_id, statement_file_id,
+             statement_line_no, version, updated_at)
+      SELECT trade_order_no, 'SETTLED', NULL::bigint, ?::bigint, NULL::bigint, 0, ?::timestamptz
+        FROM recon_agreed
+      ON CONFLICT (trade_order_no) DO NOTHING
       """;
 
   private static final String REMAINING =
@@ -53,13 +52,31 @@ public final class JdbcAgreeingLines implements AgreeingLines {
 
   /**
    * A view whose charge an agreeing line showed is dropped unless it answers for a refund too (a
-   * refund order's view, or a REFUNDED flow's own refund): that one comes with charge_shown.
+   * refund order's view, or a REFUNDED flow's own refund): that one comes with charge_shown. The
+   * attempts' charge views are split so that the day's attempts are anti-joined to the agreed set
+   * by their own trade order no, before any flow is read: those of no agreeing line, then those of
+   * an agreeing line whose flow was refunding (a BIZ_SUCCESS flow never becomes REFUNDED) and now
+   * is REFUNDED. Parameters: those of {@link JdbcLocalFacts#movements}, then account, from, to.
    */
   private static final String UNSEEN =
       JdbcLocalFacts.movements(
-          "NOT EXISTS (SELECT 1 FROM recon_agreed g"
-              + " WHERE g.trade_order_no = f.trade_order_no AND f.status <> 'REFUNDED')",
-          "EXISTS (SELECT 1 FROM recon_agreed g WHERE g.trade_order_no = f.trade_order_no)");
+              "NOT EXISTS (SELECT 1 FROM recon_agreed g WHERE g.trade_order_no = a.trade_order_no)",
+              "NOT EXISTS (SELECT 1 FROM recon_agreed g"
+                  + " WHERE g.trade_order_no = f.trade_order_no AND f.status <> 'REFUNDED')",
+              "EXISTS (SELECT 1 FROM recon_agreed g WHERE g.trade_order_no = f.trade_order_no)")
+          + "UNION ALL\nSELECT "
+          + LocalFactRows.WITHOUT_REFUND
+          + ", TRUE AS charge_shown"
+          + """
+
+            FROM payment_attempt a
+            JOIN channel_account ca ON ca.id = a.channel_account_id
+            JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
+           WHERE a.trade_order_no IN (SELECT g.trade_order_no FROM recon_agreed g WHERE g.refunding)
+             AND a.status = 'SUCCEEDED' AND f.status = 'REFUNDED'
+             AND a.channel_account_id IN (SELECT id FROM channel_account WHERE account_ref = ?)
+             AND a.updated_at >= ? AND a.updated_at < ?
+          """;
 
   private final DataSource dataSource;
   private final SqlDialect dialect;
@@ -90,9 +107,10 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       long agreed;
       try (PreparedStatement ps = c.prepareStatement(dialect.agreeingLinesSql())) {
         ps.setLong(1, fileId);
-        ps.setString(2, account);
-        ps.setLong(3, terms.feeRatePpm());
-        ps.setLong(4, terms.fixedFeeMinor());
+        ps.setLong(2, fileId);
+        ps.setString(3, account);
+        ps.setLong(4, terms.feeRatePpm());
+        ps.setLong(5, terms.fixedFeeMinor());
         agreed = ps.executeUpdate();
       }
       try (Statement st = c.createStatement()) {
@@ -170,7 +188,12 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       return CursorStream.onConnection(
           c,
           UNSEEN,
-          ps -> JdbcLocalFacts.bindMovements(ps, account, wallet, from, to),
+          ps -> {
+            JdbcLocalFacts.bindMovements(ps, account, wallet, from, to);
+            ps.setString(11, account);
+            ps.setObject(12, ts(from));
+            ps.setObject(13, ts(to));
+          },
           rs -> new Unseen(LocalFactRows.map(rs, walletAccount), rs.getBoolean("charge_shown")));
     }
 

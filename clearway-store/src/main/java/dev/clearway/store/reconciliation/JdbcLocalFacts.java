@@ -126,6 +126,14 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
    * wallet, from, to, from, to, account, wallet.
    */
   static String movements(String chargeViewKept, String chargeShown) {
+    return movements(chargeViewKept, chargeViewKept, chargeShown);
+  }
+
+  /**
+   * {@link #movements(String, String)} with one condition on the attempts' charge views ({@code a}
+   * and {@code f}) and another on the plain-wallet charge views ({@code f}).
+   */
+  static String movements(String attemptViewKept, String walletViewKept, String chargeShown) {
     return "SELECT "
         + LocalFactRows.WITHOUT_REFUND
         + ", "
@@ -140,7 +148,7 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
            AND a.channel_account_id IN (SELECT id FROM channel_account WHERE account_ref = ?)
            AND a.updated_at >= ? AND a.updated_at < ?
            AND\s"""
-        + chargeViewKept
+        + attemptViewKept
         + """
 
         UNION ALL
@@ -160,7 +168,7 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
            AND NOT EXISTS (SELECT 1 FROM payment_attempt pa
                             WHERE pa.trade_order_no = f.trade_order_no)
            AND\s"""
-        + chargeViewKept
+        + walletViewKept
         + """
 
         UNION ALL

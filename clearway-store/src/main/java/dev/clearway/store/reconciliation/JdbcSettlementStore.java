@@ -20,7 +20,10 @@ import javax.sql.DataSource;
 /**
  * Settlement status in {@code payment_settlement}, apart from {@code pay_flow} (which this store
  * never reads or writes). A mark changes the row only when the status differs, with a history row
- * in the same transaction; the row lock serialises two marks of one payment.
+ * in the same transaction; the row lock serialises two marks of one payment. Every version of a
+ * row has its history row once the row has changed: a row inserted here gets its version-0 row
+ * at once; a row settled set-based ({@link JdbcAgreeingLines}) is its own record at version 0 and
+ * gets that history row from the first change, before the change's own.
  */
 public final class JdbcSettlementStore implements SettlementStore {
 
@@ -44,6 +47,21 @@ public final class JdbcSettlementStore implements SettlementStore {
       INSERT INTO payment_settlement_history (trade_order_no, version, from_status, to_status,
              difference_id, statement_file_id, statement_line_no, at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      """;
+
+  /**
+   * The version-0 history row of a row about to leave version 0, from the row as it is, unless it
+   * has one (a row settled set-based has none until it first changes).
+   */
+  private static final String FIRST_HISTORY =
+      """
+      INSERT INTO payment_settlement_history (trade_order_no, version, from_status, to_status,
+             difference_id, statement_file_id, statement_line_no, at)
+      SELECT trade_order_no, 0, NULL, status, difference_id, statement_file_id, statement_line_no,
+             updated_at
+        FROM payment_settlement
+       WHERE trade_order_no = ? AND version = 0
+      ON CONFLICT (trade_order_no, version) DO NOTHING
       """;
 
   private final DataSource dataSource;
@@ -93,6 +111,12 @@ public final class JdbcSettlementStore implements SettlementStore {
     }
     if (current.equals(m.status().name())) {
       return false;
+    }
+    if (version == 0) {
+      try (PreparedStatement ps = c.prepareStatement(FIRST_HISTORY)) {
+        ps.setString(1, m.tradeOrderNo());
+        ps.executeUpdate();
+      }
     }
     try (PreparedStatement ps = c.prepareStatement(UPDATE)) {
       ps.setString(1, m.status().name());

@@ -16,7 +16,8 @@ import java.util.Map;
  * Many settlement marks of distinct trade orders in one transaction and three statements, each with
  * the same effect as one mark: the rows of the batch are locked in trade order order; a trade order
  * without a row gets one (version 0) and its history row; a row whose status differs moves (version
- * + 1) with its history row naming the status it left; a row already in the status is left alone.
+ * + 1) with its history row naming the status it left (and the row's version-0 history row, if
+ * it has none yet); a row already in the status is left alone.
  * The marks travel as PostgreSQL arrays, unnested server-side; the move is sent only when a locked
  * row's status differs from its mark (never on a payment's first settlement).
  */
@@ -50,7 +51,11 @@ final class SettlementBatch {
             FROM added
           """;
 
-  /** {@code was} reads the row as it was before this statement (the rows are locked). */
+  /**
+   * {@code was} reads the row as it was before this statement (the rows are locked). A row leaving
+   * version 0 gets its version-0 history row too, from the row as it was, unless it has one (a row
+   * settled set-based has none until it first changes).
+   */
   private static final String MOVE =
       MARKS
           + """
@@ -64,7 +69,18 @@ final class SettlementBatch {
              WHERE s.trade_order_no = m.trade_order_no AND was.trade_order_no = s.trade_order_no
                AND s.status <> m.status
             RETURNING s.trade_order_no, s.version, was.status AS from_status, s.status,
-                      s.difference_id, s.statement_file_id, s.statement_line_no, s.updated_at)
+                      s.difference_id, s.statement_file_id, s.statement_line_no, s.updated_at,
+                      was.difference_id AS was_difference_id,
+                      was.statement_file_id AS was_file_id,
+                      was.statement_line_no AS was_line_no, was.updated_at AS was_at),
+          first AS (
+            INSERT INTO payment_settlement_history (trade_order_no, version, from_status,
+                   to_status, difference_id, statement_file_id, statement_line_no, at)
+            SELECT trade_order_no, 0, NULL, from_status, was_difference_id, was_file_id,
+                   was_line_no, was_at
+              FROM moved
+             WHERE version = 1
+            ON CONFLICT (trade_order_no, version) DO NOTHING)
           INSERT INTO payment_settlement_history (trade_order_no, version, from_status,
                  to_status, difference_id, statement_file_id, statement_line_no, at)
           SELECT trade_order_no, version, from_status, status, difference_id, statement_file_id,

@@ -44,6 +44,23 @@ class JdbcSettlementStoreTest {
         .hasMessageContaining("append-only");
   }
 
+  @Test
+  void aRowSettledSetBasedGetsItsFirstHistoryRowFromItselfWhenItFirstChanges() {
+    // As JdbcAgreeingLines settles: the row at version 0, no history row.
+    fx.exec(
+        "INSERT INTO payment_settlement (trade_order_no, status, statement_file_id, version,"
+            + " updated_at) VALUES ('T1', 'SETTLED', 3, 0, '2026-12-01T00:00:00Z')");
+    store.mark(new Mark("T1", SettlementStatus.SETTLED, null, 4L, 2L, T0.plusSeconds(1)));
+    assertThat(history()).isEmpty();
+
+    store.mark(new Mark("T1", SettlementStatus.MISMATCH, 77L, 6L, 1L, T0.plusSeconds(2)));
+    store.mark(new Mark("T1", SettlementStatus.SETTLED, null, 7L, 1L, T0.plusSeconds(3)));
+
+    assertThat(history())
+        .containsExactly(
+            "0:null>SETTLED file 3", "1:SETTLED>MISMATCH file 6", "2:MISMATCH>SETTLED file 7");
+  }
+
   private java.util.List<String> history() {
     return fx.strings(
         "SELECT version || ':' || coalesce(from_status, 'null') || '>' || to_status"

@@ -57,6 +57,30 @@ class SettlementBatchTest {
   }
 
   @Test
+  void aRowSettledSetBasedGetsItsFirstHistoryRowFromItselfWhenABatchMovesIt() {
+    // As JdbcAgreeingLines settles: the row at version 0, no history row.
+    fx.exec(
+        "INSERT INTO payment_settlement (trade_order_no, status, statement_file_id, version,"
+            + " updated_at) VALUES ('T1', 'SETTLED', 3, 0, '2026-12-01T00:00:00Z')");
+
+    store.markAll(
+        List.of(new Mark("T1", SettlementStatus.MISMATCH, 77L, 5L, 2L, T0.plusSeconds(1))));
+    store.markAll(
+        List.of(new Mark("T1", SettlementStatus.SETTLED, null, 6L, 2L, T0.plusSeconds(2))));
+
+    assertThat(
+            fx.strings(
+                "SELECT version || ':' || coalesce(from_status, 'null') || '>' || to_status"
+                    + " || ' file ' || statement_file_id || ' at ' || (at = ?)"
+                    + " FROM payment_settlement_history ORDER BY version",
+                ReconFixture.ts(T0)))
+        .containsExactly(
+            "0:null>SETTLED file 3 at true",
+            "1:SETTLED>MISMATCH file 5 at false",
+            "2:MISMATCH>SETTLED file 6 at false");
+  }
+
+  @Test
   void theSameBatchAgainChangesNothing() {
     List<Mark> batch =
         List.of(
