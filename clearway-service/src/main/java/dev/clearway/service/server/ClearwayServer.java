@@ -7,6 +7,7 @@ import dev.clearway.service.node.NodeConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;
 import dev.clearway.service.reconciliation.ReconciliationConfiguration;
+import dev.clearway.service.refundbatch.RefundBatchConfiguration;
 import dev.clearway.service.refund.RefundConfiguration;
 import dev.clearway.service.review.ReviewConfiguration;
 import org.springframework.boot.SpringBootConfiguration;
@@ -28,6 +29,7 @@ import org.springframework.context.annotation.Import;
   OutboxConfiguration.class,
   PolicyApiConfiguration.class,
   NodeConfiguration.class,
-  ReconciliationConfiguration.class
+  ReconciliationConfiguration.class,
+  RefundBatchConfiguration.class
 })
 public class ClearwayServer {}

@@ -66,12 +66,13 @@ final class BatchQueries {
         },
         rs -> {
           long refund = rs.getLong(5);
+          Long refundId = rs.wasNull() ? null : refund;
           return new ReportLine(
               rs.getLong(1),
               rs.getLong(2),
               rs.getLong(3),
               ItemOutcome.valueOf(rs.getString(4)),
-              rs.wasNull() ? null : refund,
+              refundId,
               rs.getString(6));
         });
   }

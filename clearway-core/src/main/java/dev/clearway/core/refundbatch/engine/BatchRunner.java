@@ -11,7 +11,7 @@ import dev.clearway.core.refundbatch.domain.RefundBatch;
 import dev.clearway.core.refundbatch.port.BatchEvents;
 import dev.clearway.core.refundbatch.port.BatchRefundEntry;
 import dev.clearway.core.refundbatch.port.BatchRunStore;
-import dev.clearway.core.runtime.LeaseTokens;
+import dev.clearway.core.runtime.TokenMint;
 import dev.clearway.core.runtime.Overloaded;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +37,7 @@ public final class BatchRunner {
   private final BatchRunStore store;
   private final BatchRefundEntry entry;
   private final CallBudget budget;
-  private final LeaseTokens tokens;
+  private final TokenMint tokens;
   private final BatchRunSettings settings;
   private final BatchEvents events;
   private final Clock clock;
@@ -46,7 +46,7 @@ public final class BatchRunner {
       BatchRunStore store,
       BatchRefundEntry entry,
       CallBudget budget,
-      LeaseTokens tokens,
+      TokenMint tokens,
       BatchRunSettings settings,
       BatchEvents events,
       Clock clock) {
@@ -72,7 +72,7 @@ public final class BatchRunner {
   /** Claims one due batch and runs it until it ends, waits, or is taken away. */
   public RunEnd runOnce() {
     Instant now = clock.instant();
-    Lease lease = new Lease(tokens.next().token(), now.plus(settings.lease()));
+    Lease lease = new Lease(tokens.next(), now.plus(settings.lease()));
     Optional<RefundBatch> claimed = store.claimDue(lease, now);
     if (claimed.isEmpty()) {
       return RunEnd.NONE_DUE;
