@@ -60,7 +60,8 @@ CREATE TABLE refund_batch_item (
 );
 CREATE INDEX idx_refund_batch_item_open ON refund_batch_item (batch_id, outcome, id)
   WHERE outcome IN ('PENDING', 'ORDERED');
-CREATE INDEX idx_refund_batch_item_refund ON refund_batch_item (refund_id) WHERE refund_id IS NOT NULL;
+-- A later batch looks up the refund order an earlier batch recorded for the same payment.
+CREATE INDEX idx_refund_batch_item_flow ON refund_batch_item (flow_id, id) WHERE refund_id IS NOT NULL;
 -- Proposals select the paid goals of one merchant's scene.
 CREATE INDEX idx_pay_flow_paid_scene ON pay_flow (merchant_id, scene, id) WHERE status = 'BIZ_SUCCESS';
 

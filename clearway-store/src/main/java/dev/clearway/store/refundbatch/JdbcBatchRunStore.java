@@ -3,6 +3,7 @@ package dev.clearway.store.refundbatch;
 import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refundbatch.decision.ItemDecision;
 import dev.clearway.core.refundbatch.domain.BatchItem;
 import dev.clearway.core.refundbatch.domain.BatchProgress;
@@ -82,15 +83,17 @@ public final class JdbcBatchRunStore implements BatchRunStore {
   }
 
   @Override
-  public boolean ownedByOtherBatch(long refundId, long batchId) {
-    return !sql.query(
-            "SELECT 1 FROM refund_batch_item WHERE refund_id = ? AND batch_id <> ? LIMIT 1",
+  public Optional<PriorRefund> priorBatchRefund(long flowId, long batchId) {
+    return sql.query(
+            "SELECT r.id, r.status FROM refund_batch_item i JOIN refund_order r ON r.id = i.refund_id"
+                + " WHERE i.flow_id = ? AND i.batch_id <> ? ORDER BY i.id LIMIT 1",
             ps -> {
-              ps.setLong(1, refundId);
+              ps.setLong(1, flowId);
               ps.setLong(2, batchId);
             },
-            rs -> 1)
-        .isEmpty();
+            rs -> new PriorRefund(rs.getLong(1), RefundStatus.valueOf(rs.getString(2))))
+        .stream()
+        .findFirst();
   }
 
   @Override

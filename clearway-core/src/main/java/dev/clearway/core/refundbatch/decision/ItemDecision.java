@@ -1,6 +1,7 @@
 package dev.clearway.core.refundbatch.decision;
 
 import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.core.refundbatch.domain.ItemOutcome;
 
@@ -10,10 +11,9 @@ import dev.clearway.core.refundbatch.domain.ItemOutcome;
  *
  * <ul>
  *   <li>Created: ORDERED, the refund engine carries the order out.
- *   <li>Replayed: the order under the payment's batch key already exists. Owned by another batch's
- *       item: ALREADY_REFUNDED (that batch counts it), or NEEDS_PERSON when that order ended
- *       without money moving (the key is spent). Otherwise this batch created it before a
- *       restart: ORDERED.
+ *   <li>Replayed: this batch created the order before a restart (or a cancelled batch left it
+ *       unrecorded): ORDERED. An order an earlier batch recorded is found before the entry is
+ *       called ({@link #priorBatch}).
  *   <li>Amount exceeds what is left: nothing left is ALREADY_REFUNDED (a merchant's refunds or a
  *       compensation took it); a part left is NEEDS_PERSON (refunding the rest is a decision).
  *   <li>Flow not BIZ_SUCCESS: REFUNDED by the engine's compensation is ALREADY_REFUNDED; anything
@@ -26,20 +26,24 @@ public final class ItemDecision {
   /** The item's outcome, the refund order it names (or null) and a short detail. */
   public record Result(ItemOutcome outcome, Long refundId, String detail) {}
 
-  public static Result decide(CreateOutcome outcome, boolean ownedByOtherBatch) {
+  /**
+   * The payment already has the refund order of an earlier batch (its item names it): that batch
+   * counts it, and this one asks nothing. An order that ended without money moving spent the key:
+   * a person decides.
+   */
+  public static Result priorBatch(long refundId, RefundStatus status) {
+    return status.holdsAmount()
+        ? new Result(ItemOutcome.ALREADY_REFUNDED, refundId, "refund order of an earlier batch")
+        : new Result(
+            ItemOutcome.NEEDS_PERSON, refundId, "an earlier batch's refund order is " + status);
+  }
+
+  public static Result decide(CreateOutcome outcome) {
     if (outcome instanceof CreateOutcome.Created c) {
       return new Result(ItemOutcome.ORDERED, c.refund().id(), null);
     }
     if (outcome instanceof CreateOutcome.Replayed r) {
-      if (!ownedByOtherBatch) {
-        return new Result(ItemOutcome.ORDERED, r.refund().id(), null);
-      }
-      return r.refund().status().holdsAmount()
-          ? new Result(ItemOutcome.ALREADY_REFUNDED, null, "refund " + r.refund().id() + " of a batch")
-          : new Result(
-              ItemOutcome.NEEDS_PERSON,
-              null,
-              "refund " + r.refund().id() + " of an earlier batch is " + r.refund().status());
+      return new Result(ItemOutcome.ORDERED, r.refund().id(), null);
     }
     if (outcome instanceof CreateOutcome.ExceedsPayment e) {
       return e.available() <= 0

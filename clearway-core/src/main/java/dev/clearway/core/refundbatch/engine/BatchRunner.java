@@ -11,6 +11,7 @@ import dev.clearway.core.refundbatch.domain.RefundBatch;
 import dev.clearway.core.refundbatch.port.BatchEvents;
 import dev.clearway.core.refundbatch.port.BatchRefundEntry;
 import dev.clearway.core.refundbatch.port.BatchRunStore;
+import dev.clearway.core.refundbatch.port.BatchRunStore.PriorRefund;
 import dev.clearway.core.runtime.TokenMint;
 import dev.clearway.core.runtime.Overloaded;
 import java.time.Clock;
@@ -24,7 +25,8 @@ import java.util.Optional;
  * through its PENDING items by id from the batch's cursor: for each, a slot of the item's account
  * in the {@link CallBudget} (never one that starts after the lease), then the refund engine's own
  * entry under the payment's batch key ({@link BatchRefundKey}), then the item's outcome written
- * under the batch lease. The lease is extended (with the cursor) whenever half of it is spent. A
+ * under the batch lease. A payment whose refund order an earlier batch recorded costs no slot and
+ * no call: ALREADY_REFUNDED. The lease is extended (with the cursor) whenever half of it is spent. A
  * refused write means the batch was paused or taken over: the runner stops at once. When no item
  * is PENDING, the ORDERED ones take their refund order's result; the batch is DONE when every item
  * is final, else it is released and looked at again after {@code settleInterval}.
@@ -112,6 +114,12 @@ public final class BatchRunner {
     if (!keep(batchId, held)) {
       return lost(batchId);
     }
+    Optional<PriorRefund> prior = store.priorBatchRefund(item.flowId(), batchId);
+    if (prior.isPresent()) {
+      // An earlier batch refunded it: no slot, no call.
+      return record(
+          batchId, item, held, ItemDecision.priorBatch(prior.get().refundId(), prior.get().status()));
+    }
     RunEnd unpaced = paced(batchId, item.accountId(), held);
     if (unpaced != null) {
       return unpaced;
@@ -124,10 +132,10 @@ public final class BatchRunner {
       store.release(batchId, held.token, clock.instant().plus(settings.overloadBackoff()), now());
       return RunEnd.OVERLOADED;
     }
-    boolean otherBatch =
-        outcome instanceof CreateOutcome.Replayed r
-            && store.ownedByOtherBatch(r.refund().id(), batchId);
-    ItemDecision.Result result = ItemDecision.decide(outcome, otherBatch);
+    return record(batchId, item, held, ItemDecision.decide(outcome));
+  }
+
+  private RunEnd record(long batchId, BatchItem item, Held held, ItemDecision.Result result) {
     if (!store.recordItem(batchId, held.token, item.id(), result, now())) {
       return lost(batchId);
     }

@@ -1,6 +1,7 @@
 package dev.clearway.core.refundbatch.port;
 
 import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refundbatch.decision.ItemDecision;
 import dev.clearway.core.refundbatch.domain.BatchItem;
 import dev.clearway.core.refundbatch.domain.BatchProgress;
@@ -26,8 +27,11 @@ public interface BatchRunStore {
   /** Up to {@code limit} PENDING items of the batch with an id above {@code afterId}, by id. */
   List<BatchItem> pendingItems(long batchId, long afterId, int limit);
 
-  /** Whether an item of another batch already names this refund order. */
-  boolean ownedByOtherBatch(long refundId, long batchId);
+  /** The refund order an item of another batch recorded for this payment, if any. */
+  Optional<PriorRefund> priorBatchRefund(long flowId, long batchId);
+
+  /** A payment's refund order recorded by an earlier batch, and its status now. */
+  record PriorRefund(long refundId, RefundStatus status) {}
 
   /** Writes a PENDING item's outcome, fenced by the batch lease. */
   boolean recordItem(long batchId, String holder, long itemId, ItemDecision.Result result, Instant now);
