@@ -3,7 +3,6 @@ package dev.clearway.store.refundbatch;
 import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.flow.port.FlowStore.Lease;
-import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refundbatch.decision.ItemDecision;
 import dev.clearway.core.refundbatch.domain.BatchItem;
 import dev.clearway.core.refundbatch.domain.BatchProgress;
@@ -83,17 +82,27 @@ public final class JdbcBatchRunStore implements BatchRunStore {
   }
 
   @Override
-  public Optional<PriorRefund> priorBatchRefund(long flowId, long batchId) {
-    return sql.query(
-            "SELECT r.id, r.status FROM refund_batch_item i JOIN refund_order r ON r.id = i.refund_id"
-                + " WHERE i.flow_id = ? AND i.batch_id <> ? ORDER BY i.id LIMIT 1",
-            ps -> {
-              ps.setLong(1, flowId);
-              ps.setLong(2, batchId);
-            },
-            rs -> new PriorRefund(rs.getLong(1), RefundStatus.valueOf(rs.getString(2))))
-        .stream()
-        .findFirst();
+  public int markPriorBatchRefunds(long batchId, String holder, Instant now) {
+    return sql.update(
+        """
+        UPDATE refund_batch_item i
+           SET outcome = CASE WHEN r.status IN ('FAIL', 'CLOSED') THEN 'NEEDS_PERSON'
+                              ELSE 'ALREADY_REFUNDED' END,
+               refund_id = r.id,
+               detail = CASE WHEN r.status IN ('FAIL', 'CLOSED')
+                             THEN 'an earlier batch''s refund order is ' || r.status
+                             ELSE 'refund order of an earlier batch' END,
+               updated_at = ?
+          FROM refund_batch_item p JOIN refund_order r ON r.id = p.refund_id
+         WHERE i.batch_id = ? AND i.outcome = 'PENDING'
+           AND p.flow_id = i.flow_id AND p.batch_id <> i.batch_id
+        """
+            + ITEM_HELD,
+        ps -> {
+          ps.setObject(1, ts(now));
+          ps.setLong(2, batchId);
+          ps.setString(3, holder);
+        });
   }
 
   @Override

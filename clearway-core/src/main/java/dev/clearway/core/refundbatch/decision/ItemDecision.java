@@ -1,7 +1,6 @@
 package dev.clearway.core.refundbatch.decision;
 
 import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.core.refundbatch.domain.ItemOutcome;
 
@@ -13,7 +12,7 @@ import dev.clearway.core.refundbatch.domain.ItemOutcome;
  *   <li>Created: ORDERED, the refund engine carries the order out.
  *   <li>Replayed: this batch created the order before a restart (or a cancelled batch left it
  *       unrecorded): ORDERED. An order an earlier batch recorded is found before the entry is
- *       called ({@link #priorBatch}).
+ *       called, in the store ({@code BatchRunStore.markPriorBatchRefunds}).
  *   <li>Amount exceeds what is left: nothing left is ALREADY_REFUNDED (a merchant's refunds or a
  *       compensation took it); a part left is NEEDS_PERSON (refunding the rest is a decision).
  *   <li>Flow not BIZ_SUCCESS: REFUNDED by the engine's compensation is ALREADY_REFUNDED; anything
@@ -25,18 +24,6 @@ public final class ItemDecision {
 
   /** The item's outcome, the refund order it names (or null) and a short detail. */
   public record Result(ItemOutcome outcome, Long refundId, String detail) {}
-
-  /**
-   * The payment already has the refund order of an earlier batch (its item names it): that batch
-   * counts it, and this one asks nothing. An order that ended without money moving spent the key:
-   * a person decides.
-   */
-  public static Result priorBatch(long refundId, RefundStatus status) {
-    return status.holdsAmount()
-        ? new Result(ItemOutcome.ALREADY_REFUNDED, refundId, "refund order of an earlier batch")
-        : new Result(
-            ItemOutcome.NEEDS_PERSON, refundId, "an earlier batch's refund order is " + status);
-  }
 
   public static Result decide(CreateOutcome outcome) {
     if (outcome instanceof CreateOutcome.Created c) {

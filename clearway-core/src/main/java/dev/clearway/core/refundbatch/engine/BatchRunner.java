@@ -11,7 +11,6 @@ import dev.clearway.core.refundbatch.domain.RefundBatch;
 import dev.clearway.core.refundbatch.port.BatchEvents;
 import dev.clearway.core.refundbatch.port.BatchRefundEntry;
 import dev.clearway.core.refundbatch.port.BatchRunStore;
-import dev.clearway.core.refundbatch.port.BatchRunStore.PriorRefund;
 import dev.clearway.core.runtime.TokenMint;
 import dev.clearway.core.runtime.Overloaded;
 import java.time.Clock;
@@ -25,8 +24,9 @@ import java.util.Optional;
  * through its PENDING items by id from the batch's cursor: for each, a slot of the item's account
  * in the {@link CallBudget} (never one that starts after the lease), then the refund engine's own
  * entry under the payment's batch key ({@link BatchRefundKey}), then the item's outcome written
- * under the batch lease. A payment whose refund order an earlier batch recorded costs no slot and
- * no call: ALREADY_REFUNDED. The lease is extended (with the cursor) whenever half of it is spent. A
+ * under the batch lease. Before that, the payments whose refund order an earlier batch recorded
+ * are decided in one statement, without a slot or a call ({@link
+ * BatchRunStore#markPriorBatchRefunds}). The lease is extended (with the cursor) whenever half of it is spent. A
  * refused write means the batch was paused or taken over: the runner stops at once. When no item
  * is PENDING, the ORDERED ones take their refund order's result; the batch is DONE when every item
  * is final, else it is released and looked at again after {@code settleInterval}.
@@ -97,6 +97,7 @@ public final class BatchRunner {
 
   private RunEnd run(RefundBatch batch, Held held) {
     String merchant = batch.scope().merchant();
+    store.markPriorBatchRefunds(batch.id(), held.token, now());
     List<BatchItem> page;
     while (!(page = store.pendingItems(batch.id(), held.cursor, settings.pageSize())).isEmpty()) {
       for (BatchItem item : page) {
@@ -113,12 +114,6 @@ public final class BatchRunner {
   private RunEnd refundOne(long batchId, String merchant, BatchItem item, Held held) {
     if (!keep(batchId, held)) {
       return lost(batchId);
-    }
-    Optional<PriorRefund> prior = store.priorBatchRefund(item.flowId(), batchId);
-    if (prior.isPresent()) {
-      // An earlier batch refunded it: no slot, no call.
-      return record(
-          batchId, item, held, ItemDecision.priorBatch(prior.get().refundId(), prior.get().status()));
     }
     RunEnd unpaced = paced(batchId, item.accountId(), held);
     if (unpaced != null) {

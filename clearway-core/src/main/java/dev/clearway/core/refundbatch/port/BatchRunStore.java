@@ -1,7 +1,6 @@
 package dev.clearway.core.refundbatch.port;
 
 import dev.clearway.core.flow.port.FlowStore.Lease;
-import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refundbatch.decision.ItemDecision;
 import dev.clearway.core.refundbatch.domain.BatchItem;
 import dev.clearway.core.refundbatch.domain.BatchProgress;
@@ -27,11 +26,13 @@ public interface BatchRunStore {
   /** Up to {@code limit} PENDING items of the batch with an id above {@code afterId}, by id. */
   List<BatchItem> pendingItems(long batchId, long afterId, int limit);
 
-  /** The refund order an item of another batch recorded for this payment, if any. */
-  Optional<PriorRefund> priorBatchRefund(long flowId, long batchId);
-
-  /** A payment's refund order recorded by an earlier batch, and its status now. */
-  record PriorRefund(long refundId, RefundStatus status) {}
+  /**
+   * In one statement: every PENDING item whose payment has a refund order an item of another
+   * batch recorded takes it, as ALREADY_REFUNDED (that batch counts it), or NEEDS_PERSON when that
+   * order ended FAIL or CLOSED (the payment's batch key is spent); fenced by the batch lease.
+   * Returns how many items it decided: they cost no slot and no call.
+   */
+  int markPriorBatchRefunds(long batchId, String holder, Instant now);
 
   /** Writes a PENDING item's outcome, fenced by the batch lease. */
   boolean recordItem(long batchId, String holder, long itemId, ItemDecision.Result result, Instant now);
