@@ -25,10 +25,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * Batch refunds in the service: the maker/checker store, the ops API and one runner thread per
- * node (off with {@code clearway.refund-batches.runner=false}). The runner creates each refund
- * order through the refund engine's own entry and lets the refund engine carry it out; it takes a
- * slot of the payment's account in the {@link CallBudget} bean (shared by all nodes over Redis when
+ * Batch refunds in the service: the maker/checker store, the ops API and one runner thread per node
+ * (off with {@code clearway.refund-batches.runner=false}). The runner creates each refund order
+ * through the refund engine's own entry and lets the refund engine carry it out; it takes a slot of
+ * the payment's account in the {@link CallBudget} bean (shared by all nodes over Redis when
  * configured, else one in-process budget) at {@code clearway.refund-batches.qps} per account
  * (default 10). {@code clearway.refund-batches.lease} (30 s), {@code .poll-interval} (2 s), {@code
  * .page-size} (200) and {@code .settle-interval} (5 s) tune it.

@@ -115,9 +115,7 @@ public class RefundBatchController {
       HttpServletRequest request) {
     BatchRequests.person(request);
     BatchState filter = state == null || state.isBlank() ? null : parse(BatchState.class, state);
-    return batches
-        .list(filter, before == null ? Long.MAX_VALUE : before, page(limit))
-        .stream()
+    return batches.list(filter, before == null ? Long.MAX_VALUE : before, page(limit)).stream()
         .map(b -> view(b, false))
         .toList();
   }
@@ -155,8 +153,7 @@ public class RefundBatchController {
   }
 
   private BatchView view(RefundBatch b, boolean withAudit) {
-    return BatchView.of(
-        b, batches.progress(b.id()), withAudit ? batches.audit(b.id()) : List.of());
+    return BatchView.of(b, batches.progress(b.id()), withAudit ? batches.audit(b.id()) : List.of());
   }
 
   private static int page(int limit) {

@@ -73,7 +73,9 @@ class TenThousandRefundBatchTest {
         .isEqualTo(PAYMENTS - KILL_AFTER + 1);
 
     BatchRunner second = runner(rig, timed, budget, "node-2");
-    assertThat(second.runOnce()).as("the dead runner's lease still holds").isEqualTo(RunEnd.NONE_DUE);
+    assertThat(second.runOnce())
+        .as("the dead runner's lease still holds")
+        .isEqualTo(RunEnd.NONE_DUE);
     rig.h.clock.advance(BatchRig.lease().plusSeconds(1));
     RunEnd end = second.runOnce();
     long placedNanos = System.nanoTime() - started;
@@ -145,7 +147,8 @@ class TenThousandRefundBatchTest {
         entry,
         budget,
         new TokenMint(node),
-        new BatchRunSettings(QPS, BatchRig.lease(), 200, Duration.ofSeconds(1), Duration.ofSeconds(1)),
+        new BatchRunSettings(
+            QPS, BatchRig.lease(), 200, Duration.ofSeconds(1), Duration.ofSeconds(1)),
         BatchEvents.NONE,
         rig.h.clock);
   }

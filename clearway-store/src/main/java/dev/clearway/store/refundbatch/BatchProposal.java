@@ -22,8 +22,7 @@ import java.time.Instant;
 final class BatchProposal {
   private BatchProposal() {}
 
-  static Result insert(Connection c, Proposal p, String proposer, Instant now)
-      throws SQLException {
+  static Result insert(Connection c, Proposal p, String proposer, Instant now) throws SQLException {
     long batchId = insertBatch(c, p, proposer, now);
     int items = insertItems(c, batchId, p.scope(), now);
     if (items == 0) {
@@ -41,7 +40,12 @@ final class BatchProposal {
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         BatchRows.audit(
-            c, batchId, proposer, "OPERATOR", "PROPOSE", items + " payments, ticket " + p.ticket(),
+            c,
+            batchId,
+            proposer,
+            "OPERATOR",
+            "PROPOSE",
+            items + " payments, ticket " + p.ticket(),
             now);
         return new Result.Done(BatchRows.batch(rs));
       }

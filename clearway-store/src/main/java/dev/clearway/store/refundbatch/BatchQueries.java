@@ -25,7 +25,8 @@ final class BatchQueries {
   }
 
   Optional<RefundBatch> find(long batchId) {
-    return sql.query(
+    return sql
+        .query(
             "SELECT * FROM refund_batch WHERE id = ?",
             ps -> ps.setLong(1, batchId),
             BatchRows::batch)

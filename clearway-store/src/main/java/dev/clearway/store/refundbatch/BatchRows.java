@@ -73,7 +73,13 @@ final class BatchRows {
   }
 
   static void audit(
-      Connection c, long batchId, String actor, String role, String action, String detail, Instant now)
+      Connection c,
+      long batchId,
+      String actor,
+      String role,
+      String action,
+      String detail,
+      Instant now)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(

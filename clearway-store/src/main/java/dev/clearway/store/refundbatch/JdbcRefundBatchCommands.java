@@ -197,8 +197,8 @@ public final class JdbcRefundBatchCommands implements RefundBatchCommands {
   }
 
   /**
-   * Runs {@code work} in one transaction, committed only when done. The database's own refusals
-   * (a second open batch of the scene, an approver equal to the proposer) become stable codes.
+   * Runs {@code work} in one transaction, committed only when done. The database's own refusals (a
+   * second open batch of the scene, an approver equal to the proposer) become stable codes.
    */
   private Result inTransaction(Sql.Work<Result> work) {
     try {

@@ -5,8 +5,8 @@ import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.core.refundbatch.domain.ItemOutcome;
 
 /**
- * What one batch item becomes, from what the refund engine's entry answered for the batch's
- * request (pure).
+ * What one batch item becomes, from what the refund engine's entry answered for the batch's request
+ * (pure).
  *
  * <ul>
  *   <li>Created: ORDERED, the refund engine carries the order out.
@@ -36,7 +36,9 @@ public final class ItemDecision {
       return e.available() <= 0
           ? new Result(ItemOutcome.ALREADY_REFUNDED, null, "refunded outside the batch")
           : new Result(
-              ItemOutcome.NEEDS_PERSON, null, "partly refunded already, " + e.available() + " left");
+              ItemOutcome.NEEDS_PERSON,
+              null,
+              "partly refunded already, " + e.available() + " left");
     }
     if (outcome instanceof CreateOutcome.NotAllowed n) {
       return n.status() == FlowStatus.REFUNDED

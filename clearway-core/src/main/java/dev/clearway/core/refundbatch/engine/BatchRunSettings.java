@@ -9,8 +9,8 @@ import java.time.Duration;
  *     {@link dev.clearway.core.channel.port.CallBudget}
  * @param lease how long a runner holds a batch between checkpoints
  * @param pageSize items read per page
- * @param settleInterval how long a batch whose orders are all placed waits before it looks again
- *     at those that have not ended
+ * @param settleInterval how long a batch whose orders are all placed waits before it looks again at
+ *     those that have not ended
  * @param overloadBackoff how long a batch waits when the refund engine has no thread free
  */
 public record BatchRunSettings(

@@ -11,8 +11,8 @@ import dev.clearway.core.refundbatch.domain.RefundBatch;
 import dev.clearway.core.refundbatch.port.BatchEvents;
 import dev.clearway.core.refundbatch.port.BatchRefundEntry;
 import dev.clearway.core.refundbatch.port.BatchRunStore;
-import dev.clearway.core.runtime.TokenMint;
 import dev.clearway.core.runtime.Overloaded;
+import dev.clearway.core.runtime.TokenMint;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,16 +24,16 @@ import java.util.Optional;
  * through its PENDING items by id from the batch's cursor: for each, a slot of the item's account
  * in the {@link CallBudget} (never one that starts after the lease), then the refund engine's own
  * entry under the payment's batch key ({@link BatchRefundKey}), then the item's outcome written
- * under the batch lease. Before that, the payments whose refund order an earlier batch recorded
- * are decided in one statement, without a slot or a call ({@link
- * BatchRunStore#markPriorBatchRefunds}). The lease is extended (with the cursor) whenever half of it is spent. A
- * refused write means the batch was paused or taken over: the runner stops at once. When no item
- * is PENDING, the ORDERED ones take their refund order's result; the batch is DONE when every item
- * is final, else it is released and looked at again after {@code settleInterval}.
+ * under the batch lease. Before that, the payments whose refund order an earlier batch recorded are
+ * decided in one statement, without a slot or a call ({@link BatchRunStore#markPriorBatchRefunds}).
+ * The lease is extended (with the cursor) whenever half of it is spent. A refused write means the
+ * batch was paused or taken over: the runner stops at once. When no item is PENDING, the ORDERED
+ * ones take their refund order's result; the batch is DONE when every item is final, else it is
+ * released and looked at again after {@code settleInterval}.
  *
  * <p>A runner that dies leaves the lease to expire; the next claim continues from the database. An
- * item whose order was created but whose outcome was not written is asked again: the refund
- * engine answers with the same order (a replay), so nothing is created twice.
+ * item whose order was created but whose outcome was not written is asked again: the refund engine
+ * answers with the same order (a replay), so nothing is created twice.
  */
 public final class BatchRunner {
   private final BatchRunStore store;

@@ -18,8 +18,8 @@ public interface BatchRunStore {
 
   /**
    * Takes one runnable batch (APPROVED, or RUNNING with a free or expired lease) whose {@code
-   * due_at} has come, oldest due first, skipping rows locked by another claimer: it becomes RUNNING,
-   * held by {@code lease} until its expiry.
+   * due_at} has come, oldest due first, skipping rows locked by another claimer: it becomes
+   * RUNNING, held by {@code lease} until its expiry.
    */
   Optional<RefundBatch> claimDue(Lease lease, Instant now);
 
@@ -27,22 +27,24 @@ public interface BatchRunStore {
   List<BatchItem> pendingItems(long batchId, long afterId, int limit);
 
   /**
-   * In one statement: every PENDING item whose payment has a refund order an item of another
-   * batch recorded takes it, as ALREADY_REFUNDED (that batch counts it), or NEEDS_PERSON when that
-   * order ended FAIL or CLOSED (the payment's batch key is spent); fenced by the batch lease.
-   * Returns how many items it decided: they cost no slot and no call.
+   * In one statement: every PENDING item whose payment has a refund order an item of another batch
+   * recorded takes it, as ALREADY_REFUNDED (that batch counts it), or NEEDS_PERSON when that order
+   * ended FAIL or CLOSED (the payment's batch key is spent); fenced by the batch lease. Returns how
+   * many items it decided: they cost no slot and no call.
    */
   int markPriorBatchRefunds(long batchId, String holder, Instant now);
 
   /** Writes a PENDING item's outcome, fenced by the batch lease. */
-  boolean recordItem(long batchId, String holder, long itemId, ItemDecision.Result result, Instant now);
+  boolean recordItem(
+      long batchId, String holder, long itemId, ItemDecision.Result result, Instant now);
 
   /** Moves the cursor and extends the lease to {@code leaseUntil}, fenced by the batch lease. */
-  boolean checkpoint(long batchId, String holder, long cursorItemId, Instant leaseUntil, Instant now);
+  boolean checkpoint(
+      long batchId, String holder, long cursorItemId, Instant leaseUntil, Instant now);
 
   /**
-   * ORDERED items whose refund order has ended take its result (SUCCESS: REFUNDED; FAIL or
-   * CLOSED: FAILED; ABNORMAL: NEEDS_PERSON), fenced by the batch lease. Returns how many moved.
+   * ORDERED items whose refund order has ended take its result (SUCCESS: REFUNDED; FAIL or CLOSED:
+   * FAILED; ABNORMAL: NEEDS_PERSON), fenced by the batch lease. Returns how many moved.
    */
   int settle(long batchId, String holder, Instant now);
 
