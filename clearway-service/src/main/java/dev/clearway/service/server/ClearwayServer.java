@@ -9,6 +9,7 @@ import dev.clearway.service.policy.PolicyApiConfiguration;
 import dev.clearway.service.reconciliation.ReconciliationConfiguration;
 import dev.clearway.service.refund.RefundConfiguration;
 import dev.clearway.service.retention.RetentionConfiguration;
+import dev.clearway.service.refundbatch.RefundBatchConfiguration;
 import dev.clearway.service.review.ReviewConfiguration;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -30,6 +31,7 @@ import org.springframework.context.annotation.Import;
   PolicyApiConfiguration.class,
   NodeConfiguration.class,
   ReconciliationConfiguration.class,
-  RetentionConfiguration.class
+  RetentionConfiguration.class,
+  RefundBatchConfiguration.class
 })
 public class ClearwayServer {}

@@ -1,0 +1,135 @@
+package dev.clearway.service.refundbatch;
+
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.refund.engine.RefundAdvancer;
+import dev.clearway.core.refund.engine.RefundService;
+import dev.clearway.core.refund.port.RefundEvents;
+import dev.clearway.core.refundbatch.domain.BatchScope;
+import dev.clearway.core.refundbatch.domain.RefundBatch;
+import dev.clearway.core.refundbatch.port.RefundBatchCommands;
+import dev.clearway.core.refundbatch.port.RefundBatchCommands.Proposal;
+import dev.clearway.core.refundbatch.port.RefundBatchCommands.Result;
+import dev.clearway.core.runtime.LeaseTokens;
+import dev.clearway.service.testkit.EngineHarness;
+import dev.clearway.store.refund.JdbcRefundStore;
+import dev.clearway.store.refundbatch.JdbcBatchRunStore;
+import dev.clearway.store.refundbatch.JdbcRefundBatchCommands;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The batch runner's world over the shared embedded PostgreSQL: the refund engine (store, advancer,
+ * synchronous entry) over the harness's scripted wallet and clock, the batch stores, and paid goals
+ * inserted in bulk as BIZ_SUCCESS payments the wallet has charged.
+ */
+final class BatchRig {
+  static final String MERCHANT = "shop-a";
+  static final String SCENE = "concert-2030";
+  static final long AMOUNT = 2_500;
+  static final EngineConfig CONFIG = EngineConfig.compressed();
+
+  final EngineHarness h = EngineHarness.fresh(CONFIG);
+  final JdbcRefundStore refunds = new JdbcRefundStore(h.dataSource);
+  final RefundService refundService;
+  final RefundBatchCommands commands = new JdbcRefundBatchCommands(h.dataSource);
+  final JdbcBatchRunStore runStore = new JdbcBatchRunStore(h.dataSource);
+
+  BatchRig() {
+    exec(
+        "TRUNCATE refund_batch_audit, refund_batch_item, refund_batch, refund_order_history,"
+            + " refund_order RESTART IDENTITY CASCADE");
+    LeaseTokens leases = new LeaseTokens("r", h.clock, CONFIG);
+    RefundAdvancer advancer =
+        new RefundAdvancer(
+            refunds, h.store, h.wallet, h.wakeups, RefundEvents.NONE, leases, CONFIG, h.clock);
+    refundService = new RefundService(refunds, advancer, leases, RefundEvents.NONE, h.clock);
+  }
+
+  /** {@code n} BIZ_SUCCESS payments of the scene, charged at the wallet; returns their ids. */
+  List<Long> paidGoals(int n, String scene) {
+    List<Long> ids = new ArrayList<>();
+    try (Connection c = h.dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                """
+                INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,
+                       trade_order_no, refund_order_no, status, version, amount, currency,
+                       biz_deadline_time, next_retry_time, created_at, updated_at)
+                SELECT ?, 7000 + g, ?, ? || '-' || g, 1, 't_' || ? || '_' || g,
+                       'r_t_' || ? || '_' || g, 'BIZ_SUCCESS', 3, ?, 'CNY', ?, ?, ?, ?
+                  FROM generate_series(1, ?) g
+                RETURNING id, trade_order_no
+                """)) {
+      Object t0 = EngineHarness.T0.atOffset(java.time.ZoneOffset.UTC);
+      ps.setString(1, MERCHANT);
+      ps.setString(2, scene);
+      ps.setString(3, scene);
+      ps.setString(4, scene);
+      ps.setString(5, scene);
+      ps.setLong(6, AMOUNT);
+      ps.setObject(7, t0);
+      ps.setObject(8, t0);
+      ps.setObject(9, t0);
+      ps.setObject(10, t0);
+      ps.setInt(11, n);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getLong(1));
+          h.wallet.pay(new ChargeRequest(rs.getString(2), 7000, AMOUNT, "CNY"));
+        }
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return ids;
+  }
+
+  /** A batch of the whole scene proposed by alice and approved by bob. */
+  RefundBatch approvedBatch(String scene) {
+    Result proposed =
+        commands.propose(
+            new Proposal(
+                new BatchScope(MERCHANT, scene, null, null, null),
+                "alice",
+                "OPS-1",
+                "activity cancelled"),
+            h.clock.instant());
+    RefundBatch batch = ((Result.Done) proposed).batch();
+    return ((Result.Done) commands.approve(batch.id(), "bob", h.clock.instant())).batch();
+  }
+
+  long count(String sql, Object... params) {
+    try (Connection c = h.dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setObject(i + 1, params[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  void exec(String sql) {
+    try (Connection c = h.dataSource.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static Duration lease() {
+    return Duration.ofSeconds(30);
+  }
+}
