@@ -40,7 +40,8 @@ final class DeployQueries {
   @SuppressWarnings("unchecked")
   static Map<String, String> alertExpressions() throws IOException {
     Map<String, String> out = new java.util.LinkedHashMap<>();
-    try (Reader r = Files.newBufferedReader(deployDir().resolve("prometheus/clearway-alerts.yml"))) {
+    try (Reader r =
+        Files.newBufferedReader(deployDir().resolve("prometheus/clearway-alerts.yml"))) {
       Map<String, Object> root = new Yaml().load(r);
       for (Map<String, Object> group : (List<Map<String, Object>>) root.get("groups")) {
         for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {
@@ -54,7 +55,9 @@ final class DeployQueries {
   /** Every dashboard query, prefixed with its panel's title. */
   static List<String> dashboardExpressions() throws IOException {
     JsonNode root =
-        JsonMapper.builder().build().readTree(deployDir().resolve("grafana/clearway.json").toFile());
+        JsonMapper.builder()
+            .build()
+            .readTree(deployDir().resolve("grafana/clearway.json").toFile());
     List<String> out = new ArrayList<>();
     for (JsonNode panel : root.get("panels")) {
       for (JsonNode target : panel.path("targets")) {

@@ -21,15 +21,13 @@ import org.springframework.context.annotation.Import;
 @Import(TimeSeriesController.class)
 public class MetricsConfiguration {
 
-  /** Read from the database at most once per {@code clearway.metrics.refresh} (default 5 s). */
-  @Bean
+  /** Read from the database every {@code clearway.metrics.refresh} (default 5 s). */
+  @Bean(destroyMethod = "close")
   CompensationGauges compensationGauges(
       DataSource dataSource,
       MeterRegistry registry,
-      ObjectProvider<Clock> clock,
       @Value("${clearway.metrics.refresh:5s}") Duration refresh) {
-    return new CompensationGauges(
-        dataSource, registry, clock.getIfAvailable(Clock::systemUTC), refresh);
+    return new CompensationGauges(dataSource, registry, refresh.toMillis());
   }
 
   /**
