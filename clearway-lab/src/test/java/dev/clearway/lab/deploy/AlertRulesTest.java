@@ -75,6 +75,27 @@ class AlertRulesTest {
     assertThat(promtool(dir, "test", "rules", "clearway-alerts.test.yml")).contains("SUCCESS");
   }
 
+  @Test
+  void promtoolParsesEveryDashboardQuery(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/promtool")), "promtool is not installed");
+    // Each query as a recording rule: promtool parses it as PromQL.
+    StringBuilder rules = new StringBuilder("groups:\n  - name: dashboard\n    rules:\n");
+    List<String> queries = DeployQueries.dashboardExpressions();
+    for (int i = 0; i < queries.size(); i++) {
+      String expr = queries.get(i).substring(queries.get(i).indexOf(": ") + 2);
+      rules
+          .append("      - record: dashboard:q")
+          .append(i)
+          .append("\n        expr: '")
+          .append(expr.replace("'", "''"))
+          .append("'\n");
+    }
+    Files.writeString(dir.resolve("dashboard.yml"), rules.toString());
+    assertThat(promtool(dir, "check", "rules", "dashboard.yml"))
+        .contains("SUCCESS: " + queries.size() + " rules found");
+  }
+
   private static String promtool(Path dir, String... args) throws Exception {
     List<String> command = new java.util.ArrayList<>(List.of("/usr/bin/promtool"));
     command.addAll(List.of(args));
