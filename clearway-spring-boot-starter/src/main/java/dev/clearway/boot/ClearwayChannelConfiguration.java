@@ -83,7 +83,8 @@ public class ClearwayChannelConfiguration {
 
   /**
    * The circuit breakers of the accounts; with a meter registry each account's state is the gauge
-   * {@code clearway.channel.circuit.open{account}} (1 while open), which the console reads.
+   * {@code clearway.channel.circuit.open{account}} (1 while open), which the console reads, and its
+   * PSP answers are registered at zero ({@code clearway.channel.psp.answers{account}}).
    */
   @Bean
   @ConditionalOnMissingBean
@@ -99,6 +100,7 @@ public class ClearwayChannelConfiguration {
                 h -> "OPEN".equals(h.state(account.id())) ? 1.0 : 0.0)
             .tag("account", Long.toString(account.id()))
             .register(registry);
+        MicrometerChannelEvents.registerAccount(registry, account.id());
       }
     }
     return health;

@@ -84,9 +84,16 @@ public class ConsoleController {
     return Page.byId(queries.transitions(before, size + 1), size, t -> t.entry().id());
   }
 
+  /**
+   * Counters summed by the given tags, those still at zero left out: the meters alert rules read
+   * are registered at zero when the service starts, and a card lists what happened.
+   */
   private Map<String, Double> counters(String name, String... tags) {
     Map<String, Double> out = new TreeMap<>();
     for (Counter c : Search.in(meters).name(name).counters()) {
+      if (c.count() == 0) {
+        continue;
+      }
       StringBuilder key = new StringBuilder();
       for (String tag : tags) {
         key.append(key.length() == 0 ? "" : " ").append(c.getId().getTag(tag));

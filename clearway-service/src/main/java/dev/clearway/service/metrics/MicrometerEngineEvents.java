@@ -8,7 +8,9 @@ import java.time.Duration;
 
 /**
  * The engine's events as Micrometer meters. Every name starts with {@code clearway}; tags are small
- * fixed sets (states, call kinds, result classes, outcomes).
+ * fixed sets (states, call kinds, result classes, outcomes). The meters that alert rules and the
+ * dashboard read are registered at zero when the service starts ({@link EngineMetersAtStart}), so a
+ * rule never waits on a series that appears only with the first event.
  */
 public final class MicrometerEngineEvents implements EngineEvents {
   private final MeterRegistry registry;
@@ -21,17 +23,21 @@ public final class MicrometerEngineEvents implements EngineEvents {
             .description("Scanner rounds and their duration")
             .publishPercentiles(0.5, 0.95)
             .register(registry);
+    EngineMetersAtStart.register(registry, this::dwell);
   }
 
   @Override
   public void transitioned(FlowStatus from, FlowStatus to, Duration dwell) {
     registry.counter("clearway.transitions", "from", from.name(), "to", to.name()).increment();
-    Timer.builder("clearway.state.dwell")
+    dwell(from).record(dwell);
+  }
+
+  private Timer dwell(FlowStatus state) {
+    return Timer.builder("clearway.state.dwell")
         .description("Time a flow spent in a state before leaving it")
-        .tag("state", from.name())
+        .tag("state", state.name())
         .publishPercentiles(0.5, 0.95)
-        .register(registry)
-        .record(dwell);
+        .register(registry);
   }
 
   @Override

@@ -49,6 +49,7 @@ public class OutboxConfiguration {
             clock.getIfAvailable(Clock::systemUTC));
     Gauge.builder("clearway.outbox.pending", pending, CachedReading::get)
         .description("Domain events not yet published")
+        .strongReference(true)
         .register(meters);
     Clock now = clock.getIfAvailable(Clock::systemUTC);
     CachedReading oldest =
@@ -64,6 +65,7 @@ public class OutboxConfiguration {
     Gauge.builder("clearway.outbox.oldest.age", oldest, CachedReading::get)
         .description("Age in seconds of the oldest domain event not yet published (0: none)")
         .baseUnit("seconds")
+        .strongReference(true)
         .register(meters);
     return store;
   }

@@ -3,6 +3,7 @@ package dev.clearway.service.server;
 import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.service.api.ApiConfiguration;
 import dev.clearway.service.console.ConsoleConfiguration;
+import dev.clearway.service.metrics.MetricsConfiguration;
 import dev.clearway.service.node.NodeConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;
@@ -32,6 +33,7 @@ import org.springframework.context.annotation.Import;
   NodeConfiguration.class,
   ReconciliationConfiguration.class,
   RetentionConfiguration.class,
-  RefundBatchConfiguration.class
+  RefundBatchConfiguration.class,
+  MetricsConfiguration.class
 })
 public class ClearwayServer {}

@@ -47,7 +47,13 @@ class MicrometerEngineEventsTest {
     events.scannerRound(7, 12);
 
     assertThat(
-            registry.find("clearway.cas.conflicts").tag("outcome", "IDEMPOTENT").counter().count())
+            registry
+                .find("clearway.cas.conflicts")
+                .tag("outcome", "IDEMPOTENT")
+                .tag("intended", "PAYED")
+                .tag("found", "BIZ_SUCCESS")
+                .counter()
+                .count())
         .isEqualTo(1);
     assertThat(
             registry.counter("clearway.external.calls", "kind", "PAY", "result", "UNKNOWN").count())

@@ -48,13 +48,38 @@ public final class MicrometerChannelEvents implements ChannelEvents {
                     .orElse(0.0),
             refresh,
             clock);
+    // Strong references: the readings live only in their gauges; a weakly held one would be
+    // collected and the gauge would report NaN.
     Gauge.builder("clearway.channel.recovery.oldest.age", oldest, CachedReading::get)
         .baseUnit("seconds")
+        .strongReference(true)
         .register(registry);
     CachedReading open =
         new CachedReading(
             "clearway.channel.recovery.open", () -> (double) store.openTasks(), refresh, clock);
-    Gauge.builder("clearway.channel.recovery.open", open, CachedReading::get).register(registry);
+    Gauge.builder("clearway.channel.recovery.open", open, CachedReading::get)
+        .strongReference(true)
+        .register(registry);
+    registry.counter("clearway.channel.failovers");
+    registry.counter("clearway.channel.multiple.success");
+    registry.counter("clearway.channel.cas.lost");
+  }
+
+  /**
+   * Registers at zero the answers of one account for every certainty of its payment creations, so
+   * that the share of UNKNOWN answers per account has both of its series before the first answer.
+   */
+  public static void registerAccount(MeterRegistry registry, long channelAccountId) {
+    for (ResultCertainty certainty : ResultCertainty.values()) {
+      registry.counter(
+          "clearway.channel.psp.answers",
+          "account",
+          Long.toString(channelAccountId),
+          "operation",
+          "CREATE",
+          "certainty",
+          certainty.name());
+    }
   }
 
   @Override
