@@ -2,6 +2,7 @@ package dev.clearway.service.server;
 
 import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.service.api.ApiConfiguration;
+import dev.clearway.service.migration.MigrationConfiguration;
 import dev.clearway.service.console.ConsoleConfiguration;
 import dev.clearway.service.node.NodeConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
@@ -28,6 +29,7 @@ import org.springframework.context.annotation.Import;
   OutboxConfiguration.class,
   PolicyApiConfiguration.class,
   NodeConfiguration.class,
-  ReconciliationConfiguration.class
+  ReconciliationConfiguration.class,
+  MigrationConfiguration.class
 })
 public class ClearwayServer {}

@@ -9,7 +9,6 @@ import dev.clearway.core.migration.domain.Route;
 import dev.clearway.core.migration.port.LegacyMarkers;
 import dev.clearway.core.migration.port.LegacyPaymentStore;
 import dev.clearway.core.migration.port.MigrationEvents;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -60,22 +59,5 @@ public final class MigrationRouter {
     } else if (route instanceof Route.Unknown unknown) {
       events.unknown(unknown.probe());
     }
-  }
-
-  /** The rollout this router applies. */
-  public Rollout rollout() {
-    return rollout;
-  }
-
-  /** Whether the route lets Clearway create an attempt. */
-  public static boolean clearway(Route route) {
-    return route instanceof Route.Clearway;
-  }
-
-  /** The legacy reference a route names, if any. */
-  public static Optional<String> reference(Route route) {
-    return route instanceof Route.Legacy legacy
-        ? Optional.ofNullable(legacy.reference())
-        : Optional.empty();
   }
 }
