@@ -1,8 +1,8 @@
 -- The gray migration's switch: whether new goals may start on Clearway (the migrated path), one row
--- for every node. Rolling back closes only new-payment intake of the migrated path: goals without a
--- live Clearway attempt are handed back to the legacy path, while queries, cancels, callbacks and
--- every worker keep converging the attempts that exist. Operators change it through /ops/migration;
--- every node reads it with a short cache.
+-- for every node. Rolling back closes only new-payment intake of the migrated path: goals Clearway
+-- has never seen are handed back to the legacy path, while goals it has seen stay with it and
+-- queries, cancels, callbacks and every worker keep converging the attempts that exist. Operators
+-- change it through /ops/migration; every node reads it with a short cache.
 CREATE TABLE migration_switch (
   id           SMALLINT     PRIMARY KEY CHECK (id = 1),
   rolled_back  BOOLEAN      NOT NULL,

@@ -35,11 +35,14 @@ class RoutingDecisionTest {
   }
 
   @Test
-  void rolledBackSendsEveryGoalWithoutALiveAttemptToTheLegacyPath() {
-    for (ClearwayHistory h : new ClearwayHistory[] {ClearwayHistory.NONE, ClearwayHistory.ENDED}) {
-      assertThat(RoutingDecision.decide(h, true, true, CLEAR, CLEAR))
-          .isEqualTo(new Route.Legacy(HandBack.ROLLED_BACK, null));
-    }
+  void rolledBackKeepsNewGoalsOnTheLegacyPathButNeverAGoalClearwayHasSeen() {
+    assertThat(RoutingDecision.decide(ClearwayHistory.NONE, true, true, CLEAR, CLEAR))
+        .isEqualTo(new Route.Legacy(HandBack.ROLLED_BACK, null));
+    // A goal Clearway may have paid is never sent to the legacy path to be paid again.
+    assertThat(RoutingDecision.decide(ClearwayHistory.ENDED, true, false, CLEAR, CLEAR))
+        .isEqualTo(new Route.Clearway());
+    assertThat(RoutingDecision.decide(ClearwayHistory.ENDED, true, true, CLEAR, ROW))
+        .isEqualTo(new Route.Legacy(HandBack.LEGACY_STORE, "L-row"));
   }
 
   @Test

@@ -38,8 +38,8 @@ public class MigrationController {
       summary = "Roll the gray migration back, or resume it, on every node",
       description =
           "{\"rolledBack\": true, \"reason\": \"...\"}: within about a second every node answers"
-              + " a payment of a goal without a live Clearway attempt with 409 legacy_route;"
-              + " live Clearway attempts are still answered, queried, cancelled and converged by"
+              + " a payment of a goal Clearway has never seen with 409 legacy_route;"
+              + " goals Clearway has seen are still paid, answered, queried, cancelled and converged by"
               + " the workers. {\"rolledBack\": false, \"reason\": \"...\"} resumes routing by the"
               + " rollout. Audited (who, when, reason).")
   @PostMapping(

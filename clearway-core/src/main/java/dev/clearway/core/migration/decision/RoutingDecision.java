@@ -13,10 +13,11 @@ import java.util.Optional;
  * <ol>
  *   <li>a goal with a live Clearway attempt stays with Clearway (its create is an idempotent
  *       replay), whatever the rollout or the switch say now;
- *   <li>with new-payment intake of the migrated path rolled back, every other goal stays on the
- *       legacy path;
- *   <li>a goal Clearway has never seen goes to Clearway only if its user is in the rollout; a goal
- *       whose Clearway attempts all ended stays with Clearway whatever the rollout says now;
+ *   <li>a goal Clearway has never seen stays on the legacy path while new-payment intake of the
+ *       migrated path is rolled back, and goes to Clearway only if its user is in the rollout; a
+ *       goal Clearway has already seen (all its attempts ended) stays with Clearway whatever the
+ *       rollout or the switch say now, so that a goal Clearway paid is never sent to the legacy
+ *       path to be paid again;
  *   <li>a legacy in-flight marker hands the goal back (its reference named);
  *   <li>a payment of the goal in the legacy store hands it back;
  *   <li>all clear: Clearway, where the store's creation keeps one live attempt per goal.
@@ -31,13 +32,13 @@ public final class RoutingDecision {
 
   private RoutingDecision() {}
 
-  /** Steps 1 to 3; empty when the legacy probes must be asked. */
+  /** Steps 1 and 2; empty when the legacy probes must be asked. */
   public static Optional<Route> beforeProbes(
       ClearwayHistory history, boolean rolledBack, boolean inRollout) {
     if (history == ClearwayHistory.LIVE) {
       return Optional.of(new Route.Clearway());
     }
-    if (rolledBack) {
+    if (history == ClearwayHistory.NONE && rolledBack) {
       return Optional.of(new Route.Legacy(HandBack.ROLLED_BACK, null));
     }
     if (history == ClearwayHistory.NONE && !inRollout) {
@@ -46,7 +47,7 @@ public final class RoutingDecision {
     return Optional.empty();
   }
 
-  /** Step 4; empty when the legacy store must be asked. */
+  /** Step 3; empty when the legacy store must be asked. */
   public static Optional<Route> afterMarkers(LegacyAnswer markers) {
     if (markers instanceof LegacyAnswer.InFlight found) {
       return Optional.of(new Route.Legacy(HandBack.MARKER, found.reference()));
@@ -57,7 +58,7 @@ public final class RoutingDecision {
     return Optional.empty();
   }
 
-  /** Steps 5 and 6. */
+  /** Steps 4 and 5. */
   public static Route afterStore(LegacyAnswer store) {
     if (store instanceof LegacyAnswer.InFlight found) {
       return new Route.Legacy(HandBack.LEGACY_STORE, found.reference());

@@ -45,7 +45,7 @@ public final class MigrationRouter {
     Route route =
         RoutingDecision.beforeProbes(
                 history,
-                history != ClearwayHistory.LIVE && rolledBack.getAsBoolean(),
+                history == ClearwayHistory.NONE && rolledBack.getAsBoolean(),
                 rollout.includes(goal.merchant(), goal.userId()))
             .or(() -> RoutingDecision.afterMarkers(markers.probe(goal)))
             .orElseGet(() -> RoutingDecision.afterStore(legacyStore.probe(goal)));
