@@ -181,8 +181,7 @@ public final class PaymentApi {
     }
     Started started;
     try {
-      validator.checkLimits(valid.payment());
-      migration.admit(valid.payment().goal());
+      checkNew(valid.payment());
       Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
       try {
         started = payments.start(valid.payment(), syncBudget, executor);
@@ -211,6 +210,15 @@ public final class PaymentApi {
     PayFlow flow = started.flow();
     keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
     return new Answer(FlowView.of(flow), started.created(), false);
+  }
+
+  /**
+   * The checks of a new attempt, before anything is written: the limits, then the migration's
+   * routing step (a goal that is not Clearway's is handed back).
+   */
+  private void checkNew(NewPayment payment) {
+    validator.checkLimits(payment);
+    migration.admit(payment.goal());
   }
 
   /**
