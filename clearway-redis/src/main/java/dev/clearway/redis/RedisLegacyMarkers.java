@@ -10,9 +10,9 @@ import java.util.Optional;
 
 /**
  * The legacy path's in-flight markers in Redis, found by a configured key pattern whose {@code
- * {merchant}}, {@code {user}}, {@code {scene}} and {@code {bizKey}} are filled in with the goal, for
- * example {@code legacy:pay:{merchant}:{user}:{scene}:{bizKey}}. A pattern without {@code *} names
- * one key, read with GET (its value, or the key when the value is empty, is the reference); a
+ * {merchant}}, {@code {user}}, {@code {scene}} and {@code {bizKey}} are filled in with the goal,
+ * for example {@code legacy:pay:{merchant}:{user}:{scene}:{bizKey}}. A pattern without {@code *}
+ * names one key, read with GET (its value, or the key when the value is empty, is the reference); a
  * pattern with {@code *} (for example a trailing legacy order number) is looked up with SCAN MATCH,
  * never KEYS, the goal's own glob characters escaped, and the first key found is the reference.
  * Redis unreachable or too slow: unknown, never clear.

@@ -41,8 +41,8 @@ import java.util.function.UnaryOperator;
  * (rollout of 80 %, the legacy markers, the legacy table by its query); some goals are sent twice
  * at once; new-payment intake is rolled back for a while mid-run. Goals handed back wait for the
  * legacy outcome and come back only if it failed; goals outside the rollout or sent while rolled
- * back are paid by the legacy path. Then: no goal charged by both paths, none charged twice by
- * one, every Clearway payment converged.
+ * back are paid by the legacy path. Then: no goal charged by both paths, none charged twice by one,
+ * every Clearway payment converged.
  */
 public final class MigrationChaos {
   private static final String SCENE = "renewal";
@@ -73,12 +73,7 @@ public final class MigrationChaos {
    * control run that shows what the probes prevent.
    */
   MigrationChaos(
-      Database db,
-      int goals,
-      long seed,
-      double legacyShare,
-      PrintStream progress,
-      boolean probes) {
+      Database db, int goals, long seed, double legacyShare, PrintStream progress, boolean probes) {
     if (goals < 1 || legacyShare < 0 || legacyShare > 1) {
       throw new IllegalArgumentException("goals must be positive and the share within 0 and 1");
     }
@@ -200,8 +195,7 @@ public final class MigrationChaos {
   }
 
   /** Routes the goal and follows the answer, as a merchant's client would. */
-  private void payGoal(
-      EngineAssembly engine, MigrationRouter router, SimLegacyPath legacy, int g) {
+  private void payGoal(EngineAssembly engine, MigrationRouter router, SimLegacyPath legacy, int g) {
     GoalKey goal = goal(g);
     String key = "g" + g;
     pause(plan.below("goal.arrives", key, 0, 400));

@@ -18,7 +18,8 @@ import java.util.function.IntFunction;
  * refunds), every Clearway flow terminal or with a person.
  */
 final class MigrationChecks {
-  private static final Set<String> TERMINAL = Set.of("PAY_FAIL", "BIZ_SUCCESS", "REFUNDED", "CLOSED");
+  private static final Set<String> TERMINAL =
+      Set.of("PAY_FAIL", "BIZ_SUCCESS", "REFUNDED", "CLOSED");
 
   private final FlowSnapshot snapshot;
   private final List<LedgerEntry> ledger;
@@ -67,7 +68,12 @@ final class MigrationChecks {
     if (clearway > 0 && legacyCharges > 0) {
       add("double_charges");
       violations.add(
-          "goal " + id + " charged by both paths: legacy " + legacyCharges + ", Clearway " + clearway);
+          "goal "
+              + id
+              + " charged by both paths: legacy "
+              + legacyCharges
+              + ", Clearway "
+              + clearway);
     }
     if (clearway - refunds > 1) {
       violations.add("goal " + id + " charged " + clearway + " times by Clearway");

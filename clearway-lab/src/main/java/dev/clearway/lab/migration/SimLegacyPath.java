@@ -60,8 +60,8 @@ final class SimLegacyPath implements LegacyMarkers, AutoCloseable {
   }
 
   /**
-   * Pays the goal on the legacy path unless a legacy payment of it is in flight or paid (that one is
-   * answered); completes after {@code doneMs}, paid when {@code pays}. True once paid.
+   * Pays the goal on the legacy path unless a legacy payment of it is in flight or paid (that one
+   * is answered); completes after {@code doneMs}, paid when {@code pays}. True once paid.
    */
   CompletableFuture<Boolean> pay(
       GoalKey goal, String orderNo, Trace trace, long doneMs, boolean pays) {

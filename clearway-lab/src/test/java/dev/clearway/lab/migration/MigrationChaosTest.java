@@ -8,8 +8,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The migration chaos at a small size on embedded PostgreSQL: a third of the goals in flight on
- * the simulated legacy path at switch-over, zero goals charged by both paths; and the control run
+ * The migration chaos at a small size on embedded PostgreSQL: a third of the goals in flight on the
+ * simulated legacy path at switch-over, zero goals charged by both paths; and the control run
  * without the legacy probes, where goals are charged twice, so the check can fail.
  */
 class MigrationChaosTest {
@@ -45,8 +45,7 @@ class MigrationChaosTest {
 
   @Test
   void withoutTheLegacyProbesGoalsInFlightAreChargedTwice() throws Exception {
-    MigrationChaosReport report =
-        new MigrationChaos(db, 200, 8, 0.5, System.err, false).run();
+    MigrationChaosReport report = new MigrationChaos(db, 200, 8, 0.5, System.err, false).run();
     assertThat(report.counts().get("double_charges")).isPositive();
     assertThat(report.passed()).isFalse();
   }

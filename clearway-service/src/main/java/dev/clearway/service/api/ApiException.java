@@ -27,8 +27,8 @@ public final class ApiException extends RuntimeException {
   }
 
   /**
-   * A goal handed back to the legacy payment path, naming the legacy payment's reference when one is
-   * known; nothing was written.
+   * A goal handed back to the legacy payment path, naming the legacy payment's reference when one
+   * is known; nothing was written.
    */
   public static ApiException handBack(
       HttpStatus status, String code, String message, String legacyReference) {

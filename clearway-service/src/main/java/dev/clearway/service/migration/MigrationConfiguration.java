@@ -31,8 +31,8 @@ import org.springframework.core.env.Environment;
  * by default): the rollout ({@code rollout-basis-points}, {@code allow}, {@code deny} as {@code
  * merchant:userId} lists), the legacy in-flight markers in Redis ({@code markers.pattern}, {@code
  * markers.redis-url}, default {@code clearway.redis.url}), the legacy payment store ({@code
- * legacy.query} on {@code legacy.jdbc-url}, or on the service's own database without one; or
- * {@code legacy.http-url}), {@code probe-timeout}, {@code retry-after}, and the switch that rolls
+ * legacy.query} on {@code legacy.jdbc-url}, or on the service's own database without one; or {@code
+ * legacy.http-url}), {@code probe-timeout}, {@code retry-after}, and the switch that rolls
  * new-payment intake back ({@code /ops/migration}).
  */
 @Configuration(proxyBeanMethods = false)
@@ -42,7 +42,8 @@ public class MigrationConfiguration {
   private static final String P = "clearway.migration.";
 
   @Bean
-  MigrationSwitch migrationSwitch(DataSource dataSource, ObjectProvider<Clock> clock, Environment env) {
+  MigrationSwitch migrationSwitch(
+      DataSource dataSource, ObjectProvider<Clock> clock, Environment env) {
     return new MigrationSwitch(
         dataSource,
         clock.getIfAvailable(Clock::systemUTC),
@@ -89,7 +90,8 @@ public class MigrationConfiguration {
     if (pattern.isBlank()) {
       return LegacyMarkers.NONE;
     }
-    String url = env.getProperty(P + "markers.redis-url", env.getProperty("clearway.redis.url", ""));
+    String url =
+        env.getProperty(P + "markers.redis-url", env.getProperty("clearway.redis.url", ""));
     if (url.isBlank()) {
       throw new IllegalStateException(
           P + "markers.pattern needs " + P + "markers.redis-url or clearway.redis.url");
@@ -99,8 +101,7 @@ public class MigrationConfiguration {
     return new RedisLegacyMarkers(link, pattern);
   }
 
-  private static LegacyPaymentStore legacyStore(
-      Environment env, DataSource own, Duration timeout) {
+  private static LegacyPaymentStore legacyStore(Environment env, DataSource own, Duration timeout) {
     String http = env.getProperty(P + "legacy.http-url", "");
     String query = env.getProperty(P + "legacy.query", "");
     if (!http.isBlank() && !query.isBlank()) {

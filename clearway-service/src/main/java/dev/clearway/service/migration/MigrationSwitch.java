@@ -100,7 +100,8 @@ public final class MigrationSwitch {
     return state;
   }
 
-  private static void write(Connection c, boolean rolledBack, String reason, String who, Instant now)
+  private static void write(
+      Connection c, boolean rolledBack, String reason, String who, Instant now)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(

@@ -2,8 +2,8 @@ package dev.clearway.service.server;
 
 import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.service.api.ApiConfiguration;
-import dev.clearway.service.migration.MigrationConfiguration;
 import dev.clearway.service.console.ConsoleConfiguration;
+import dev.clearway.service.migration.MigrationConfiguration;
 import dev.clearway.service.node.NodeConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;

@@ -76,8 +76,8 @@ class MigrationHttpTest {
   }
 
   private static double metric(RunningApi api, String series) {
-    String body = api.call("GET", "/actuator/prometheus").bearer(RunningApi.OPERATOR_KEY).send()
-        .body();
+    String body =
+        api.call("GET", "/actuator/prometheus").bearer(RunningApi.OPERATOR_KEY).send().body();
     Matcher m =
         Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE).matcher(body);
     assertThat(m.find()).as("series %s in %s", series, body).isTrue();

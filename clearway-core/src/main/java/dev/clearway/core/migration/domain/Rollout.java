@@ -7,8 +7,9 @@ import java.util.Set;
 
 /**
  * Which users Clearway serves: the deny list first, then the allow list, then a stable bucket of
- * the user (SHA-256 of {@code merchant:userId}, 0 to 9999) below the share in basis points. A user's
- * bucket never changes, so raising the share only adds users, and each user stays on one side.
+ * the user (SHA-256 of {@code merchant:userId}, 0 to 9999) below the share in basis points. A
+ * user's bucket never changes, so raising the share only adds users, and each user stays on one
+ * side.
  *
  * @param basisPoints the share of users served, 0 (none) to 10000 (all)
  * @param allow users always served, as {@code merchant:userId}

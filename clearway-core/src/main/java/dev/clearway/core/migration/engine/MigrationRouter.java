@@ -12,9 +12,9 @@ import dev.clearway.core.migration.port.MigrationEvents;
 import java.util.function.BooleanSupplier;
 
 /**
- * The routing step before a payment, a query or a cancel of a goal: reads what Clearway holds,
- * asks the legacy probes in order ({@link RoutingDecision}) and counts every hand-back and every
- * probe that could not answer.
+ * The routing step before a payment, a query or a cancel of a goal: reads what Clearway holds, asks
+ * the legacy probes in order ({@link RoutingDecision}) and counts every hand-back and every probe
+ * that could not answer.
  */
 public final class MigrationRouter {
   private final Rollout rollout;
