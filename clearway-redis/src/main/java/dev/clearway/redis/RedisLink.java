@@ -30,6 +30,9 @@ public final class RedisLink implements AutoCloseable {
   /** Fallbacks of the call budget. */
   public static final String BUDGET = "budget";
 
+  /** Probes of the legacy in-flight markers that could not answer. */
+  public static final String MARKERS = "markers";
+
   /** How long a connect may take: longer than a command, as the first one loads the client. */
   public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 

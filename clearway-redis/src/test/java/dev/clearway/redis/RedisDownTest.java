@@ -26,6 +26,20 @@ class RedisDownTest {
   }
 
   @Test
+  void legacyMarkersThatCannotBeReadAreUnknownNeverClear() {
+    try (RedisLink link = RedisLink.of(CLOSED_PORT)) {
+      RedisLegacyMarkers markers =
+          new RedisLegacyMarkers(link, "legacy:pay:{merchant}:{user}:{scene}:{bizKey}");
+      GoalKey goal = new GoalKey("m1", 1, "renewal", "b1");
+      for (int i = 0; i < 5; i++) {
+        assertThat(markers.probe(goal))
+            .isInstanceOf(dev.clearway.core.migration.domain.LegacyAnswer.Unknown.class);
+      }
+      assertThat(link.fallbacks(RedisLink.MARKERS)).isEqualTo(5);
+    }
+  }
+
+  @Test
   void theBudgetFallsBackToEachNodesShare() throws Exception {
     int budget = 20;
     try (RedisLink a = RedisLink.of(CLOSED_PORT);

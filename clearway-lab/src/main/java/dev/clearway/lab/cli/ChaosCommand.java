@@ -4,6 +4,8 @@ import dev.clearway.lab.channel.ChannelChaos;
 import dev.clearway.lab.channel.ChannelChaosReport;
 import dev.clearway.lab.chaos.ChaosOptions;
 import dev.clearway.lab.chaos.ChaosRun;
+import dev.clearway.lab.migration.MigrationChaos;
+import dev.clearway.lab.migration.MigrationChaosReport;
 import dev.clearway.lab.recon.ReconChaos;
 import dev.clearway.lab.recon.ReconChaosReport;
 import dev.clearway.store.Database;
@@ -15,7 +17,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code clearway chaos}, {@code clearway chaos channels} and {@code clearway chaos reconcile}. */
+/**
+ * {@code clearway chaos}, {@code clearway chaos channels}, {@code clearway chaos reconcile} and
+ * {@code clearway chaos migration}.
+ */
 @Command(
     name = "chaos",
     mixinStandardHelpOptions = true,
@@ -65,7 +70,8 @@ public final class ChaosCommand implements Callable<Integer> {
   public static CommandLine line(PrintStream out, PrintStream err) {
     return new CommandLine(new ChaosCommand(out, err))
         .addSubcommand(new Channels(out, err))
-        .addSubcommand(new Reconcile(out, err));
+        .addSubcommand(new Reconcile(out, err))
+        .addSubcommand(new Migration(out, err));
   }
 
   @Override
@@ -155,6 +161,52 @@ public final class ChaosCommand implements Callable<Integer> {
       try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
         ReconChaosReport report = new ReconChaos(db, payments, seed, outDir, err).run();
         report.findings().forEach(err::println);
+        out.println(report.toJson());
+        return report.passed() ? 0 : 1;
+      }
+    }
+  }
+
+  /** {@code clearway chaos migration}. */
+  @Command(
+      name = "migration",
+      mixinStandardHelpOptions = true,
+      description =
+          "A switch-over from a simulated legacy payment path with a share of goals already in"
+              + " flight on it; exit 0 only if no goal was charged by both paths or twice by one"
+              + " and every Clearway payment converged.")
+  static final class Migration implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--goals", defaultValue = "600", description = "goals to pay")
+    int goals;
+
+    @Option(names = "--seed", defaultValue = "1", description = "scenario seed")
+    long seed;
+
+    @Option(
+        names = "--legacy-share",
+        defaultValue = "0.3",
+        description = "share of goals in flight on the legacy path at switch-over, 0 to 1")
+    double legacyShare;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
+
+    Migration(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      if (goals < 1 || goals > 100_000) {
+        throw new IllegalArgumentException("--goals must be within 1 and 100000");
+      }
+      try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
+        MigrationChaosReport report = new MigrationChaos(db, goals, seed, legacyShare, err).run();
+        report.violations().forEach(v -> err.println("violation: " + v));
         out.println(report.toJson());
         return report.passed() ? 0 : 1;
       }

@@ -11,6 +11,7 @@ import dev.clearway.core.flow.port.OverloadEvents;
 import dev.clearway.core.runtime.BoundedPool;
 import dev.clearway.service.metrics.FlowStateGauges;
 import dev.clearway.service.metrics.MicrometerEngineEvents;
+import dev.clearway.service.migration.MigrationGate;
 import dev.clearway.service.node.PaymentIntake;
 import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
@@ -173,6 +174,7 @@ public class ApiConfiguration {
       ExecutorService syncAdvanceExecutor,
       ObjectProvider<Clock> clock,
       ObjectProvider<PaymentIntake> intake,
+      ObjectProvider<MigrationGate> migration,
       @Value("${clearway.api.max-amount:100000000}") long maxAmount,
       @Value("${clearway.api.sync-budget:1s}") Duration syncBudget,
       @Value("${clearway.api.overload-retry-after:2s}") Duration retryAfter) {
@@ -190,6 +192,7 @@ public class ApiConfiguration {
         syncBudget,
         retryAfter,
         c,
-        intake.getIfAvailable(PaymentIntake::open));
+        intake.getIfAvailable(PaymentIntake::open),
+        migration.getIfAvailable(() -> MigrationGate.OFF));
   }
 }

@@ -26,6 +26,10 @@ public class ApiExceptionHandler {
           .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
           .body(new ApiError(e.code(), e.getMessage()));
     }
+    if (e.legacyReference().isPresent()) {
+      return ResponseEntity.status(e.status())
+          .body(new ApiError(e.code(), e.getMessage(), e.legacyReference().get()));
+    }
     return error(e.status(), e.code(), e.getMessage());
   }
 

@@ -8,6 +8,7 @@ import dev.clearway.core.flow.engine.PaymentService.Started;
 import dev.clearway.core.flow.port.EntryLock;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.runtime.Overloaded;
+import dev.clearway.service.migration.MigrationGate;
 import dev.clearway.service.node.PaymentIntake;
 import dev.clearway.service.node.ShutdownGate;
 import dev.clearway.store.JdbcIdempotencyStore;
@@ -50,6 +51,7 @@ public final class PaymentApi {
   private final Duration retryAfter;
   private final Clock clock;
   private final PaymentIntake intake;
+  private final MigrationGate migration;
 
   public PaymentApi(
       PaymentRequestValidator validator,
@@ -63,6 +65,38 @@ public final class PaymentApi {
       Duration retryAfter,
       Clock clock,
       PaymentIntake intake) {
+    this(
+        validator,
+        cancels,
+        keys,
+        entryLock,
+        payments,
+        flows,
+        executor,
+        syncBudget,
+        retryAfter,
+        clock,
+        intake,
+        MigrationGate.OFF);
+  }
+
+  /**
+   * With {@code migration}, the routing step of a gray migration before every new attempt: a goal
+   * that is not Clearway's is handed back before anything is written.
+   */
+  public PaymentApi(
+      PaymentRequestValidator validator,
+      CancelService cancels,
+      JdbcIdempotencyStore keys,
+      EntryLock entryLock,
+      PaymentService payments,
+      FlowStore flows,
+      Executor executor,
+      Duration syncBudget,
+      Duration retryAfter,
+      Clock clock,
+      PaymentIntake intake,
+      MigrationGate migration) {
     this.validator = validator;
     this.cancels = cancels;
     this.keys = keys;
@@ -74,6 +108,7 @@ public final class PaymentApi {
     this.retryAfter = retryAfter;
     this.clock = clock;
     this.intake = intake;
+    this.migration = migration;
   }
 
   /**
@@ -146,7 +181,7 @@ public final class PaymentApi {
     }
     Started started;
     try {
-      validator.checkLimits(valid.payment());
+      checkNew(valid.payment());
       Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
       try {
         started = payments.start(valid.payment(), syncBudget, executor);
@@ -175,6 +210,15 @@ public final class PaymentApi {
     PayFlow flow = started.flow();
     keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
     return new Answer(FlowView.of(flow), started.created(), false);
+  }
+
+  /**
+   * The checks of a new attempt, before anything is written: the limits, then the migration's
+   * routing step (a goal that is not Clearway's is handed back).
+   */
+  private void checkNew(NewPayment payment) {
+    validator.checkLimits(payment);
+    migration.admit(payment.goal());
   }
 
   /**

@@ -77,6 +77,15 @@ public final class PaymentRequestValidator {
     return new Valid(payment, hash(payment));
   }
 
+  /** The merchant's goal named by a query or a cancel, checked like a payment's. */
+  public static GoalKey goal(String merchant, Long userId, String scene, String bizKey) {
+    long user = required(userId, "userId");
+    if (user <= 0) {
+      throw ApiException.badRequest("invalid_user_id", "userId must be positive");
+    }
+    return new GoalKey(merchant, user, text(scene, "scene", 32), text(bizKey, "bizKey", 160));
+  }
+
   /** The limits a new payment must meet now: the configured maximum and the deadline window. */
   public void checkLimits(NewPayment payment) {
     if (payment.amount() > maxAmount) {

@@ -4,6 +4,7 @@ import dev.clearway.boot.ClearwayEngineConfiguration;
 import dev.clearway.service.api.ApiConfiguration;
 import dev.clearway.service.console.ConsoleConfiguration;
 import dev.clearway.service.metrics.MetricsConfiguration;
+import dev.clearway.service.migration.MigrationConfiguration;
 import dev.clearway.service.node.NodeConfiguration;
 import dev.clearway.service.outbox.OutboxConfiguration;
 import dev.clearway.service.policy.PolicyApiConfiguration;
@@ -34,6 +35,7 @@ import org.springframework.context.annotation.Import;
   ReconciliationConfiguration.class,
   RetentionConfiguration.class,
   RefundBatchConfiguration.class,
-  MetricsConfiguration.class
+  MetricsConfiguration.class,
+  MigrationConfiguration.class
 })
 public class ClearwayServer {}
