@@ -41,10 +41,15 @@ public final class WechatPayAdapter implements PspAdapter {
   private final WechatNotifications notifications;
 
   public WechatPayAdapter(WechatPayConfig config) {
+    this(config, WechatKeyEvents.none());
+  }
+
+  /** An adapter that reports answers signed with an unknown platform serial to {@code keyEvents}. */
+  public WechatPayAdapter(WechatPayConfig config, WechatKeyEvents keyEvents) {
     this.config = Objects.requireNonNull(config, "config");
     JsonMapper json = JsonMapper.builder().build();
-    this.http = new WechatHttp(config, json);
-    this.notifications = new WechatNotifications(config, json);
+    this.http = new WechatHttp(config, json, keyEvents);
+    this.notifications = new WechatNotifications(config, json, keyEvents);
   }
 
   @Override

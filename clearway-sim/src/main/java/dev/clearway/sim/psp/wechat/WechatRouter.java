@@ -53,14 +53,17 @@ final class WechatRouter implements HttpHandler {
   private final WechatRequests requests;
   private final PspInjections injections;
   private final AtomicLong requestIds = new AtomicLong();
+  private final PlatformSigner signer;
 
   WechatRouter(
       WechatSimOptions options,
       WechatOrderBook book,
       PspFaults faults,
       QueryRateMeter meter,
-      PspInjections injections) {
+      PspInjections injections,
+      PlatformSigner signer) {
     this.options = options;
+    this.signer = signer;
     this.injections = injections;
     this.book = book;
     this.faults = faults;
@@ -345,9 +348,9 @@ final class WechatRouter implements HttpHandler {
     byte[] bytes = reply.body();
     String timestamp = Long.toString(options.clock().instant().getEpochSecond());
     String nonce = WechatCrypto.nonce(32);
+    PlatformSigner.Current platform = signer.current();
     String signature =
-        WechatCrypto.sign(
-            options.keys().platformPrivateKey(), WechatCrypto.message(bytes, timestamp, nonce));
+        WechatCrypto.sign(platform.key(), WechatCrypto.message(bytes, timestamp, nonce));
     var headers = exchange.getResponseHeaders();
     if (bytes.length > 0) {
       headers.set("Content-Type", reply.contentType());
@@ -356,7 +359,7 @@ final class WechatRouter implements HttpHandler {
     headers.set(WechatProtocol.HEADER_TIMESTAMP, timestamp);
     headers.set(WechatProtocol.HEADER_NONCE, nonce);
     headers.set(WechatProtocol.HEADER_SIGNATURE, signature);
-    headers.set(WechatProtocol.HEADER_SERIAL, options.keys().platformSerial());
+    headers.set(WechatProtocol.HEADER_SERIAL, platform.serial());
     exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
     if (bytes.length > 0) {
       exchange.getResponseBody().write(bytes);
