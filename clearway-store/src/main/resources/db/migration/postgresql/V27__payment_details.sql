@@ -53,3 +53,19 @@ CREATE TABLE merchant_channel (
   CONSTRAINT ck_merchant_channel_limits
     CHECK (min_amount IS NULL OR max_amount IS NULL OR min_amount <= max_amount)
 );
+
+-- The payment method a merchant's request chose for a goal (and the payer's id at the PSP where the
+-- method needs one), read when the goal's flow pays. Written before the flow starts; a later
+-- request for the same goal replaces it.
+CREATE TABLE payment_method_choice (
+  merchant_id  VARCHAR(64)   NOT NULL,
+  user_id      BIGINT        NOT NULL,
+  scene        VARCHAR(32)   NOT NULL,
+  biz_key      VARCHAR(160)  NOT NULL,
+  method       VARCHAR(32)   NOT NULL,
+  -- The opaque PSP token of the method (such as pm_card_visa), never card data; null: the method.
+  token        VARCHAR(64),
+  payer_ref    VARCHAR(128),
+  chosen_at    TIMESTAMPTZ   NOT NULL,
+  PRIMARY KEY (merchant_id, user_id, scene, biz_key)
+);

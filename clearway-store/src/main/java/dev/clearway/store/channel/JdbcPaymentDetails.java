@@ -1,8 +1,10 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.domain.MerchantChannel;
+import dev.clearway.core.channel.domain.MethodChoice;
 import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.channel.spi.ClientAction;
+import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.store.Sql;
 import java.time.Instant;
 import java.util.Arrays;
@@ -16,7 +18,10 @@ import javax.sql.DataSource;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@code payment_attempt_action} and {@code merchant_channel} on PostgreSQL. */
+/**
+ * {@code payment_attempt_action}, {@code merchant_channel} and {@code payment_method_choice} on
+ * PostgreSQL.
+ */
 public final class JdbcPaymentDetails implements PaymentDetailsStore {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -105,6 +110,54 @@ public final class JdbcPaymentDetails implements PaymentDetailsStore {
     if (rows != 1) {
       throw new IllegalStateException("merchant_channel upsert wrote " + rows + " rows");
     }
+  }
+
+  @Override
+  public void saveChoice(GoalKey goal, MethodChoice choice, Instant now) {
+    int rows =
+        sql.update(
+            """
+            INSERT INTO payment_method_choice
+              (merchant_id, user_id, scene, biz_key, method, token, payer_ref, chosen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (merchant_id, user_id, scene, biz_key) DO UPDATE SET
+              method = EXCLUDED.method, token = EXCLUDED.token, payer_ref = EXCLUDED.payer_ref,
+              chosen_at = EXCLUDED.chosen_at
+            """,
+            ps -> {
+              ps.setString(1, goal.merchant());
+              ps.setLong(2, goal.userId());
+              ps.setString(3, goal.scene());
+              ps.setString(4, goal.bizKey());
+              ps.setString(5, choice.method());
+              ps.setString(6, choice.token());
+              ps.setString(7, choice.payer());
+              ps.setObject(8, Sql.ts(now));
+            });
+    if (rows != 1) {
+      throw new IllegalStateException("payment_method_choice upsert wrote " + rows + " rows");
+    }
+  }
+
+  @Override
+  public Optional<MethodChoice> choice(GoalKey goal) {
+    return sql
+        .query(
+            """
+            SELECT method, token, payer_ref FROM payment_method_choice
+             WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?
+            """,
+            ps -> {
+              ps.setString(1, goal.merchant());
+              ps.setLong(2, goal.userId());
+              ps.setString(3, goal.scene());
+              ps.setString(4, goal.bizKey());
+            },
+            rs ->
+                new MethodChoice(
+                    rs.getString("method"), rs.getString("token"), rs.getString("payer_ref")))
+        .stream()
+        .findFirst();
   }
 
   private static Set<String> methods(String text) {
