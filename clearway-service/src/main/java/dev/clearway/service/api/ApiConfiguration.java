@@ -1,6 +1,7 @@
 package dev.clearway.service.api;
 
 import dev.clearway.boot.EngineAssembly;
+import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.engine.CancelService;
 import dev.clearway.core.flow.engine.InProcessEntryLock;
@@ -15,6 +16,7 @@ import dev.clearway.service.node.PaymentIntake;
 import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
 import dev.clearway.store.SqlDialect;
+import dev.clearway.store.channel.JdbcPaymentDetails;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -172,6 +174,8 @@ public class ApiConfiguration {
       ExecutorService syncAdvanceExecutor,
       ObjectProvider<Clock> clock,
       ObjectProvider<PaymentIntake> intake,
+      ObjectProvider<ChannelGateway> channels,
+      DataSource dataSource,
       @Value("${clearway.api.max-amount:100000000}") long maxAmount,
       @Value("${clearway.api.sync-budget:1s}") Duration syncBudget,
       @Value("${clearway.api.overload-retry-after:2s}") Duration retryAfter) {
@@ -189,6 +193,7 @@ public class ApiConfiguration {
         syncBudget,
         retryAfter,
         c,
-        intake.getIfAvailable(PaymentIntake::open));
+        intake.getIfAvailable(PaymentIntake::open),
+        new ClientDetails(channels::getIfAvailable, new JdbcPaymentDetails(dataSource), c));
   }
 }

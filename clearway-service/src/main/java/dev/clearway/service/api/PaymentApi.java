@@ -50,6 +50,7 @@ public final class PaymentApi {
   private final Duration retryAfter;
   private final Clock clock;
   private final PaymentIntake intake;
+  private final ClientDetails details;
 
   public PaymentApi(
       PaymentRequestValidator validator,
@@ -62,7 +63,9 @@ public final class PaymentApi {
       Duration syncBudget,
       Duration retryAfter,
       Clock clock,
-      PaymentIntake intake) {
+      PaymentIntake intake,
+      ClientDetails details) {
+    this.details = details;
     this.validator = validator;
     this.cancels = cancels;
     this.keys = keys;
@@ -142,11 +145,13 @@ public final class PaymentApi {
             : Optional.empty();
     if (earlier.isPresent()) {
       keys.complete(merchant, idempotencyKey, earlier.get().id(), clock.instant());
-      return new Answer(FlowView.of(earlier.get()), false, true);
+      return new Answer(details.view(earlier.get()), false, true);
     }
     Started started;
     try {
       validator.checkLimits(valid.payment());
+      details.admit(merchant, valid);
+      details.record(valid);
       Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
       try {
         started = payments.start(valid.payment(), syncBudget, executor);
@@ -174,7 +179,7 @@ public final class PaymentApi {
     }
     PayFlow flow = started.flow();
     keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
-    return new Answer(FlowView.of(flow), started.created(), false);
+    return new Answer(details.view(flow), started.created(), false);
   }
 
   /**
@@ -192,7 +197,7 @@ public final class PaymentApi {
               + outcome.flow().status()
               + "); money goes back through a refund");
     }
-    return FlowView.of(outcome.flow());
+    return details.view(outcome.flow());
   }
 
   public FlowView get(String merchant, long flowId) {
@@ -233,7 +238,7 @@ public final class PaymentApi {
   }
 
   private FlowView view(String merchant, long flowId) {
-    return FlowView.of(owned(merchant, flowId));
+    return details.view(owned(merchant, flowId));
   }
 
   private static ApiException notFound() {
