@@ -2,9 +2,9 @@ package dev.clearway.psp.stripe;
 
 import dev.clearway.core.channel.spi.ClientAction;
 import dev.clearway.core.channel.spi.PspOutcome;
+import dev.clearway.core.channel.spi.ResultCertainty;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import tools.jackson.databind.JsonNode;
 
 /**

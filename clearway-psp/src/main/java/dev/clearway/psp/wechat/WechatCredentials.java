@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * One WeChat Pay merchant's credentials: the merchant private key and its certificate serial (to
  * sign requests), the platform public keys by certificate serial (to verify responses and
- * notifications) and the 32-byte
- * APIv3 key (to decrypt notification resources). {@link #toString()} prints no key.
+ * notifications) and the 32-byte APIv3 key (to decrypt notification resources). {@link #toString()}
+ * prints no key.
  */
 public record WechatCredentials(
     String mchid,

@@ -13,10 +13,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Sends signed WeChat Pay v3 requests and verifies the platform signature of every answer
- * with the platform key its {@code Wechatpay-Serial} names. Never
- * throws: transport problems and unverifiable answers come back as a failed {@link WechatReply}.
- * Neither keys nor signatures appear in any message.
+ * Sends signed WeChat Pay v3 requests and verifies the platform signature of every answer with the
+ * platform key its {@code Wechatpay-Serial} names. Never throws: transport problems and
+ * unverifiable answers come back as a failed {@link WechatReply}. Neither keys nor signatures
+ * appear in any message.
  */
 final class WechatHttp {
   private static final String SCHEMA = "WECHATPAY2-SHA256-RSA2048";

@@ -19,12 +19,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Verifies and decodes WeChat Pay notifications. In order: the four {@code Wechatpay-*} headers
- * must be present ({@code malformed}); {@code Wechatpay-Serial} must name a configured platform
- * key ({@code unknown_serial}); the platform signature over {@code
- * "timestamp\nnonce\nbody\n"} must verify ({@code bad_signature}); the timestamp must be within the
- * tolerance of now, either way ({@code stale_timestamp}, which also refuses a replay of an old
- * delivery); the body must be a notification ({@code malformed}); the AEAD_AES_256_GCM resource
- * must decrypt under the APIv3 key ({@code decrypt_failed}). No message quotes the body.
+ * must be present ({@code malformed}); {@code Wechatpay-Serial} must name a configured platform key
+ * ({@code unknown_serial}); the platform signature over {@code "timestamp\nnonce\nbody\n"} must
+ * verify ({@code bad_signature}); the timestamp must be within the tolerance of now, either way
+ * ({@code stale_timestamp}, which also refuses a replay of an old delivery); the body must be a
+ * notification ({@code malformed}); the AEAD_AES_256_GCM resource must decrypt under the APIv3 key
+ * ({@code decrypt_failed}). No message quotes the body.
  */
 final class WechatNotifications {
   private static final int TAG_BITS = 128;

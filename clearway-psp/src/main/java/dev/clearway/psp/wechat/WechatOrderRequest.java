@@ -43,10 +43,7 @@ record WechatOrderRequest(String path, Map<String, Object> body, boolean jsapi) 
       body.put("payer", Map.of(partner ? "sp_openid" : "openid", party.payer()));
     }
     String path =
-        "/v3/pay/"
-            + (partner ? "partner/" : "")
-            + "transactions/"
-            + (jsapi ? "jsapi" : "native");
+        "/v3/pay/" + (partner ? "partner/" : "") + "transactions/" + (jsapi ? "jsapi" : "native");
     return new WechatOrderRequest(path, body, jsapi);
   }
 }

@@ -49,7 +49,9 @@ public final class WechatPayAdapter implements PspAdapter {
     this(config, WechatKeyEvents.none());
   }
 
-  /** An adapter that reports answers signed with an unknown platform serial to {@code keyEvents}. */
+  /**
+   * An adapter that reports answers signed with an unknown platform serial to {@code keyEvents}.
+   */
   public WechatPayAdapter(WechatPayConfig config, WechatKeyEvents keyEvents) {
     this.config = Objects.requireNonNull(config, "config");
     JsonMapper json = JsonMapper.builder().build();
@@ -111,7 +113,9 @@ public final class WechatPayAdapter implements PspAdapter {
               config.clock()));
     }
     String codeUrl = reply.text("code_url");
-    return codeUrl == null ? outcome : outcome.withClientAction(WechatClientActions.nativeQr(codeUrl));
+    return codeUrl == null
+        ? outcome
+        : outcome.withClientAction(WechatClientActions.nativeQr(codeUrl));
   }
 
   /**

@@ -7,10 +7,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The WeChat Pay platform public keys one merchant trusts, by certificate serial. WeChat Pay rotates
- * its platform keys: during a rotation both the old and the new serial are configured, and every
- * response and notification is verified with the key its {@code Wechatpay-Serial} header names.
- * A serial not configured here verifies nothing. {@link #toString()} prints serials only.
+ * The WeChat Pay platform public keys one merchant trusts, by certificate serial. WeChat Pay
+ * rotates its platform keys: during a rotation both the old and the new serial are configured, and
+ * every response and notification is verified with the key its {@code Wechatpay-Serial} header
+ * names. A serial not configured here verifies nothing. {@link #toString()} prints serials only.
  */
 public record WechatPlatformKeys(Map<String, PublicKey> bySerial) {
 

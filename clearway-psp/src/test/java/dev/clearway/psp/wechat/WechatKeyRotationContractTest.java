@@ -39,20 +39,20 @@ class WechatKeyRotationContractTest {
   private WechatPayAdapter adapter(WechatPlatformKeys keys) {
     WechatPayConfig c = h.config;
     return new WechatPayAdapter(
-            new WechatPayConfig(
-                c.baseUrl(),
-                new WechatCredentials(
-                    WechatHarness.MCHID,
-                    WechatHarness.APPID,
-                    WechatHarness.MERCHANT.getPrivate(),
-                    "MERCHANT-SERIAL-1",
-                    keys,
-                    WechatHarness.API_V3_KEY),
-                c.notifyUrl(),
-                c.connectTimeout(),
-                c.requestTimeout(),
-                c.clock(),
-                c.notificationTolerance()),
+        new WechatPayConfig(
+            c.baseUrl(),
+            new WechatCredentials(
+                WechatHarness.MCHID,
+                WechatHarness.APPID,
+                WechatHarness.MERCHANT.getPrivate(),
+                "MERCHANT-SERIAL-1",
+                keys,
+                WechatHarness.API_V3_KEY),
+            c.notifyUrl(),
+            c.connectTimeout(),
+            c.requestTimeout(),
+            c.clock(),
+            c.notificationTolerance()),
         (mchid, kind) -> unknown.add(mchid + ":" + kind));
   }
 
@@ -93,8 +93,7 @@ class WechatKeyRotationContractTest {
     // The order was created all the same: the same number, queried once the key is configured,
     // finds it.
     assertThat(oldOnly.retrieve(ref(no)).certainty()).isEqualTo(ResultCertainty.UNKNOWN);
-    WechatPayAdapter rotated =
-        adapter(WechatPlatformKeys.of(NEW_SERIAL, NEW_PLATFORM.getPublic()));
+    WechatPayAdapter rotated = adapter(WechatPlatformKeys.of(NEW_SERIAL, NEW_PLATFORM.getPublic()));
     assertThat(rotated.retrieve(ref(no)).certainty()).isEqualTo(ResultCertainty.PENDING);
   }
 

@@ -124,18 +124,7 @@ public final class PaymentApi {
     Instant now = clock.instant();
     Claim claim =
         keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(keyLock()));
-    if (claim instanceof Claim.Reused) {
-      throw new ApiException(
-          HttpStatus.UNPROCESSABLE_CONTENT,
-          "idempotency_key_reused",
-          "this Idempotency-Key was used with other parameters");
-    }
-    if (claim instanceof Claim.InUse) {
-      throw new ApiException(
-          HttpStatus.CONFLICT,
-          "idempotency_key_in_use",
-          "a request with this Idempotency-Key is still running; retry shortly");
-    }
+    refuseUnusable(claim);
     if (claim instanceof Claim.Done done) {
       return new Answer(view(merchant, done.flowId()), false, true);
     }
@@ -180,6 +169,22 @@ public final class PaymentApi {
     PayFlow flow = started.flow();
     keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
     return new Answer(details.view(flow), started.created(), false);
+  }
+
+  /** Refuses a key used with other parameters, or whose request is still running. */
+  private static void refuseUnusable(Claim claim) {
+    if (claim instanceof Claim.Reused) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "idempotency_key_reused",
+          "this Idempotency-Key was used with other parameters");
+    }
+    if (claim instanceof Claim.InUse) {
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "idempotency_key_in_use",
+          "a request with this Idempotency-Key is still running; retry shortly");
+    }
   }
 
   /**

@@ -209,17 +209,16 @@ public final class PaymentRequestValidator {
   }
 
   private static String canonical(NewPayment p) {
-    return
-        p.goal().userId()
-            + "\n"
-            + p.goal().scene()
-            + "\n"
-            + p.goal().bizKey()
-            + "\n"
-            + p.amount()
-            + "\n"
-            + p.currency()
-            + "\n"
-            + p.bizDeadline();
+    return p.goal().userId()
+        + "\n"
+        + p.goal().scene()
+        + "\n"
+        + p.goal().bizKey()
+        + "\n"
+        + p.amount()
+        + "\n"
+        + p.currency()
+        + "\n"
+        + p.bizDeadline();
   }
 }

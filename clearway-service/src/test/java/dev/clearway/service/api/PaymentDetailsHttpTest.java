@@ -16,16 +16,16 @@ import dev.clearway.psp.wechat.WechatPayAdapter;
 import dev.clearway.psp.wechat.WechatPayConfig;
 import dev.clearway.psp.wechat.WechatPlatformKeys;
 import dev.clearway.service.api.RunningApi.Answer;
+import dev.clearway.sim.psp.PspFaults;
+import dev.clearway.sim.psp.stripe.StripeSimOptions;
+import dev.clearway.sim.psp.stripe.StripeSimServer;
+import dev.clearway.sim.psp.stripe.StripeSimTiming;
 import dev.clearway.sim.psp.wechat.Payer;
 import dev.clearway.sim.psp.wechat.PayerChoice;
 import dev.clearway.sim.psp.wechat.RefundBehaviour;
 import dev.clearway.sim.psp.wechat.WechatSimKeys;
 import dev.clearway.sim.psp.wechat.WechatSimOptions;
 import dev.clearway.sim.psp.wechat.WechatSimServer;
-import dev.clearway.sim.psp.PspFaults;
-import dev.clearway.sim.psp.stripe.StripeSimOptions;
-import dev.clearway.sim.psp.stripe.StripeSimServer;
-import dev.clearway.sim.psp.stripe.StripeSimTiming;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -84,8 +84,7 @@ class PaymentDetailsHttpTest {
   static void start() {
     stripe =
         StripeSimServer.start(
-            StripeSimOptions.defaults(STRIPE_KEY, STRIPE_WHSEC)
-                .withTiming(StripeSimTiming.fast()));
+            StripeSimOptions.defaults(STRIPE_KEY, STRIPE_WHSEC).withTiming(StripeSimTiming.fast()));
     direct = wechat(DIRECT_MCHID, PayerChoice.always(Payer.NEVER));
     partner = wechat(SP_MCHID, PayerChoice.always(Payer.PAYS));
     WechatKeyEvents counted =
@@ -112,7 +111,8 @@ class PaymentDetailsHttpTest {
         "channelAccounts",
         new ChannelAccounts(
             List.of(
-                new ChannelAccount(1, "stripe", "acct_details", "psp:stripe", Set.of("card"), 1, true),
+                new ChannelAccount(
+                    1, "stripe", "acct_details", "psp:stripe", Set.of("card"), 1, true),
                 new ChannelAccount(
                     2,
                     "wechat",
@@ -254,7 +254,10 @@ class PaymentDetailsHttpTest {
   void aPlainCardPaymentNeedsNoClientAction() throws Exception {
     Answer a =
         create(
-            "card-2", 1_000, "EUR", ",\"paymentMethod\":\"card\",\"paymentToken\":\"pm_card_visa\"");
+            "card-2",
+            1_000,
+            "EUR",
+            ",\"paymentMethod\":\"card\",\"paymentToken\":\"pm_card_visa\"");
     assertThat(a.status()).as("%s", a).isEqualTo(201);
     Answer done = api.awaitStatus(a.flowId(), "BIZ_SUCCESS", Duration.ofSeconds(20));
     assertThat(done.clientStatus()).isEqualTo("BIZ_SUCCESS");
@@ -296,8 +299,7 @@ class PaymentDetailsHttpTest {
     Answer tooLittle = create("sub-3", 10, "CNY", ",\"paymentMethod\":\"wechat_native\"");
     assertThat(tooLittle.code()).isEqualTo("amount_out_of_limits");
 
-    Answer a =
-        requiresAction(create("sub-4", 100, "CNY", ",\"paymentMethod\":\"wechat_native\""));
+    Answer a = requiresAction(create("sub-4", 100, "CNY", ",\"paymentMethod\":\"wechat_native\""));
     assertThat(a.json().get("nextAction").get("fields").get("code_url").asString())
         .startsWith("weixin://");
     String tradeOrderNo = a.text("tradeOrderNo");
@@ -331,8 +333,7 @@ class PaymentDetailsHttpTest {
     assertThat(unknown.clientStatus())
         .as("the create's result is unknown: not trusted, queried again")
         .isEqualTo("PROCESSING");
-    awaitCount(
-        "SELECT count(*) FROM payment_attempt WHERE error_code = 'UNKNOWN_PLATFORM_SERIAL'");
+    awaitCount("SELECT count(*) FROM payment_attempt WHERE error_code = 'UNKNOWN_PLATFORM_SERIAL'");
     assertThat(
             RunningApi.count(
                 "SELECT count(*) FROM payment_attempt WHERE status = 'UNKNOWN'"
@@ -420,7 +421,10 @@ class PaymentDetailsHttpTest {
             mchid, APPID, MERCHANT_KEY.getPrivate(), "MERCHANT-SERIAL", keys, API_V3_KEY);
     return new WechatPayAdapter(
         WechatPayConfig.of(
-                sim.baseUrl(), credentials, URI.create("http://127.0.0.1:9/unused"), Clock.systemUTC())
+                sim.baseUrl(),
+                credentials,
+                URI.create("http://127.0.0.1:9/unused"),
+                Clock.systemUTC())
             .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(3)),
         events);
   }

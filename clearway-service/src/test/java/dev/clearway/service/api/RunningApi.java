@@ -129,8 +129,7 @@ final class RunningApi implements AutoCloseable {
                       .registerSingleton("dataSource", wrap.apply(TestDatabase.get().dataSource()));
                   ctx.getBeanFactory().registerSingleton("clock", clock);
                   if (wallet != null) {
-                    ctx.getBeanFactory()
-                        .registerSingleton("walletGateway", (WalletGateway) wallet);
+                    ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
                   }
                   ctx.getBeanFactory()
                       .registerSingleton("businessGateway", (BusinessGateway) business);

@@ -2,12 +2,12 @@ package dev.clearway.boot.channel;
 
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
-import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;
 import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RecoveryWorker;
 import dev.clearway.core.channel.engine.StatementRecovery;
+import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.flow.port.WorkerFailures;
 import java.time.Duration;
 import java.util.ArrayList;

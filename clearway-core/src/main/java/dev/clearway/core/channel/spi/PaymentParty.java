@@ -4,8 +4,8 @@ package dev.clearway.core.channel.spi;
  * Who a payment is made for and by, beyond the channel account: the sub-merchant when a platform's
  * merchant pays through the platform's PSP account (WeChat Pay's partner mode: the account is the
  * service provider {@code sp_mchid}, this is the {@code sub_mchid}), and the payer's id at the PSP
- * where the method needs one (a WeChat JSAPI payment's {@code openid}). Both may be null; fixed with
- * the attempt, part of its create-request hash.
+ * where the method needs one (a WeChat JSAPI payment's {@code openid}). Both may be null; fixed
+ * with the attempt, part of its create-request hash.
  */
 public record PaymentParty(String subMerchant, String payer) {
 

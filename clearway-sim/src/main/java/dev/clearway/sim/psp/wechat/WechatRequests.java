@@ -39,8 +39,8 @@ final class WechatRequests {
   /**
    * A create by {@code path}: native or JSAPI, direct ({@code mchid}, {@code appid}) or partner
    * mode ({@code sp_mchid} is this simulated service provider, {@code sp_appid}, {@code sub_mchid},
-   * optional {@code sub_appid}). A JSAPI order names its payer: {@code payer.openid} (direct), {@code
-   * payer.sp_openid} or {@code payer.sub_openid} (partner).
+   * optional {@code sub_appid}). A JSAPI order names its payer: {@code payer.openid} (direct),
+   * {@code payer.sp_openid} or {@code payer.sub_openid} (partner).
    */
   NativeOrder order(String path, byte[] body) throws WechatApiError {
     boolean partner =
