@@ -1,6 +1,7 @@
 package dev.clearway.boot;
 
 import dev.clearway.boot.channel.ChannelLayer;
+import dev.clearway.boot.channel.ChosenMethods;
 import dev.clearway.boot.metrics.MicrometerChannelEvents;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
@@ -15,6 +16,7 @@ import dev.clearway.core.channel.port.AdapterRegistry;
 import dev.clearway.core.channel.port.CallBudget;
 import dev.clearway.core.channel.port.ChannelEvents;
 import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore;
@@ -26,6 +28,7 @@ import dev.clearway.psp.policy.ChannelCapabilities;
 import dev.clearway.psp.policy.DefaultRecoveryPolicy;
 import dev.clearway.psp.policy.YamlPolicyParser;
 import dev.clearway.store.channel.JdbcChannelStores;
+import dev.clearway.store.channel.JdbcPaymentDetails;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
 import dev.clearway.store.reconciliation.JdbcStatementFacts;
 import io.micrometer.core.instrument.Gauge;
@@ -44,15 +47,17 @@ import org.springframework.context.annotation.Configuration;
  * through attempts across PSP accounts instead of a single wallet. The application declares a
  * {@link DataSource}, a {@code BusinessGateway}, a {@link ChannelAccounts} bean, an {@link
  * AdapterRegistry} (its adapters with its credentials, e.g. {@code StripeAdapter}, {@code
- * WechatPayAdapter}) and optionally {@link PaymentMethods}; it must not declare its own {@code
- * WalletGateway}. Recovery policies start from the default file; later versions go through the
- * {@link PolicyRegistry} bean. Webhooks: hand them to the {@link ChannelWebhookIntake} bean (the
- * Clearway server maps {@code POST /v1/channels/{id}/webhooks} to it). Each account's calls are
- * paced in-process unless a {@link CallBudget} bean is declared (a budget shared by all nodes:
- * {@code clearway.redis.url}). With a broker ({@code clearway.broker.url}) the recovery tasks left
- * for later are woken through it (kind {@code recovery}); {@code
- * clearway.channel.recovery-idle-pause} (default 50ms) is the pause of the recovery worker's claim
- * rounds after one that found nothing due.
+ * WechatPayAdapter}) and optionally {@link PaymentMethods} (the method of a payment whose request
+ * chose none; a request's chosen method and each merchant's channel configuration are read from
+ * {@code payment_method_choice} and {@code merchant_channel}, see {@link ChosenMethods}); it must
+ * not declare its own {@code WalletGateway}. Recovery policies start from the default file; later
+ * versions go through the {@link PolicyRegistry} bean. Webhooks: hand them to the {@link
+ * ChannelWebhookIntake} bean (the Clearway server maps {@code POST /v1/channels/{id}/webhooks} to
+ * it). Each account's calls are paced in-process unless a {@link CallBudget} bean is declared (a
+ * budget shared by all nodes: {@code clearway.redis.url}). With a broker ({@code
+ * clearway.broker.url}) the recovery tasks left for later are woken through it (kind {@code
+ * recovery}); {@code clearway.channel.recovery-idle-pause} (default 50ms) is the pause of the
+ * recovery worker's claim rounds after one that found nothing due.
  */
 @Configuration(proxyBeanMethods = false)
 public class ClearwayChannelConfiguration {
@@ -121,6 +126,7 @@ public class ClearwayChannelConfiguration {
       ObjectProvider<BrokerWakeups> brokerWakeups,
       ObjectProvider<AccountTermsSource> reconciliationTerms,
       DataSource dataSource,
+      FlowStore flows,
       @Value("${clearway.channel.recovery-idle-pause:50ms}") Duration recoveryIdlePause) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
     MeterRegistry registry = meters.getIfAvailable();
@@ -151,9 +157,12 @@ public class ClearwayChannelConfiguration {
             // With a broker, tasks left for later are also woken through it (kind recovery).
             ClearwayEngineConfiguration.brokerWakeupsOr(
                 brokerWakeups, BrokerWakeups.RECOVERY, WakeupScheduler.NONE));
+    PaymentDetailsStore details = new JdbcPaymentDetails(dataSource);
     return new ChannelLayer(
             ctx,
-            methods.getIfAvailable(() -> PaymentMethods.fixed("card", "card")),
+            new ChosenMethods(
+                flows, details, methods.getIfAvailable(() -> PaymentMethods.fixed("card", "card"))),
+            details,
             "spring",
             8,
             failures.getIfAvailable(WorkerFailures::systemLogger),

@@ -8,6 +8,7 @@ import dev.clearway.psp.stripe.StripeConfig;
 import dev.clearway.psp.wechat.WechatCredentials;
 import dev.clearway.psp.wechat.WechatPayAdapter;
 import dev.clearway.psp.wechat.WechatPayConfig;
+import dev.clearway.psp.wechat.WechatPlatformKeys;
 import dev.clearway.sim.psp.PspFaults;
 import dev.clearway.sim.psp.SimPsp;
 import dev.clearway.sim.psp.stripe.StripeSimOptions;
@@ -163,7 +164,7 @@ public final class SimChannels implements AutoCloseable {
             WECHAT_APPID,
             merchant.getPrivate(),
             "MERCHANT-" + mchid,
-            platform.getPublic(),
+            WechatPlatformKeys.of("PLATFORM-" + mchid, platform.getPublic()),
             apiV3Key);
     URI notifyUrl = URI.create("http://127.0.0.1:9/wechat/notify/" + spec.id());
     adapters.put(

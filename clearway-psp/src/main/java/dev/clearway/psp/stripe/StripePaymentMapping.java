@@ -1,7 +1,10 @@
 package dev.clearway.psp.stripe;
 
+import dev.clearway.core.channel.spi.ClientAction;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,7 +36,8 @@ final class StripePaymentMapping {
       case "requires_action" ->
           PspOutcome.awaitingCustomer(id)
               .withProviderStatus(status)
-              .withRequest(requestId, rawHash);
+              .withRequest(requestId, rawHash)
+              .withClientAction(nextAction(intent));
       case "requires_payment_method" -> {
         String code = StripeFields.text(intent.path("last_payment_error"), "code");
         yield outcome(
@@ -49,6 +53,30 @@ final class StripePaymentMapping {
       default ->
           outcome(ResultCertainty.UNKNOWN, status, id, "unexpected_status", requestId, rawHash);
     };
+  }
+
+  /**
+   * The client secret and next action of an intent that waits for the customer (null without a
+   * client secret): the customer's client confirms with the secret (Stripe.js {@code
+   * handleNextAction}) or follows the redirect.
+   */
+  static ClientAction nextAction(JsonNode intent) {
+    String secret = StripeFields.text(intent, "client_secret");
+    if (secret == null) {
+      return null;
+    }
+    Map<String, String> fields = new LinkedHashMap<>();
+    fields.put("client_secret", secret);
+    JsonNode next = intent.path("next_action");
+    String type = StripeFields.text(next, "type");
+    if (type != null) {
+      fields.put("next_action", type);
+      String url = StripeFields.text(next.path("redirect_to_url"), "url");
+      if (url != null) {
+        fields.put("redirect_url", url);
+      }
+    }
+    return new ClientAction(ClientAction.Kind.STRIPE_NEXT_ACTION, fields);
   }
 
   /** The answer to a create or a replay of it. */

@@ -13,9 +13,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Sends signed WeChat Pay v3 requests and verifies the platform signature of every answer. Never
- * throws: transport problems and unverifiable answers come back as a failed {@link WechatReply}.
- * Neither keys nor signatures appear in any message.
+ * Sends signed WeChat Pay v3 requests and verifies the platform signature of every answer with the
+ * platform key its {@code Wechatpay-Serial} names. Never throws: transport problems and
+ * unverifiable answers come back as a failed {@link WechatReply}. Neither keys nor signatures
+ * appear in any message.
  */
 final class WechatHttp {
   private static final String SCHEMA = "WECHATPAY2-SHA256-RSA2048";
@@ -25,9 +26,11 @@ final class WechatHttp {
   private final HttpClient client;
   private final JsonMapper json;
   private final String base;
+  private final WechatKeyEvents keyEvents;
 
-  WechatHttp(WechatPayConfig config, JsonMapper json) {
+  WechatHttp(WechatPayConfig config, JsonMapper json, WechatKeyEvents keyEvents) {
     this.config = config;
+    this.keyEvents = keyEvents;
     this.credentials = config.credentials();
     this.json = json;
     String b = config.baseUrl().toString();
@@ -116,9 +119,18 @@ final class WechatHttp {
     byte[] body = response.body() == null ? new byte[0] : response.body();
     String requestId = response.headers().firstValue("Request-ID").orElse(null);
     String rawHash = WechatSignatures.sha256Hex(body);
+    String serial = response.headers().firstValue("Wechatpay-Serial").orElse(null);
+    java.util.Optional<java.security.PublicKey> key = credentials.platformKeys().key(serial);
+    if (key.isEmpty()) {
+      // Signed (if at all) with a key this merchant does not trust: the answer proves nothing,
+      // so the call's result is unknown and the caller queries again.
+      keyEvents.unknownSerial(credentials.mchid(), "response");
+      return new WechatReply(
+          "UNKNOWN_PLATFORM_SERIAL", response.statusCode(), null, requestId, rawHash);
+    }
     boolean authentic =
         WechatSignatures.verifyPlatform(
-            credentials.platformPublicKey(),
+            key.get(),
             response.headers().firstValue("Wechatpay-Timestamp").orElse(null),
             response.headers().firstValue("Wechatpay-Nonce").orElse(null),
             body,

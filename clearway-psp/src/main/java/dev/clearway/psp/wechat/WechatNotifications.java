@@ -19,21 +19,24 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Verifies and decodes WeChat Pay notifications. In order: the four {@code Wechatpay-*} headers
- * must be present ({@code malformed}); the platform signature over {@code
- * "timestamp\nnonce\nbody\n"} must verify ({@code bad_signature}); the timestamp must be within the
- * tolerance of now, either way ({@code stale_timestamp}, which also refuses a replay of an old
- * delivery); the body must be a notification ({@code malformed}); the AEAD_AES_256_GCM resource
- * must decrypt under the APIv3 key ({@code decrypt_failed}). No message quotes the body.
+ * must be present ({@code malformed}); {@code Wechatpay-Serial} must name a configured platform key
+ * ({@code unknown_serial}); the platform signature over {@code "timestamp\nnonce\nbody\n"} must
+ * verify ({@code bad_signature}); the timestamp must be within the tolerance of now, either way
+ * ({@code stale_timestamp}, which also refuses a replay of an old delivery); the body must be a
+ * notification ({@code malformed}); the AEAD_AES_256_GCM resource must decrypt under the APIv3 key
+ * ({@code decrypt_failed}). No message quotes the body.
  */
 final class WechatNotifications {
   private static final int TAG_BITS = 128;
 
   private final WechatPayConfig config;
   private final JsonMapper json;
+  private final WechatKeyEvents keyEvents;
 
-  WechatNotifications(WechatPayConfig config, JsonMapper json) {
+  WechatNotifications(WechatPayConfig config, JsonMapper json, WechatKeyEvents keyEvents) {
     this.config = config;
     this.json = json;
+    this.keyEvents = keyEvents;
   }
 
   WebhookNotice parse(Map<String, String> headers, byte[] rawBody) throws WebhookRejected {
@@ -47,7 +50,18 @@ final class WechatNotifications {
     if (rawBody == null) {
       throw new WebhookRejected("malformed", "no body");
     }
-    Instant signedAt = verifiedTimestamp(timestamp, nonce, signature, rawBody);
+    java.security.PublicKey key =
+        config
+            .credentials()
+            .platformKeys()
+            .key(serial)
+            .orElseThrow(
+                () -> {
+                  keyEvents.unknownSerial(config.credentials().mchid(), "notification");
+                  return new WebhookRejected(
+                      "unknown_serial", "Wechatpay-Serial names no configured platform key");
+                });
+    Instant signedAt = verifiedTimestamp(key, timestamp, nonce, signature, rawBody);
     JsonNode body = readObject(rawBody);
     String eventId = WechatOutcomes.text(body, "id");
     String eventType = WechatOutcomes.text(body, "event_type");
@@ -88,9 +102,9 @@ final class WechatNotifications {
 
   /** The signed timestamp of a delivery whose platform signature verifies, within tolerance. */
   private Instant verifiedTimestamp(
-      String timestamp, String nonce, String signature, byte[] rawBody) throws WebhookRejected {
-    if (!WechatSignatures.verifyPlatform(
-        config.credentials().platformPublicKey(), timestamp, nonce, rawBody, signature)) {
+      java.security.PublicKey key, String timestamp, String nonce, String signature, byte[] rawBody)
+      throws WebhookRejected {
+    if (!WechatSignatures.verifyPlatform(key, timestamp, nonce, rawBody, signature)) {
       throw new WebhookRejected("bad_signature", "platform signature does not verify");
     }
     Instant signedAt;

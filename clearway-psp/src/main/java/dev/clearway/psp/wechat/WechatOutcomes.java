@@ -21,7 +21,7 @@ final class WechatOutcomes {
       return unknown(r, r.failure());
     }
     String code = r.code();
-    if (r.status() == 200 && r.text("code_url") != null) {
+    if (r.status() == 200 && (r.text("code_url") != null || r.text("prepay_id") != null)) {
       return outcome(r, ResultCertainty.PENDING, TradeState.NOTPAY.name(), null, null)
           .customerActionPending();
     }

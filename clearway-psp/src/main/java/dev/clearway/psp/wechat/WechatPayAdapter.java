@@ -7,6 +7,7 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.RecoveryCapabilities;
 import dev.clearway.core.channel.spi.RefundCall;
 import dev.clearway.core.channel.spi.RefundOutcome;
+import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.channel.spi.WebhookNotice;
 import dev.clearway.core.channel.spi.WebhookRejected;
 import dev.clearway.core.statement.Statement;
@@ -21,7 +22,10 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A WeChat Pay API v3 channel account (native/QR orders) behind the {@link PspAdapter} SPI.
+ * A WeChat Pay API v3 channel account behind the {@link PspAdapter} SPI: native (QR code) and JSAPI
+ * orders, direct or in partner mode (the account is a service provider's; an attempt whose party
+ * names a sub-merchant is created, queried, closed and refunded for that {@code sub_mchid}). A
+ * pending create carries what the customer's client needs (see {@link WechatClientActions}).
  *
  * <p>The attempt's idempotency key is the {@code out_trade_no}: a replay re-creates with the same
  * number and parameters and gets the same answer; a query by that number is authoritative, and a
@@ -33,6 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class WechatPayAdapter implements PspAdapter {
   private static final Pattern MERCHANT_NO = Pattern.compile("[A-Za-z0-9_*|-]{6,32}");
   private static final Pattern TRANSACTION_ID = Pattern.compile("[A-Za-z0-9]{1,32}");
+  private static final Pattern SUB_MCHID = Pattern.compile("[0-9]{8,32}");
   private static final int MAX_DESCRIPTION = 127;
   private static final int MAX_ATTACH = 128;
 
@@ -41,10 +46,17 @@ public final class WechatPayAdapter implements PspAdapter {
   private final WechatNotifications notifications;
 
   public WechatPayAdapter(WechatPayConfig config) {
+    this(config, WechatKeyEvents.none());
+  }
+
+  /**
+   * An adapter that reports answers signed with an unknown platform serial to {@code keyEvents}.
+   */
+  public WechatPayAdapter(WechatPayConfig config, WechatKeyEvents keyEvents) {
     this.config = Objects.requireNonNull(config, "config");
     JsonMapper json = JsonMapper.builder().build();
-    this.http = new WechatHttp(config, json);
-    this.notifications = new WechatNotifications(config, json);
+    this.http = new WechatHttp(config, json, keyEvents);
+    this.notifications = new WechatNotifications(config, json, keyEvents);
   }
 
   @Override
@@ -76,18 +88,34 @@ public final class WechatPayAdapter implements PspAdapter {
     if (description.length() > MAX_DESCRIPTION) {
       description = description.substring(0, MAX_DESCRIPTION);
     }
-    Map<String, Object> amount = new LinkedHashMap<>();
-    amount.put("total", request.amount());
-    amount.put("currency", request.currency());
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("appid", config.credentials().appid());
-    body.put("mchid", config.credentials().mchid());
-    body.put("description", description);
-    body.put("out_trade_no", request.idempotencyKey());
-    body.put("attach", request.merchantReference());
-    body.put("notify_url", config.notifyUrl().toString());
-    body.put("amount", amount);
-    return WechatOutcomes.created(http.post("/v3/pay/transactions/native", body));
+    if (WechatOrderRequest.JSAPI_METHOD.equals(request.paymentMethod())
+        && (request.party().payer() == null || request.party().payer().isBlank())) {
+      return refusedLocally("PAYER_REQUIRED");
+    }
+    if (request.party().partner() && !SUB_MCHID.matcher(request.party().subMerchant()).matches()) {
+      return refusedLocally("INVALID_SUB_MCHID");
+    }
+    WechatOrderRequest order =
+        WechatOrderRequest.of(
+            request, config.credentials(), config.notifyUrl().toString(), description);
+    WechatReply reply = http.post(order.path(), order.body());
+    PspOutcome outcome = WechatOutcomes.created(reply);
+    if (outcome.certainty() != ResultCertainty.PENDING) {
+      return outcome;
+    }
+    String prepayId = reply.text("prepay_id");
+    if (order.jsapi() && prepayId != null) {
+      return outcome.withClientAction(
+          WechatClientActions.jsapi(
+              config.credentials().appid(),
+              prepayId,
+              config.credentials().merchantPrivateKey(),
+              config.clock()));
+    }
+    String codeUrl = reply.text("code_url");
+    return codeUrl == null
+        ? outcome
+        : outcome.withClientAction(WechatClientActions.nativeQr(codeUrl));
   }
 
   /**
@@ -97,6 +125,9 @@ public final class WechatPayAdapter implements PspAdapter {
   @Override
   public PspOutcome retrieve(AttemptRef attempt) {
     String mchid = "?mchid=" + config.credentials().mchid();
+    if (attempt.party().partner()) {
+      return retrievePartner(attempt);
+    }
     if (attempt.idempotencyKey() != null) {
       if (!MERCHANT_NO.matcher(attempt.idempotencyKey()).matches()) {
         // Such a number can never have been accepted: create refuses it before sending.
@@ -114,6 +145,25 @@ public final class WechatPayAdapter implements PspAdapter {
   }
 
   /**
+   * Partner mode: {@code GET /v3/pay/partner/transactions/out-trade-no/{no}?sp_mchid=&sub_mchid=}.
+   */
+  private PspOutcome retrievePartner(AttemptRef attempt) {
+    String no = attempt.idempotencyKey();
+    String sub = attempt.party().subMerchant();
+    if (no == null || !MERCHANT_NO.matcher(no).matches() || !SUB_MCHID.matcher(sub).matches()) {
+      return no == null ? PspOutcome.unknown("NO_REFERENCE") : refusedLocally("ORDER_NOT_EXIST");
+    }
+    return WechatOutcomes.queried(
+        http.get(
+            "/v3/pay/partner/transactions/out-trade-no/"
+                + no
+                + "?sp_mchid="
+                + config.credentials().mchid()
+                + "&sub_mchid="
+                + sub));
+  }
+
+  /**
    * Closes the order, also one never created (WeChat Pay then refuses that number for good), so a
    * 204 proves the attempt can never charge.
    */
@@ -122,6 +172,16 @@ public final class WechatPayAdapter implements PspAdapter {
     String no = attempt.idempotencyKey();
     if (no == null || !MERCHANT_NO.matcher(no).matches()) {
       return PspOutcome.unknown("NO_REFERENCE");
+    }
+    if (attempt.party().partner()) {
+      if (!SUB_MCHID.matcher(attempt.party().subMerchant()).matches()) {
+        return PspOutcome.unknown("NO_REFERENCE");
+      }
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("sp_mchid", config.credentials().mchid());
+      body.put("sub_mchid", attempt.party().subMerchant());
+      return WechatOutcomes.closed(
+          http.post("/v3/pay/partner/transactions/out-trade-no/" + no + "/close", body));
     }
     Map<String, Object> body = Map.of("mchid", config.credentials().mchid());
     return WechatOutcomes.closed(
@@ -140,6 +200,9 @@ public final class WechatPayAdapter implements PspAdapter {
     amount.put("total", refund.chargedAmount());
     amount.put("currency", refund.currency());
     Map<String, Object> body = new LinkedHashMap<>();
+    if (refund.attempt().party().partner()) {
+      body.put("sub_mchid", refund.attempt().party().subMerchant());
+    }
     body.put("out_trade_no", refund.attempt().idempotencyKey());
     body.put("out_refund_no", refund.refundNo());
     body.put("amount", amount);

@@ -7,7 +7,8 @@ import tools.jackson.databind.JsonNode;
  * a {@code failure} that says nothing about whether the PSP executed.
  *
  * @param failure null for an authentic answer; otherwise {@code TIMEOUT}, {@code IO_ERROR}, {@code
- *     INTERRUPTED} or {@code BAD_SIGNATURE}
+ *     INTERRUPTED}, {@code BAD_SIGNATURE} or {@code UNKNOWN_PLATFORM_SERIAL} (signed with a key not
+ *     configured)
  * @param json the parsed body, or null when empty or not JSON
  * @param rawHash SHA-256 hex of the raw body, null when no body arrived
  */

@@ -34,6 +34,7 @@ final class WechatHarness implements AutoCloseable {
   static final KeyPair MERCHANT = generate();
   static final KeyPair PLATFORM = generate();
   static final KeyPair STRANGER = generate();
+  static final String PLATFORM_SERIAL = "PLATFORM-SERIAL-1";
   static final byte[] API_V3_KEY = "0123456789abcdef0123456789ABCDEF".getBytes();
   private static final AtomicInteger NUMBERS = new AtomicInteger();
 
@@ -58,7 +59,7 @@ final class WechatHarness implements AutoCloseable {
   static WechatHarness start(UnaryOperator<WechatSimOptions> tune, PspFaults faults) {
     WechatSimKeys keys =
         new WechatSimKeys(
-            MCHID, MERCHANT.getPublic(), PLATFORM.getPrivate(), "PLATFORM-SERIAL-1", API_V3_KEY);
+            MCHID, MERCHANT.getPublic(), PLATFORM.getPrivate(), PLATFORM_SERIAL, API_V3_KEY);
     WechatSimOptions options =
         WechatSimOptions.defaults(keys)
             .withPayer(WechatHarness::payerByPrefix)
@@ -81,7 +82,12 @@ final class WechatHarness implements AutoCloseable {
 
   static WechatCredentials credentials(KeyPair merchant, KeyPair platform) {
     return new WechatCredentials(
-        MCHID, APPID, merchant.getPrivate(), "MERCHANT-SERIAL-1", platform.getPublic(), API_V3_KEY);
+        MCHID,
+        APPID,
+        merchant.getPrivate(),
+        "MERCHANT-SERIAL-1",
+        WechatPlatformKeys.of(PLATFORM_SERIAL, platform.getPublic()),
+        API_V3_KEY);
   }
 
   /** Another adapter on the same simulator, with a changed configuration. */

@@ -1,6 +1,7 @@
 package dev.clearway.service.api;
 
 import dev.clearway.boot.EngineAssembly;
+import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.engine.CancelService;
 import dev.clearway.core.flow.engine.InProcessEntryLock;
@@ -16,6 +17,7 @@ import dev.clearway.service.node.PaymentIntake;
 import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.JdbcIdempotencyStore;
 import dev.clearway.store.SqlDialect;
+import dev.clearway.store.channel.JdbcPaymentDetails;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -175,6 +177,8 @@ public class ApiConfiguration {
       ObjectProvider<Clock> clock,
       ObjectProvider<PaymentIntake> intake,
       ObjectProvider<MigrationGate> migration,
+      ObjectProvider<ChannelGateway> channels,
+      DataSource dataSource,
       @Value("${clearway.api.max-amount:100000000}") long maxAmount,
       @Value("${clearway.api.sync-budget:1s}") Duration syncBudget,
       @Value("${clearway.api.overload-retry-after:2s}") Duration retryAfter) {
@@ -193,6 +197,7 @@ public class ApiConfiguration {
         retryAfter,
         c,
         intake.getIfAvailable(PaymentIntake::open),
-        migration.getIfAvailable(() -> MigrationGate.OFF));
+        migration.getIfAvailable(() -> MigrationGate.OFF),
+        new ClientDetails(channels::getIfAvailable, new JdbcPaymentDetails(dataSource), c));
   }
 }

@@ -52,38 +52,8 @@ public final class PaymentApi {
   private final Clock clock;
   private final PaymentIntake intake;
   private final MigrationGate migration;
+  private final ClientDetails details;
 
-  public PaymentApi(
-      PaymentRequestValidator validator,
-      CancelService cancels,
-      JdbcIdempotencyStore keys,
-      EntryLock entryLock,
-      PaymentService payments,
-      FlowStore flows,
-      Executor executor,
-      Duration syncBudget,
-      Duration retryAfter,
-      Clock clock,
-      PaymentIntake intake) {
-    this(
-        validator,
-        cancels,
-        keys,
-        entryLock,
-        payments,
-        flows,
-        executor,
-        syncBudget,
-        retryAfter,
-        clock,
-        intake,
-        MigrationGate.OFF);
-  }
-
-  /**
-   * With {@code migration}, the routing step of a gray migration before every new attempt: a goal
-   * that is not Clearway's is handed back before anything is written.
-   */
   public PaymentApi(
       PaymentRequestValidator validator,
       CancelService cancels,
@@ -96,7 +66,10 @@ public final class PaymentApi {
       Duration retryAfter,
       Clock clock,
       PaymentIntake intake,
-      MigrationGate migration) {
+      MigrationGate migration,
+      ClientDetails details) {
+    this.migration = migration;
+    this.details = details;
     this.validator = validator;
     this.cancels = cancels;
     this.keys = keys;
@@ -156,18 +129,7 @@ public final class PaymentApi {
     Instant now = clock.instant();
     Claim claim =
         keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(keyLock()));
-    if (claim instanceof Claim.Reused) {
-      throw new ApiException(
-          HttpStatus.UNPROCESSABLE_CONTENT,
-          "idempotency_key_reused",
-          "this Idempotency-Key was used with other parameters");
-    }
-    if (claim instanceof Claim.InUse) {
-      throw new ApiException(
-          HttpStatus.CONFLICT,
-          "idempotency_key_in_use",
-          "a request with this Idempotency-Key is still running; retry shortly");
-    }
+    refuseUnusable(claim);
     if (claim instanceof Claim.Done done) {
       return new Answer(view(merchant, done.flowId()), false, true);
     }
@@ -177,11 +139,11 @@ public final class PaymentApi {
             : Optional.empty();
     if (earlier.isPresent()) {
       keys.complete(merchant, idempotencyKey, earlier.get().id(), clock.instant());
-      return new Answer(FlowView.of(earlier.get()), false, true);
+      return new Answer(details.view(earlier.get()), false, true);
     }
     Started started;
     try {
-      checkNew(valid.payment());
+      checkNew(merchant, valid);
       Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
       try {
         started = payments.start(valid.payment(), syncBudget, executor);
@@ -209,16 +171,36 @@ public final class PaymentApi {
     }
     PayFlow flow = started.flow();
     keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
-    return new Answer(FlowView.of(flow), started.created(), false);
+    return new Answer(details.view(flow), started.created(), false);
+  }
+
+  /** Refuses a key used with other parameters, or whose request is still running. */
+  private static void refuseUnusable(Claim claim) {
+    if (claim instanceof Claim.Reused) {
+      throw new ApiException(
+          HttpStatus.UNPROCESSABLE_CONTENT,
+          "idempotency_key_reused",
+          "this Idempotency-Key was used with other parameters");
+    }
+    if (claim instanceof Claim.InUse) {
+      throw new ApiException(
+          HttpStatus.CONFLICT,
+          "idempotency_key_in_use",
+          "a request with this Idempotency-Key is still running; retry shortly");
+    }
   }
 
   /**
-   * The checks of a new attempt, before anything is written: the limits, then the migration's
-   * routing step (a goal that is not Clearway's is handed back).
+   * The checks of a new attempt, before anything is written: the limits, the migration's routing
+   * step (a goal that is not Clearway's is handed back), then the payment method's admission (the
+   * method enabled for the merchant, the amount within the channel's limits), whose choice is then
+   * recorded.
    */
-  private void checkNew(NewPayment payment) {
-    validator.checkLimits(payment);
-    migration.admit(payment.goal());
+  private void checkNew(String merchant, PaymentRequestValidator.Valid valid) {
+    validator.checkLimits(valid.payment());
+    migration.admit(valid.payment().goal());
+    details.admit(merchant, valid);
+    details.record(valid);
   }
 
   /**
@@ -236,7 +218,7 @@ public final class PaymentApi {
               + outcome.flow().status()
               + "); money goes back through a refund");
     }
-    return FlowView.of(outcome.flow());
+    return details.view(outcome.flow());
   }
 
   public FlowView get(String merchant, long flowId) {
@@ -277,7 +259,7 @@ public final class PaymentApi {
   }
 
   private FlowView view(String merchant, long flowId) {
-    return FlowView.of(owned(merchant, flowId));
+    return details.view(owned(merchant, flowId));
   }
 
   private static ApiException notFound() {

@@ -1,5 +1,6 @@
 package dev.clearway.service.api;
 
+import dev.clearway.core.channel.domain.MethodChoice;
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import java.nio.charset.StandardCharsets;
@@ -29,8 +30,20 @@ public final class PaymentRequestValidator {
     this.clock = clock;
   }
 
-  /** A well-formed request of one merchant, and its canonical hash. */
-  public record Valid(NewPayment payment, String requestHash) {}
+  /** The payment methods a request may name. */
+  static final java.util.Set<String> METHODS =
+      java.util.Set.of("wallet", "card", "wechat_native", "wechat_jsapi");
+
+  private static final java.util.regex.Pattern TOKEN =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_]{1,64}");
+  private static final java.util.regex.Pattern PAYER =
+      java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,128}");
+
+  /**
+   * A well-formed request of one merchant, and its canonical hash; {@code method} is null when the
+   * request names none (the service's default).
+   */
+  public record Valid(NewPayment payment, String requestHash, MethodChoice method) {}
 
   public static void checkKey(String key) {
     if (key == null || key.isBlank()) {
@@ -74,7 +87,37 @@ public final class PaymentRequestValidator {
     Instant deadline = deadline(text(r.bizDeadline(), "bizDeadline", 64));
     NewPayment payment =
         new NewPayment(new GoalKey(merchant, userId, scene, bizKey), amount, currency, deadline);
-    return new Valid(payment, hash(payment));
+    MethodChoice method = method(r);
+    return new Valid(payment, hash(payment, method), method);
+  }
+
+  /** The method a request names, its token and payer; null when it names none. */
+  static MethodChoice method(CreatePaymentRequest r) {
+    if (r.paymentMethod() == null) {
+      if (r.paymentToken() != null || r.payer() != null) {
+        throw ApiException.badRequest(
+            "missing_field", "paymentMethod is required with paymentToken or payer");
+      }
+      return null;
+    }
+    if (!METHODS.contains(r.paymentMethod())) {
+      throw ApiException.badRequest(
+          "invalid_payment_method",
+          "paymentMethod must be one of wallet, card, wechat_native, wechat_jsapi");
+    }
+    if (r.paymentToken() != null && !TOKEN.matcher(r.paymentToken()).matches()) {
+      throw ApiException.badRequest(
+          "invalid_field", "paymentToken must be 1 to 64 letters, digits or underscores");
+    }
+    if (r.payer() != null && !PAYER.matcher(r.payer()).matches()) {
+      throw ApiException.badRequest(
+          "invalid_field", "payer must be 1 to 128 letters, digits, '-' or '_'");
+    }
+    if (r.paymentMethod().equals("wechat_jsapi") && r.payer() == null) {
+      throw ApiException.badRequest(
+          "payer_required", "wechat_jsapi needs the payer's openid in payer");
+    }
+    return new MethodChoice(r.paymentMethod(), r.paymentToken(), r.payer());
   }
 
   /** The merchant's goal named by a query or a cancel, checked like a payment's. */
@@ -152,19 +195,18 @@ public final class PaymentRequestValidator {
    * SHA-256 over the canonical parameters: the same payment hashes the same however sent. The
    * merchant is not part of it: keys are already scoped to their merchant.
    */
-  static String hash(NewPayment p) {
-    String canonical =
-        p.goal().userId()
-            + "\n"
-            + p.goal().scene()
-            + "\n"
-            + p.goal().bizKey()
-            + "\n"
-            + p.amount()
-            + "\n"
-            + p.currency()
-            + "\n"
-            + p.bizDeadline();
+  static String hash(NewPayment p, MethodChoice method) {
+    String canonical = canonical(p);
+    if (method != null) {
+      // Only a named method changes the canonical form: hashes of requests without one stay.
+      canonical +=
+          "\nmethod\n"
+              + method.method()
+              + "\n"
+              + (method.token() == null ? "" : method.token())
+              + "\n"
+              + (method.payer() == null ? "" : method.payer());
+    }
     try {
       return HexFormat.of()
           .formatHex(
@@ -173,5 +215,19 @@ public final class PaymentRequestValidator {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static String canonical(NewPayment p) {
+    return p.goal().userId()
+        + "\n"
+        + p.goal().scene()
+        + "\n"
+        + p.goal().bizKey()
+        + "\n"
+        + p.amount()
+        + "\n"
+        + p.currency()
+        + "\n"
+        + p.bizDeadline();
   }
 }

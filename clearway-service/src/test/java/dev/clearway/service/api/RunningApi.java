@@ -84,10 +84,25 @@ final class RunningApi implements AutoCloseable {
     return start(UnaryOperator.identity(), beans, extra);
   }
 
+  /**
+   * Starts the service with the channel layer: {@code beans} declare the channel accounts and their
+   * adapters; no wallet bean, so the engine pays through the channel layer's gateway.
+   */
+  static RunningApi startChannels(Map<String, Object> beans, String... extra) {
+    return start(UnaryOperator.identity(), beans, null, extra);
+  }
+
   private static RunningApi start(
       UnaryOperator<DataSource> wrap, Map<String, Object> beans, String... extra) {
+    return start(wrap, beans, new GatedWallet(Clock.systemUTC()), extra);
+  }
+
+  private static RunningApi start(
+      UnaryOperator<DataSource> wrap,
+      Map<String, Object> beans,
+      GatedWallet wallet,
+      String... extra) {
     Clock clock = Clock.systemUTC();
-    GatedWallet wallet = new GatedWallet(clock);
     SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
     List<String> properties =
         new ArrayList<>(
@@ -113,7 +128,9 @@ final class RunningApi implements AutoCloseable {
                   ctx.getBeanFactory()
                       .registerSingleton("dataSource", wrap.apply(TestDatabase.get().dataSource()));
                   ctx.getBeanFactory().registerSingleton("clock", clock);
-                  ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
+                  if (wallet != null) {
+                    ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
+                  }
                   ctx.getBeanFactory()
                       .registerSingleton("businessGateway", (BusinessGateway) business);
                   beans.forEach(ctx.getBeanFactory()::registerSingleton);
@@ -124,7 +141,9 @@ final class RunningApi implements AutoCloseable {
 
   @Override
   public void close() {
-    wallet.releaseAll();
+    if (wallet != null) {
+      wallet.releaseAll();
+    }
     context.close();
   }
 

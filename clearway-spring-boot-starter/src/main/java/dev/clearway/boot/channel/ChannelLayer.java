@@ -7,6 +7,7 @@ import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.engine.RecoveryWorker;
 import dev.clearway.core.channel.engine.StatementRecovery;
+import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.flow.port.WorkerFailures;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,9 +82,32 @@ public final class ChannelLayer implements AutoCloseable {
       WorkerFailures failures,
       Duration recoveryIdlePause,
       StatementRecovery statements) {
+    this(
+        ctx,
+        methods,
+        PaymentDetailsStore.NONE,
+        owner,
+        threads,
+        failures,
+        recoveryIdlePause,
+        statements);
+  }
+
+  /**
+   * @param details the merchants' channel configurations and the client actions of attempts
+   */
+  public ChannelLayer(
+      ChannelContext ctx,
+      PaymentMethods methods,
+      PaymentDetailsStore details,
+      String owner,
+      int threads,
+      WorkerFailures failures,
+      Duration recoveryIdlePause,
+      StatementRecovery statements) {
     this.recoveryIdlePause = recoveryIdlePause;
     this.ctx = ctx;
-    this.gateway = new ChannelGateway(ctx, methods);
+    this.gateway = new ChannelGateway(ctx, methods, details);
     this.intake = new ChannelWebhookIntake(ctx);
     this.recovery =
         new RecoveryWorker(

@@ -5,6 +5,7 @@ import dev.clearway.core.channel.domain.AttemptOrigin;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.RecoveryTask;
+import dev.clearway.core.channel.spi.PaymentParty;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,7 +22,7 @@ final class ChannelRows {
       "id, trade_order_no, seq, channel_account_id, origin, previous_attempt_id,"
           + " provider_idempotency_key, create_request_hash, provider_payment_id, status,"
           + " result_certainty, error_code, failover_eligible, customer_action_pending, amount,"
-          + " currency, payment_method, replay_count, version, created_at";
+          + " currency, payment_method, replay_count, version, created_at, sub_merchant, payer_ref";
 
   static final String TASK_COLUMNS =
       "id, attempt_id, channel_account_id, status, strategy, due_at, attempt_count, lease_owner,"
@@ -48,7 +49,10 @@ final class ChannelRows {
         rs.getBoolean("failover_eligible"),
         rs.getBoolean("customer_action_pending"),
         new Attempt.Money(
-            rs.getLong("amount"), rs.getString("currency"), rs.getString("payment_method")),
+            rs.getLong("amount"),
+            rs.getString("currency"),
+            rs.getString("payment_method"),
+            new PaymentParty(rs.getString("sub_merchant"), rs.getString("payer_ref"))),
         rs.getInt("replay_count"),
         rs.getLong("version"),
         instant(rs, "created_at"));

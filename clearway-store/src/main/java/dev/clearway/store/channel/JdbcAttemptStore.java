@@ -133,8 +133,9 @@ public final class JdbcAttemptStore implements AttemptStore {
             INSERT INTO payment_attempt
               (id, trade_order_no, seq, channel_account_id, origin, previous_attempt_id,
                excluded_domains, provider_idempotency_key, create_request_hash, status,
-               result_certainty, amount, currency, payment_method, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'CREATED', 'UNKNOWN', ?, ?, ?, ?, ?)
+               result_certainty, amount, currency, payment_method, created_at, updated_at,
+               sub_merchant, payer_ref)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'CREATED', 'UNKNOWN', ?, ?, ?, ?, ?, ?, ?)
             """)) {
       ps.setLong(1, id);
       ps.setString(2, a.tradeOrderNo());
@@ -150,6 +151,8 @@ public final class JdbcAttemptStore implements AttemptStore {
       ps.setString(12, a.money().paymentMethod());
       ps.setObject(13, Sql.ts(now));
       ps.setObject(14, Sql.ts(now));
+      ps.setString(15, a.money().party().subMerchant());
+      ps.setString(16, a.money().party().payer());
       ps.executeUpdate();
     }
   }

@@ -14,6 +14,10 @@ public final class CreateRequestHash {
 
   private CreateRequestHash() {}
 
+  private static String nullToEmpty(String s) {
+    return s == null ? "" : s;
+  }
+
   public static String of(long channelAccountId, CreatePayment request) {
     String canonical =
         String.join(
@@ -25,6 +29,14 @@ public final class CreateRequestHash {
             request.currency(),
             request.paymentMethod(),
             request.description() == null ? "" : request.description());
+    if (!request.party().isNone()) {
+      // Only a party changes the canonical form: the hashes of direct payments stay as they were.
+      canonical +=
+          "\nparty\n"
+              + nullToEmpty(request.party().subMerchant())
+              + "\n"
+              + nullToEmpty(request.party().payer());
+    }
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       return HexFormat.of().formatHex(sha.digest(canonical.getBytes(StandardCharsets.UTF_8)));

@@ -1,6 +1,7 @@
 package dev.clearway.core.channel.domain;
 
 import dev.clearway.core.channel.spi.AttemptRef;
+import dev.clearway.core.channel.spi.PaymentParty;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import java.time.Instant;
 
@@ -25,11 +26,22 @@ public record Attempt(
     long version,
     Instant createdAt) {
 
-  /** Amount, currency and method of an attempt: frozen with its key. */
-  public record Money(long amount, String currency, String paymentMethod) {}
+  /**
+   * Amount, currency, method and party (sub-merchant, payer id) of an attempt: frozen with its key.
+   */
+  public record Money(long amount, String currency, String paymentMethod, PaymentParty party) {
+    public Money {
+      party = party == null ? PaymentParty.NONE : party;
+    }
+
+    /** A direct payment (no sub-merchant, no payer id). */
+    public Money(long amount, String currency, String paymentMethod) {
+      this(amount, currency, paymentMethod, PaymentParty.NONE);
+    }
+  }
 
   public AttemptRef ref() {
-    return new AttemptRef(providerIdempotencyKey, tradeOrderNo, providerPaymentId);
+    return new AttemptRef(providerIdempotencyKey, tradeOrderNo, providerPaymentId, money.party());
   }
 
   public boolean isFinal() {

@@ -12,6 +12,7 @@ import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.spi.CreatePayment;
+import dev.clearway.core.channel.spi.PaymentParty;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -37,10 +38,11 @@ final class AttemptInserter {
       Attempt previous,
       FailoverDecision guard,
       String token,
+      PaymentParty party,
       AttemptOrigin origin,
       String lease,
       Instant now) {
-    Attempt.Money money = new Attempt.Money(order.amount(), order.currency(), token);
+    Attempt.Money money = new Attempt.Money(order.amount(), order.currency(), token, party);
     NewAttempt attempt =
         new NewAttempt(
             order.tradeOrderNo(),
@@ -58,7 +60,8 @@ final class AttemptInserter {
                       money.amount(),
                       money.currency(),
                       token,
-                      "order " + order.tradeOrderNo());
+                      "order " + order.tradeOrderNo(),
+                      money.party());
               return new String[] {key, CreateRequestHash.of(account.id(), request)};
             });
     String version = ctx.policies().versionFor(order.tradeOrderNo());

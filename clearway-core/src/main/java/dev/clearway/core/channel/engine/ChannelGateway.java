@@ -3,6 +3,7 @@ package dev.clearway.core.channel.engine;
 import dev.clearway.core.channel.decision.AttemptDecision;
 import dev.clearway.core.channel.decision.FailoverDecision;
 import dev.clearway.core.channel.decision.FailoverGuard;
+import dev.clearway.core.channel.decision.MethodAdmission;
 import dev.clearway.core.channel.decision.Router;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptOrigin;
@@ -11,8 +12,10 @@ import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.port.ChannelAccountStore;
+import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.channel.port.PaymentOrderStore;
 import dev.clearway.core.channel.port.RecoveryTaskStore;
+import dev.clearway.core.channel.spi.PaymentParty;
 import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.core.flow.fact.WalletResult;
 import dev.clearway.core.flow.port.WalletGateway;
@@ -51,15 +54,25 @@ public final class ChannelGateway implements WalletGateway {
   private final PaymentMethods methods;
   private final ChannelRefunds refunds;
   private final AttemptInserter inserter;
+  private final PaymentDetails paymentDetails;
   private final TokenMint tokens = new TokenMint("gateway");
 
   public ChannelGateway(ChannelContext ctx, PaymentMethods methods) {
+    this(ctx, methods, PaymentDetailsStore.NONE);
+  }
+
+  /**
+   * A gateway that routes each merchant by its channel configurations in {@code details} and keeps
+   * there what the customer's client needs to complete a payment.
+   */
+  public ChannelGateway(ChannelContext ctx, PaymentMethods methods, PaymentDetailsStore details) {
     this.ctx = ctx;
+    this.paymentDetails = new PaymentDetails(ctx, details, this::routable);
     this.orders = ctx.stores().orders();
     this.attemptStore = ctx.stores().attempts();
     this.accountStore = ctx.stores().accounts();
     this.tasks = ctx.stores().tasks();
-    this.executor = new CreateExecutor(ctx, new AttemptRecorder(ctx));
+    this.executor = new CreateExecutor(ctx, new AttemptRecorder(ctx), details);
     this.methods = methods;
     this.refunds = new ChannelRefunds(ctx);
     this.inserter = new AttemptInserter(ctx);
@@ -93,15 +106,19 @@ public final class ChannelGateway implements WalletGateway {
         ctx.events().failoverDenied(guard.reason().name());
         return failedAs(attempts.get(attempts.size() - 1));
       }
+      MethodAdmission.Result admitted =
+          paymentDetails.admit(method.merchant(), order.paymentMethod(), order.amount());
       Optional<ChannelAccount> route =
           Router.route(
-              routable(accounts.values()),
+              admitted.candidates().stream().map(MethodAdmission.Candidate::account).toList(),
               order.paymentMethod(),
               guard.excludedDomains(),
               ctx.health());
       if (route.isEmpty()) {
         return noRoute(attempts);
       }
+      PaymentParty party =
+          new PaymentParty(admitted.subMerchantOf(route.get().id()).orElse(null), method.payer());
       Attempt previous = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
       if (previous != null) {
         ctx.events().failover(previous.channelAccountId(), route.get().id());
@@ -109,7 +126,8 @@ public final class ChannelGateway implements WalletGateway {
       AttemptOrigin origin = previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.FAILOVER;
       String lease = tokens.next();
       Optional<Attempt> created =
-          inserter.insert(order, route.get(), previous, guard, method.token(), origin, lease, now);
+          inserter.insert(
+              order, route.get(), previous, guard, method.token(), party, origin, lease, now);
       if (created.isEmpty()) {
         continue; // Race: another caller created the next attempt; re-read and join it.
       }
@@ -134,6 +152,11 @@ public final class ChannelGateway implements WalletGateway {
     return attempts.isEmpty()
         ? WalletResult.failed("NO_ROUTE", null, false)
         : failedAs(attempts.get(attempts.size() - 1));
+  }
+
+  /** Routing by the merchants' channel configurations and the client actions of attempts. */
+  public PaymentDetails details() {
+    return paymentDetails;
   }
 
   /** Error code: a business retry while the previous attempt's result is not known. */
@@ -193,6 +216,7 @@ public final class ChannelGateway implements WalletGateway {
             previous,
             FailoverDecision.allow(Set.of()),
             methodToken,
+            previous == null ? PaymentParty.NONE : previous.money().party(),
             previous == null ? AttemptOrigin.INITIAL : AttemptOrigin.BUSINESS_RETRY,
             lease,
             now);
@@ -327,7 +351,7 @@ public final class ChannelGateway implements WalletGateway {
   }
 
   /** The accounts new attempts may be routed to: those this process has an adapter for. */
-  private List<ChannelAccount> routable(java.util.Collection<ChannelAccount> accounts) {
+  List<ChannelAccount> routable(java.util.Collection<ChannelAccount> accounts) {
     return accounts.stream().filter(a -> ctx.adapters().serves(a.id())).toList();
   }
 

@@ -101,7 +101,7 @@ public final class CompensationWorker {
     if (ref.providerPaymentId() == null) {
       // A FAILED attempt never learned the PSP's id: find the charge by its key first.
       String found = adapter.retrieve(ref).providerPaymentId();
-      ref = new AttemptRef(ref.idempotencyKey(), ref.merchantReference(), found);
+      ref = new AttemptRef(ref.idempotencyKey(), ref.merchantReference(), found, ref.party());
     }
     RefundCall call =
         new RefundCall(k.refundNo(), ref, k.amount(), k.amount(), attempt.money().currency());

@@ -4,6 +4,7 @@ import dev.clearway.core.channel.decision.CreateRequestHash;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.policy.Operation;
 import dev.clearway.core.channel.policy.PolicyRule;
+import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.channel.spi.CreatePayment;
 import dev.clearway.core.channel.spi.PspOutcome;
 
@@ -20,10 +21,17 @@ public final class CreateExecutor {
 
   private final ChannelContext ctx;
   private final AttemptRecorder recorder;
+  private final PaymentDetailsStore details;
 
   public CreateExecutor(ChannelContext ctx, AttemptRecorder recorder) {
+    this(ctx, recorder, PaymentDetailsStore.NONE);
+  }
+
+  /** An executor that keeps the client action a create's answer carries in {@code details}. */
+  public CreateExecutor(ChannelContext ctx, AttemptRecorder recorder, PaymentDetailsStore details) {
     this.ctx = ctx;
     this.recorder = recorder;
+    this.details = details;
   }
 
   /** The create request of an attempt: the same value every time. */
@@ -34,7 +42,8 @@ public final class CreateExecutor {
         attempt.money().amount(),
         attempt.money().currency(),
         attempt.money().paymentMethod(),
-        "order " + attempt.tradeOrderNo());
+        "order " + attempt.tradeOrderNo(),
+        attempt.money().party());
   }
 
   /** The first create of a just-inserted attempt, under its creation lease. */
@@ -90,7 +99,13 @@ public final class CreateExecutor {
       // Refused before it leaves the process: a replay must be the very same operation.
       return PspOutcome.refusedUnexecuted(REPLAY_MISMATCH);
     }
-    return ctx.adapters().adapter(attempt.channelAccountId()).create(request);
+    PspOutcome outcome = ctx.adapters().adapter(attempt.channelAccountId()).create(request);
+    if (outcome.clientAction() != null) {
+      // Before the answer is recorded: once the attempt reads as waiting for the customer, what
+      // the customer's client needs is there to be read.
+      details.saveAction(attempt.id(), outcome.clientAction(), ctx.clock().instant());
+    }
+    return outcome;
   }
 
   private PolicyRule createRule(Attempt attempt, String methodFamily, String policyVersion) {

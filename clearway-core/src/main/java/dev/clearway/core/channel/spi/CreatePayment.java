@@ -10,6 +10,7 @@ import java.util.Objects;
  *     that support search by merchant reference
  * @param paymentMethod an opaque method token such as {@code card} or {@code wallet}; never a card
  *     number
+ * @param party the sub-merchant (partner mode) and the payer's id at the PSP, where needed
  */
 public record CreatePayment(
     String idempotencyKey,
@@ -17,9 +18,29 @@ public record CreatePayment(
     long amount,
     String currency,
     String paymentMethod,
-    String description) {
+    String description,
+    PaymentParty party) {
+
+  /** A direct payment (no sub-merchant, no payer id). */
+  public CreatePayment(
+      String idempotencyKey,
+      String merchantReference,
+      long amount,
+      String currency,
+      String paymentMethod,
+      String description) {
+    this(
+        idempotencyKey,
+        merchantReference,
+        amount,
+        currency,
+        paymentMethod,
+        description,
+        PaymentParty.NONE);
+  }
 
   public CreatePayment {
+    party = party == null ? PaymentParty.NONE : party;
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
     Objects.requireNonNull(merchantReference, "merchantReference");
     Objects.requireNonNull(currency, "currency");

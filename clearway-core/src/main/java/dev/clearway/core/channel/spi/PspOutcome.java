@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param customerActionPending the PSP waits for the customer (3DS, scanning a QR code)
  * @param amount the amount the PSP says it charged, in minor units, when its answer carries one
  *     (null otherwise): a success for another amount than the attempt's is not accepted
+ * @param clientAction what the customer's client needs to complete a payment that waits for the
+ *     customer (a QR code, signed JSAPI parameters, a client secret), or null
  */
 public record PspOutcome(
     ResultCertainty certainty,
@@ -24,10 +26,35 @@ public record PspOutcome(
     boolean customerActionPending,
     String requestId,
     String rawHash,
-    Long amount) {
+    Long amount,
+    ClientAction clientAction) {
 
   public PspOutcome {
     Objects.requireNonNull(certainty, "certainty");
+  }
+
+  /** An answer with nothing for the customer's client. */
+  public PspOutcome(
+      ResultCertainty certainty,
+      String providerStatus,
+      String providerPaymentId,
+      String errorCode,
+      boolean failoverEligible,
+      boolean customerActionPending,
+      String requestId,
+      String rawHash,
+      Long amount) {
+    this(
+        certainty,
+        providerStatus,
+        providerPaymentId,
+        errorCode,
+        failoverEligible,
+        customerActionPending,
+        requestId,
+        rawHash,
+        amount,
+        null);
   }
 
   /**
@@ -58,7 +85,7 @@ public record PspOutcome(
    * An answer of {@code certainty} that carries nothing else yet (see the {@code with} methods).
    */
   public static PspOutcome of(ResultCertainty certainty) {
-    return new PspOutcome(certainty, null, null, null, false, false, null, null, null);
+    return new PspOutcome(certainty, null, null, null, false, false, null, null, null, null);
   }
 
   /** The PSP confirms the charge of {@code providerPaymentId}. */
@@ -115,7 +142,8 @@ public record PspOutcome(
         customerActionPending,
         requestId,
         rawHash,
-        amount);
+        amount,
+        clientAction);
   }
 
   /** The same answer naming the PSP's payment object. */
@@ -129,7 +157,8 @@ public record PspOutcome(
         customerActionPending,
         requestId,
         rawHash,
-        amount);
+        amount,
+        clientAction);
   }
 
   /** The same answer with {@code code} as its error code, eligibility unchanged. */
@@ -143,7 +172,8 @@ public record PspOutcome(
         customerActionPending,
         requestId,
         rawHash,
-        amount);
+        amount,
+        clientAction);
   }
 
   /** The same answer with {@code code} as its error code, not failover-eligible. */
@@ -165,7 +195,8 @@ public record PspOutcome(
         customerActionPending,
         requestId,
         hash,
-        amount);
+        amount,
+        clientAction);
   }
 
   /** The same answer, allowing a failover. */
@@ -198,7 +229,8 @@ public record PspOutcome(
         customerAction,
         requestId,
         rawHash,
-        amount);
+        amount,
+        clientAction);
   }
 
   /** The same answer, carrying the charged amount the PSP reported. */
@@ -212,6 +244,22 @@ public record PspOutcome(
         customerActionPending,
         requestId,
         rawHash,
-        charged);
+        charged,
+        clientAction);
+  }
+
+  /** The same answer, with what the customer's client needs to complete the payment. */
+  public PspOutcome withClientAction(ClientAction action) {
+    return new PspOutcome(
+        certainty,
+        providerStatus,
+        providerPaymentId,
+        errorCode,
+        failoverEligible,
+        customerActionPending,
+        requestId,
+        rawHash,
+        amount,
+        action);
   }
 }

@@ -18,6 +18,7 @@ final class SimIntent {
   final String attemptKey;
   final long created;
   final long createdMillis;
+  final String clientSecret;
   String status;
   String declineCode;
   long refunded;
@@ -32,7 +33,10 @@ final class SimIntent {
     this.attemptKey = form.get("metadata[attempt_key]");
     this.createdMillis = createdMillis;
     this.created = createdMillis / 1000;
+    this.clientSecret = id + "_secret_" + Long.toString(SECRETS.nextLong() & Long.MAX_VALUE, 36);
   }
+
+  private static final java.security.SecureRandom SECRETS = new java.security.SecureRandom();
 
   /** The key its webhooks and faults are drawn by. */
   String faultKey() {
@@ -51,6 +55,7 @@ final class SimIntent {
     json.put("payment_method", paymentMethod);
     json.put("created", created);
     json.put("livemode", false);
+    json.put("client_secret", clientSecret);
     Map<String, Object> metadata = new LinkedHashMap<>();
     if (merchantReference != null) {
       metadata.put("merchant_reference", merchantReference);
@@ -69,7 +74,14 @@ final class SimIntent {
       json.put("last_payment_error", null);
     }
     json.put(
-        "next_action", "requires_action".equals(status) ? Map.of("type", "use_stripe_sdk") : null);
+        "next_action",
+        "requires_action".equals(status)
+            ? Map.of(
+                "type",
+                "redirect_to_url",
+                "redirect_to_url",
+                Map.of("url", "https://hooks.stripe.test/3ds/" + id, "return_url", ""))
+            : null);
     return json;
   }
 

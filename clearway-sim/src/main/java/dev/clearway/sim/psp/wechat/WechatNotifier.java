@@ -33,6 +33,7 @@ final class WechatNotifier implements AutoCloseable {
   private final WechatSimKeys keys;
   private final WechatSimOptions options;
   private final PspFaults faults;
+  private final PlatformSigner signer;
   private final NotificationSchedule schedule;
   private final HttpClient client;
   private final ScheduledExecutorService timer;
@@ -40,7 +41,8 @@ final class WechatNotifier implements AutoCloseable {
   private final AtomicLong attempts = new AtomicLong();
   private final AtomicLong delivered = new AtomicLong();
 
-  WechatNotifier(WechatSimOptions options, PspFaults faults) {
+  WechatNotifier(WechatSimOptions options, PspFaults faults, PlatformSigner signer) {
+    this.signer = signer;
     this.keys = options.keys();
     this.options = options;
     this.faults = faults;
@@ -119,8 +121,9 @@ final class WechatNotifier implements AutoCloseable {
     attempts.incrementAndGet();
     String timestamp = Long.toString(options.clock().instant().getEpochSecond());
     String nonce = WechatCrypto.nonce(32);
+    PlatformSigner.Current platform = signer.current();
     String signature =
-        WechatCrypto.sign(keys.platformPrivateKey(), WechatCrypto.message(body, timestamp, nonce));
+        WechatCrypto.sign(platform.key(), WechatCrypto.message(body, timestamp, nonce));
     HttpRequest request =
         HttpRequest.newBuilder(url)
             .timeout(ATTEMPT_TIMEOUT)
@@ -128,7 +131,7 @@ final class WechatNotifier implements AutoCloseable {
             .header(WechatProtocol.HEADER_TIMESTAMP, timestamp)
             .header(WechatProtocol.HEADER_NONCE, nonce)
             .header(WechatProtocol.HEADER_SIGNATURE, signature)
-            .header(WechatProtocol.HEADER_SERIAL, keys.platformSerial())
+            .header(WechatProtocol.HEADER_SERIAL, platform.serial())
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build();
     client

@@ -81,7 +81,9 @@ final class WechatOrderBook {
         new SimOrder(
             request,
             String.format("4200%024d", n),
-            "weixin://wxpay/bizpayurl?pr=" + WechatCrypto.nonce(7) + n);
+            request.jsapi()
+                ? "wx" + WechatCrypto.nonce(24) + n
+                : "weixin://wxpay/bizpayurl?pr=" + WechatCrypto.nonce(7) + n);
     orders.put(no, order);
     byTransactionId.put(order.transactionId, order);
     Payer who = payer != null ? payer : options.payer().payerFor(no);
@@ -98,9 +100,14 @@ final class WechatOrderBook {
     return codeUrl(order);
   }
 
-  synchronized Map<String, Object> queryByOutTradeNo(String outTradeNo) throws WechatApiError {
+  /**
+   * The order by out_trade_no; {@code subMchid} is the sub-merchant of a partner-mode query (null
+   * for a direct one): an order of another sub-merchant, or of the other mode, does not exist.
+   */
+  synchronized Map<String, Object> queryByOutTradeNo(String outTradeNo, String subMchid)
+      throws WechatApiError {
     SimOrder order = orders.get(outTradeNo);
-    if (order == null) {
+    if (order == null || !java.util.Objects.equals(order.request.party().subMchid(), subMchid)) {
       throw new WechatApiError(404, WechatProtocol.ORDER_NOT_EXIST, "order does not exist");
     }
     return WechatResources.transaction(mchid, order);
@@ -116,8 +123,11 @@ final class WechatOrderBook {
   }
 
   /** Closes an unpaid order; a number never created is recorded closed for good. */
-  synchronized void close(String outTradeNo) throws WechatApiError {
+  synchronized void close(String outTradeNo, String subMchid) throws WechatApiError {
     SimOrder order = orders.get(outTradeNo);
+    if (order != null && !java.util.Objects.equals(order.request.party().subMchid(), subMchid)) {
+      throw new WechatApiError(404, WechatProtocol.ORDER_NOT_EXIST, "order does not exist");
+    }
     if (order == null) {
       closedNumbers.add(outTradeNo);
       return;
@@ -336,8 +346,9 @@ final class WechatOrderBook {
     return WechatProtocol.PAYERROR.equals(order.state);
   }
 
+  /** A native order's {@code code_url}, or a JSAPI order's {@code prepay_id}. */
   private static Map<String, Object> codeUrl(SimOrder order) {
-    return Map.of("code_url", order.codeUrl);
+    return Map.of(order.request.jsapi() ? "prepay_id" : "code_url", order.codeUrl);
   }
 
   private void later(Duration delay, Runnable task) {

@@ -19,6 +19,10 @@ package dev.clearway.sim.psp.wechat;
 public final class WechatProtocol {
   public static final String NATIVE = "/v3/pay/transactions/native";
   public static final String BY_OUT_TRADE_NO = "/v3/pay/transactions/out-trade-no/";
+  public static final String JSAPI = "/v3/pay/transactions/jsapi";
+  public static final String PARTNER_NATIVE = "/v3/pay/partner/transactions/native";
+  public static final String PARTNER_JSAPI = "/v3/pay/partner/transactions/jsapi";
+  public static final String PARTNER_BY_OUT_TRADE_NO = "/v3/pay/partner/transactions/out-trade-no/";
   public static final String BY_TRANSACTION_ID = "/v3/pay/transactions/id/";
   public static final String CLOSE_SUFFIX = "/close";
   public static final String REFUNDS = "/v3/refund/domestic/refunds";

@@ -36,6 +36,88 @@ final class WechatRequests {
         StrictJson.text(attach));
   }
 
+  /**
+   * A create by {@code path}: native or JSAPI, direct ({@code mchid}, {@code appid}) or partner
+   * mode ({@code sp_mchid} is this simulated service provider, {@code sp_appid}, {@code sub_mchid},
+   * optional {@code sub_appid}). A JSAPI order names its payer: {@code payer.openid} (direct),
+   * {@code payer.sp_openid} or {@code payer.sub_openid} (partner).
+   */
+  NativeOrder order(String path, byte[] body) throws WechatApiError {
+    boolean partner =
+        path.equals(WechatProtocol.PARTNER_NATIVE) || path.equals(WechatProtocol.PARTNER_JSAPI);
+    boolean jsapi = path.equals(WechatProtocol.JSAPI) || path.equals(WechatProtocol.PARTNER_JSAPI);
+    if (!partner && !jsapi) {
+      return nativeOrder(body);
+    }
+    ObjectNode json = object(body);
+    requireMchid(json.get(partner ? "sp_mchid" : "mchid"));
+    String subMchid = partner ? merchantId(json.get("sub_mchid")) : null;
+    String subAppid = partner ? StrictJson.text(json.get("sub_appid")) : null;
+    String openid = jsapi ? openid(json, partner) : null;
+    JsonNode amount = nested(json, "amount");
+    String currency = currency(amount);
+    JsonNode attach = json.get("attach");
+    if (attach != null && !attach.isNull() && !attach.isString()) {
+      throw param("attach");
+    }
+    return new NativeOrder(
+        text(json, partner ? "sp_appid" : "appid"),
+        text(json, "description"),
+        merchantNo(json.get("out_trade_no")),
+        text(json, "notify_url"),
+        new NativeOrder.Amount(positive(amount, "total"), currency),
+        StrictJson.text(attach),
+        new NativeOrder.Party(jsapi ? "JSAPI" : "NATIVE", subMchid, subAppid, openid));
+  }
+
+  private static String openid(ObjectNode json, boolean partner) throws WechatApiError {
+    JsonNode payer = nested(json, "payer");
+    String id =
+        partner
+            ? firstText(payer.get("sub_openid"), payer.get("sp_openid"))
+            : StrictJson.text(payer.get("openid"));
+    if (id == null || id.isEmpty() || id.length() > 128) {
+      throw param("payer.openid");
+    }
+    return id;
+  }
+
+  private static String firstText(JsonNode a, JsonNode b) {
+    String s = StrictJson.text(a);
+    return s != null ? s : StrictJson.text(b);
+  }
+
+  /** A sub-merchant id: 8 to 32 digits. */
+  String merchantId(JsonNode value) throws WechatApiError {
+    String s = StrictJson.text(value);
+    if (s == null || !s.matches("[0-9]{8,32}")) {
+      throw param("sub_mchid");
+    }
+    return s;
+  }
+
+  /** The {@code sub_mchid} of a partner query, which {@code sp_mchid} must accompany. */
+  String subMchidQuery(String query) throws WechatApiError {
+    boolean sp = false;
+    String sub = null;
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        if (pair.equals("sp_mchid=" + mchid)) {
+          sp = true;
+        } else if (pair.startsWith("sub_mchid=")) {
+          sub = pair.substring("sub_mchid=".length());
+        }
+      }
+    }
+    if (!sp) {
+      throw param("sp_mchid");
+    }
+    if (sub == null || !sub.matches("[0-9]{8,32}")) {
+      throw param("sub_mchid");
+    }
+    return sub;
+  }
+
   RefundRequest refund(byte[] body) throws WechatApiError {
     ObjectNode json = object(body);
     JsonNode amount = nested(json, "amount");

@@ -22,14 +22,27 @@ final class WechatResources {
   static Map<String, Object> transaction(String mchid, SimOrder order) {
     NativeOrder r = order.request;
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("appid", r.appid());
-    out.put("mchid", mchid);
+    NativeOrder.Party party = r.party();
+    if (party.partner()) {
+      out.put("sp_appid", r.appid());
+      out.put("sp_mchid", mchid);
+      if (party.subAppid() != null) {
+        out.put("sub_appid", party.subAppid());
+      }
+      out.put("sub_mchid", party.subMchid());
+    } else {
+      out.put("appid", r.appid());
+      out.put("mchid", mchid);
+    }
     out.put("out_trade_no", r.outTradeNo());
     boolean paid = order.paid();
     if (paid || WechatProtocol.PAYERROR.equals(order.state)) {
       out.put("transaction_id", order.transactionId);
     }
-    out.put("trade_type", "NATIVE");
+    out.put("trade_type", party.tradeType());
+    if (party.openid() != null) {
+      out.put("payer", Map.of(party.partner() ? "sub_openid" : "openid", party.openid()));
+    }
     out.put("trade_state", order.state);
     out.put("trade_state_desc", describe(order.state));
     if (r.attach() != null) {

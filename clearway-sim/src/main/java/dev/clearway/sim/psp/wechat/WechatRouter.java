@@ -53,14 +53,17 @@ final class WechatRouter implements HttpHandler {
   private final WechatRequests requests;
   private final PspInjections injections;
   private final AtomicLong requestIds = new AtomicLong();
+  private final PlatformSigner signer;
 
   WechatRouter(
       WechatSimOptions options,
       WechatOrderBook book,
       PspFaults faults,
       QueryRateMeter meter,
-      PspInjections injections) {
+      PspInjections injections,
+      PlatformSigner signer) {
     this.options = options;
+    this.signer = signer;
     this.injections = injections;
     this.book = book;
     this.faults = faults;
@@ -208,10 +211,16 @@ final class WechatRouter implements HttpHandler {
   }
 
   private Call route(String method, String path, String query, byte[] body) throws WechatApiError {
-    if (path.equals(WechatProtocol.NATIVE)) {
+    if (path.equals(WechatProtocol.NATIVE)
+        || path.equals(WechatProtocol.JSAPI)
+        || path.equals(WechatProtocol.PARTNER_NATIVE)
+        || path.equals(WechatProtocol.PARTNER_JSAPI)) {
       requireMethod(method, "POST");
-      NativeOrder order = requests.nativeOrder(body);
+      NativeOrder order = requests.order(path, body);
       return new Call(Op.CREATE, order.outTradeNo(), order);
+    }
+    if (path.startsWith(WechatProtocol.PARTNER_BY_OUT_TRADE_NO)) {
+      return partnerByNo(method, path, query, body);
     }
     if (path.startsWith(WechatProtocol.BY_OUT_TRADE_NO)) {
       String rest = path.substring(WechatProtocol.BY_OUT_TRADE_NO.length());
@@ -252,6 +261,28 @@ final class WechatRouter implements HttpHandler {
     throw new WechatApiError(404, WechatProtocol.NOT_FOUND, "no such route");
   }
 
+  /**
+   * Partner mode's query and close by out_trade_no: {@code sp_mchid} and {@code sub_mchid} in the
+   * query string (query) or the body (close); only the sub-merchant's own orders are found.
+   */
+  private Call partnerByNo(String method, String path, String query, byte[] body)
+      throws WechatApiError {
+    String rest = path.substring(WechatProtocol.PARTNER_BY_OUT_TRADE_NO.length());
+    if (rest.endsWith(WechatProtocol.CLOSE_SUFFIX)) {
+      requireMethod(method, "POST");
+      var json = requests.object(body);
+      requests.requireMchid(json.get("sp_mchid"));
+      String sub = requests.merchantId(json.get("sub_mchid"));
+      String no =
+          requests.merchantNo(
+              rest.substring(0, rest.length() - WechatProtocol.CLOSE_SUFFIX.length()));
+      return new Call(Op.CLOSE, no, sub);
+    }
+    requireMethod(method, "GET");
+    String sub = requests.subMchidQuery(query);
+    return new Call(Op.QUERY_BY_NO, requests.merchantNo(rest), sub);
+  }
+
   /** The bill's hash and where to download it; the URL is served by this simulator. */
   private Reply tradeBill(String day, String baseUrl) {
     byte[] bill = bill(day);
@@ -273,10 +304,10 @@ final class WechatRouter implements HttpHandler {
   private Reply execute(Call call, Payer payer) throws WechatApiError {
     return switch (call.op()) {
       case CREATE -> ok(book.create((NativeOrder) call.params(), payer));
-      case QUERY_BY_NO -> ok(book.queryByOutTradeNo(call.key()));
+      case QUERY_BY_NO -> ok(book.queryByOutTradeNo(call.key(), (String) call.params()));
       case QUERY_BY_ID -> ok(book.queryByTransactionId(call.key()));
       case CLOSE -> {
-        book.close(call.key());
+        book.close(call.key(), (String) call.params());
         yield new Reply(204, new byte[0]);
       }
       case REFUND -> ok(book.refund((RefundRequest) call.params()));
@@ -345,9 +376,9 @@ final class WechatRouter implements HttpHandler {
     byte[] bytes = reply.body();
     String timestamp = Long.toString(options.clock().instant().getEpochSecond());
     String nonce = WechatCrypto.nonce(32);
+    PlatformSigner.Current platform = signer.current();
     String signature =
-        WechatCrypto.sign(
-            options.keys().platformPrivateKey(), WechatCrypto.message(bytes, timestamp, nonce));
+        WechatCrypto.sign(platform.key(), WechatCrypto.message(bytes, timestamp, nonce));
     var headers = exchange.getResponseHeaders();
     if (bytes.length > 0) {
       headers.set("Content-Type", reply.contentType());
@@ -356,7 +387,7 @@ final class WechatRouter implements HttpHandler {
     headers.set(WechatProtocol.HEADER_TIMESTAMP, timestamp);
     headers.set(WechatProtocol.HEADER_NONCE, nonce);
     headers.set(WechatProtocol.HEADER_SIGNATURE, signature);
-    headers.set(WechatProtocol.HEADER_SERIAL, options.keys().platformSerial());
+    headers.set(WechatProtocol.HEADER_SERIAL, platform.serial());
     exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
     if (bytes.length > 0) {
       exchange.getResponseBody().write(bytes);

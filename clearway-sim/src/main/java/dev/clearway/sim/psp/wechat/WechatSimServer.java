@@ -37,8 +37,10 @@ public final class WechatSimServer implements SimPsp {
   private final QueryRateMeter meter;
   private final String mchid;
   private final PspInjections injections;
+  private final PlatformSigner signer;
 
   private WechatSimServer(Parts parts) {
+    this.signer = parts.signer;
     this.injections = parts.injections;
     this.server = parts.server;
     this.timer = parts.timer;
@@ -58,6 +60,7 @@ public final class WechatSimServer implements SimPsp {
     QueryRateMeter meter;
     String mchid;
     PspInjections injections;
+    PlatformSigner signer;
   }
 
   /**
@@ -79,7 +82,8 @@ public final class WechatSimServer implements SimPsp {
     p.faults = faults;
     p.mchid = options.keys().mchid();
     p.meter = new QueryRateMeter(options.clock());
-    p.notifier = new WechatNotifier(options, faults);
+    p.signer = new PlatformSigner(options.keys());
+    p.notifier = new WechatNotifier(options, faults, p.signer);
     p.injections = new PspInjections();
     p.book = new WechatOrderBook(options, faults.seed(), p.timer, p.notifier::emit, p.injections);
     p.server =
@@ -87,8 +91,16 @@ public final class WechatSimServer implements SimPsp {
             0,
             HANDLER_THREADS,
             "wechat-sim-http",
-            new WechatRouter(options, p.book, faults, p.meter, p.injections));
+            new WechatRouter(options, p.book, faults, p.meter, p.injections, p.signer));
     return new WechatSimServer(p);
+  }
+
+  /**
+   * Rotates the platform key: from now on responses and notifications are signed with {@code key}
+   * and name {@code serial} in {@code Wechatpay-Serial}.
+   */
+  public void rotatePlatformKey(java.security.PrivateKey key, String serial) {
+    signer.rotate(Objects.requireNonNull(key, "key"), Objects.requireNonNull(serial, "serial"));
   }
 
   @Override

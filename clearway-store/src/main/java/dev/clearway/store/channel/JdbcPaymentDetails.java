@@ -1,0 +1,169 @@
+package dev.clearway.store.channel;
+
+import dev.clearway.core.channel.domain.MerchantChannel;
+import dev.clearway.core.channel.domain.MethodChoice;
+import dev.clearway.core.channel.port.PaymentDetailsStore;
+import dev.clearway.core.channel.spi.ClientAction;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.store.Sql;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code payment_attempt_action}, {@code merchant_channel} and {@code payment_method_choice} on
+ * PostgreSQL.
+ */
+public final class JdbcPaymentDetails implements PaymentDetailsStore {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+  private static final TypeReference<LinkedHashMap<String, String>> FIELDS =
+      new TypeReference<>() {};
+
+  private final Sql sql;
+
+  public JdbcPaymentDetails(DataSource dataSource) {
+    this.sql = new Sql(dataSource);
+  }
+
+  @Override
+  public void saveAction(long attemptId, ClientAction action, Instant now) {
+    // 0 rows: the attempt's first answer already gave its action, which stays.
+    sql.update(
+        """
+        INSERT INTO payment_attempt_action (attempt_id, kind, fields, created_at)
+        VALUES (?, ?, ?, ?)
+        ON CONFLICT (attempt_id) DO NOTHING
+        """,
+        ps -> {
+          ps.setLong(1, attemptId);
+          ps.setString(2, action.kind().name());
+          ps.setString(3, JSON.writeValueAsString(action.fields()));
+          ps.setObject(4, Sql.ts(now));
+        });
+  }
+
+  @Override
+  public Optional<ClientAction> action(long attemptId) {
+    return sql
+        .query(
+            "SELECT kind, fields FROM payment_attempt_action WHERE attempt_id = ?",
+            ps -> ps.setLong(1, attemptId),
+            rs ->
+                new ClientAction(
+                    ClientAction.Kind.valueOf(rs.getString("kind")),
+                    (Map<String, String>) JSON.readValue(rs.getString("fields"), FIELDS)))
+        .stream()
+        .findFirst();
+  }
+
+  @Override
+  public List<MerchantChannel> merchantChannels(String merchant) {
+    return sql.query(
+        """
+        SELECT merchant_id, channel_account_id, sub_merchant, payment_methods, min_amount,
+               max_amount, enabled
+          FROM merchant_channel WHERE merchant_id = ? ORDER BY channel_account_id
+        """,
+        ps -> ps.setString(1, merchant),
+        rs ->
+            new MerchantChannel(
+                rs.getString("merchant_id"),
+                rs.getLong("channel_account_id"),
+                rs.getString("sub_merchant"),
+                methods(rs.getString("payment_methods")),
+                (Long) rs.getObject("min_amount", Long.class),
+                (Long) rs.getObject("max_amount", Long.class),
+                rs.getBoolean("enabled")));
+  }
+
+  @Override
+  public void upsertMerchantChannel(MerchantChannel c) {
+    int rows =
+        sql.update(
+            """
+            INSERT INTO merchant_channel (merchant_id, channel_account_id, sub_merchant,
+              payment_methods, min_amount, max_amount, enabled)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (merchant_id, channel_account_id) DO UPDATE SET
+              sub_merchant = EXCLUDED.sub_merchant, payment_methods = EXCLUDED.payment_methods,
+              min_amount = EXCLUDED.min_amount, max_amount = EXCLUDED.max_amount,
+              enabled = EXCLUDED.enabled
+            """,
+            ps -> {
+              ps.setString(1, c.merchant());
+              ps.setLong(2, c.channelAccountId());
+              ps.setString(3, c.subMerchant());
+              ps.setString(4, String.join(",", c.paymentMethods().stream().sorted().toList()));
+              ps.setObject(5, c.minAmount());
+              ps.setObject(6, c.maxAmount());
+              ps.setBoolean(7, c.enabled());
+            });
+    if (rows != 1) {
+      throw new IllegalStateException("merchant_channel upsert wrote " + rows + " rows");
+    }
+  }
+
+  @Override
+  public void saveChoice(GoalKey goal, MethodChoice choice, Instant now) {
+    int rows =
+        sql.update(
+            """
+            INSERT INTO payment_method_choice
+              (merchant_id, user_id, scene, biz_key, method, token, payer_ref, chosen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (merchant_id, user_id, scene, biz_key) DO UPDATE SET
+              method = EXCLUDED.method, token = EXCLUDED.token, payer_ref = EXCLUDED.payer_ref,
+              chosen_at = EXCLUDED.chosen_at
+            """,
+            ps -> {
+              ps.setString(1, goal.merchant());
+              ps.setLong(2, goal.userId());
+              ps.setString(3, goal.scene());
+              ps.setString(4, goal.bizKey());
+              ps.setString(5, choice.method());
+              ps.setString(6, choice.token());
+              ps.setString(7, choice.payer());
+              ps.setObject(8, Sql.ts(now));
+            });
+    if (rows != 1) {
+      throw new IllegalStateException("payment_method_choice upsert wrote " + rows + " rows");
+    }
+  }
+
+  @Override
+  public Optional<MethodChoice> choice(GoalKey goal) {
+    return sql
+        .query(
+            """
+            SELECT method, token, payer_ref FROM payment_method_choice
+             WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?
+            """,
+            ps -> {
+              ps.setString(1, goal.merchant());
+              ps.setLong(2, goal.userId());
+              ps.setString(3, goal.scene());
+              ps.setString(4, goal.bizKey());
+            },
+            rs ->
+                new MethodChoice(
+                    rs.getString("method"), rs.getString("token"), rs.getString("payer_ref")))
+        .stream()
+        .findFirst();
+  }
+
+  private static Set<String> methods(String text) {
+    return Arrays.stream(text.split(","))
+        .map(String::trim)
+        .filter(m -> !m.isEmpty())
+        .collect(Collectors.toUnmodifiableSet());
+  }
+}
