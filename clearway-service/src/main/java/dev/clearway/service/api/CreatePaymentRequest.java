@@ -41,7 +41,9 @@ public record CreatePaymentRequest(
                     + " absent: the service's default method",
             example = "wechat_native")
         String paymentMethod,
-    @Schema(description = "an opaque PSP token of the method; never card data", example = "pm_card_visa")
+    @Schema(
+            description = "an opaque PSP token of the method; never card data",
+            example = "pm_card_visa")
         String paymentToken,
     @Schema(description = "the payer's id at the PSP, required by wechat_jsapi (the openid)")
         String payer) {

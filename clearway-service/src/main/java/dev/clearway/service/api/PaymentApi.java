@@ -81,7 +81,6 @@ public final class PaymentApi {
     this.retryAfter = retryAfter;
     this.clock = clock;
     this.intake = intake;
-    this.migration = migration;
   }
 
   /**
