@@ -43,7 +43,7 @@ class MerchantIsolationHttpTest {
   @BeforeEach
   void reset() {
     RunningApi.resetDatabase();
-    RunningApi.execute("TRUNCATE refund_order, refund_order_history");
+    RunningApi.execute("TRUNCATE refund_order, refund_order_history CASCADE");
   }
 
   @Test

@@ -115,7 +115,7 @@ final class RefundHttpService implements AutoCloseable {
   static void resetDatabase() {
     TestDatabase.get().reset();
     execute(
-        "TRUNCATE refund_order_history, refund_order, idempotency_key, outbox_event RESTART IDENTITY");
+        "TRUNCATE refund_order_history, refund_order, idempotency_key, outbox_event RESTART IDENTITY CASCADE");
   }
 
   static void execute(String sql) {

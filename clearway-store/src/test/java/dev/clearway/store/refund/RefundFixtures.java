@@ -38,7 +38,7 @@ final class RefundFixtures {
   /** Empties pay_flow (and, by its foreign key, refund_order) and the refund history. */
   static void reset() {
     TestDatabase.get().reset();
-    exec("TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY");
+    exec("TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY CASCADE");
   }
 
   static JdbcFlowStore flows() {
