@@ -21,9 +21,8 @@ import javax.sql.DataSource;
  * The agreeing lines of a file, settled set-based: one statement ({@link
  * SqlDialect#agreeingLinesSql}) selects them into a temporary table of the claim's connection, one
  * statement writes their settlement rows (version 0, without history rows: see {@link #SETTLE}),
- * and the lines left to the matcher and
- * the unseen movements are read against that table on the same connection. The connection is held
- * for the claim and the table dropped when it closes.
+ * and the lines left to the matcher and the unseen movements are read against that table on the
+ * same connection. The connection is held for the claim and the table dropped when it closes.
  */
 public final class JdbcAgreeingLines implements AgreeingLines {
 

@@ -20,10 +20,10 @@ import javax.sql.DataSource;
 /**
  * Settlement status in {@code payment_settlement}, apart from {@code pay_flow} (which this store
  * never reads or writes). A mark changes the row only when the status differs, with a history row
- * in the same transaction; the row lock serialises two marks of one payment. Every version of a
- * row has its history row once the row has changed: a row inserted here gets its version-0 row
- * at once; a row settled set-based ({@link JdbcAgreeingLines}) is its own record at version 0 and
- * gets that history row from the first change, before the change's own.
+ * in the same transaction; the row lock serialises two marks of one payment. Every version of a row
+ * has its history row once the row has changed: a row inserted here gets its version-0 row at once;
+ * a row settled set-based ({@link JdbcAgreeingLines}) is its own record at version 0 and gets that
+ * history row from the first change, before the change's own.
  */
 public final class JdbcSettlementStore implements SettlementStore {
 

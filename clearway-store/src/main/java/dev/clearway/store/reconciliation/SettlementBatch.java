@@ -16,10 +16,10 @@ import java.util.Map;
  * Many settlement marks of distinct trade orders in one transaction and three statements, each with
  * the same effect as one mark: the rows of the batch are locked in trade order order; a trade order
  * without a row gets one (version 0) and its history row; a row whose status differs moves (version
- * + 1) with its history row naming the status it left (and the row's version-0 history row, if
- * it has none yet); a row already in the status is left alone.
- * The marks travel as PostgreSQL arrays, unnested server-side; the move is sent only when a locked
- * row's status differs from its mark (never on a payment's first settlement).
+ * + 1) with its history row naming the status it left (and the row's version-0 history row, if it
+ * has none yet); a row already in the status is left alone. The marks travel as PostgreSQL arrays,
+ * unnested server-side; the move is sent only when a locked row's status differs from its mark
+ * (never on a payment's first settlement).
  */
 final class SettlementBatch {
   private static final String MARKS =
