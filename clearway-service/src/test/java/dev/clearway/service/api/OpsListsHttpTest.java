@@ -112,13 +112,14 @@ class OpsListsHttpTest {
         SELECT %1$d, 'ops', 1, 't', 'r', 'PAYING', 'PAYED', g, 'SCANNER', now()
           FROM generate_series(1, %2$d) g;
         INSERT INTO manual_command
-          (flow_id, kind, expected_status, expected_version, operator_id, ticket, reason,
-           evidence, state, approver_id, result, created_at, decided_at)
-        SELECT %1$d, 'RESUME', 'PAYED', 0, 'olivia', 'OPS-' || g, 'r', 'e', 'REJECTED', 'aaron',
-               'no', now(), now()
+          (flow_id, target_id, kind, expected_status, expected_version, operator_id, ticket,
+           reason, evidence, state, approver_id, result, created_at, decided_at)
+        SELECT %1$d, %1$d, 'RESUME', 'PAYED', 0, 'olivia', 'OPS-' || g, 'r', 'e', 'REJECTED',
+               'aaron', 'no', now(), now()
           FROM generate_series(1, %2$d) g;
-        INSERT INTO manual_audit (command_id, flow_id, actor_id, role, action, detail, at)
-        SELECT g, %1$d, 'olivia', 'OPERATOR', 'PROPOSE', 'RESUME ticket OPS-' || g, now()
+        INSERT INTO manual_audit
+          (command_id, flow_id, target_id, actor_id, role, action, detail, at)
+        SELECT g, %1$d, %1$d, 'olivia', 'OPERATOR', 'PROPOSE', 'RESUME ticket OPS-' || g, now()
           FROM generate_series(1, %2$d) g;
         """
             .formatted(flowId, ROWS));
