@@ -18,10 +18,6 @@ import dev.clearway.store.channel.JdbcPolicyVersions;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -159,7 +155,7 @@ public class PolicyController {
       throws PolicyRejected {
     Principal operator = principal(request, Role.OPERATOR);
     PolicyRegistry r = registry();
-    PolicyRecord draft = r.submit(utf8(body), operator.id());
+    PolicyRecord draft = r.submit(PolicyInputs.utf8(body), operator.id());
     log.info("recovery policy {} submitted by {}", draft.version(), operator.id());
     return ResponseEntity.status(HttpStatus.CREATED).body(draft);
   }
@@ -300,8 +296,8 @@ public class PolicyController {
       throws PolicyRejected {
     Principal approver = principal(request, Role.APPROVER);
     PolicyRegistry r = registry();
-    requireLive(r, version);
-    RolloutState state = r.rollback(approver.id(), reason(body));
+    PolicyInputs.requireLive(r, version);
+    RolloutState state = r.rollback(approver.id(), PolicyInputs.reason(body));
     log.info("recovery policy {} rolled back by {}", version, approver.id());
     return state;
   }
@@ -327,7 +323,7 @@ public class PolicyController {
     if (!version.equals(before.candidateVersion())) {
       throw new PolicyRejected("no_rollout", "that version is not rolling out");
     }
-    RolloutState state = r.pause(operator.id(), reason(body));
+    RolloutState state = r.pause(operator.id(), PolicyInputs.reason(body));
     log.info("recovery policy {} rollout paused by {}", version, operator.id());
     return state;
   }
@@ -345,28 +341,6 @@ public class PolicyController {
                 "unsupported_media_type",
                 "send a policy as text/plain or application/yaml, commands as application/json",
                 List.of()));
-  }
-
-  /**
-   * Rollback acts on whatever is live; naming a version that is neither in rollout nor ACTIVE is
-   * refused so that a stale page cannot roll back a version it did not show.
-   */
-  private static void requireLive(PolicyRegistry r, String version) throws PolicyRejected {
-    RolloutState state = r.current();
-    String target =
-        state.candidateVersion() != null ? state.candidateVersion() : state.stableVersion();
-    if (!version.equals(target)) {
-      throw new PolicyRejected(
-          "not_live", "only the version in rollout, else the ACTIVE one, can be rolled back");
-    }
-  }
-
-  private static String reason(ReasonRequest body) throws PolicyRejected {
-    String reason = body == null ? null : body.reason();
-    if (reason != null && reason.length() > REASON_MAX) {
-      throw new PolicyRejected("reason_too_long", "reason is longer than " + REASON_MAX);
-    }
-    return reason;
   }
 
   private PolicyRegistry registry() {
@@ -389,21 +363,5 @@ public class PolicyController {
           "this needs an " + needed.name().toLowerCase() + " key");
     }
     return p;
-  }
-
-  private static String utf8(byte[] body) throws PolicyRejected {
-    if (body == null) {
-      return "";
-    }
-    try {
-      return StandardCharsets.UTF_8
-          .newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(body))
-          .toString();
-    } catch (CharacterCodingException e) {
-      throw new PolicyRejected("bad_encoding", "a policy is UTF-8 text");
-    }
   }
 }

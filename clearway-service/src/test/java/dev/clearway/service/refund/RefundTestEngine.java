@@ -91,7 +91,8 @@ final class RefundTestEngine {
   static void truncateRefunds(EngineHarness h) {
     try (Connection c = h.dataSource.getConnection();
         Statement st = c.createStatement()) {
-      st.execute("TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY CASCADE");
+      st.execute(
+          "TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY CASCADE");
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }

@@ -375,7 +375,8 @@ class ReviewHttpTest {
             FlowStatus.BIZ_SUCCESS);
     try (Connection c = TestDatabase.get().dataSource().getConnection();
         Statement st = c.createStatement()) {
-      st.execute("TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY CASCADE");
+      st.execute(
+          "TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY CASCADE");
       st.execute(
           "INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,"
               + " reason, requested_by, idem_key, request_hash, status, next_retry_time,"
