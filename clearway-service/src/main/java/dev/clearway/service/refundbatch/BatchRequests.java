@@ -2,15 +2,13 @@ package dev.clearway.service.refundbatch;
 
 import dev.clearway.core.refundbatch.domain.BatchScope;
 import dev.clearway.service.api.ApiException;
-import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;
+import dev.clearway.service.api.OpsCallers;
 import dev.clearway.service.api.Role;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Locale;
-import org.springframework.http.HttpStatus;
 
 /** The checks every batch request shares: who calls, and its bounded fields. */
 final class BatchRequests {
@@ -18,35 +16,17 @@ final class BatchRequests {
 
   /** The caller, who must hold {@code needed}'s key (403 {@code forbidden} otherwise). */
   static Principal principal(HttpServletRequest request, Role needed) {
-    Principal p = (Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL);
-    if (p == null || p.role() != needed) {
-      throw new ApiException(
-          HttpStatus.FORBIDDEN,
-          "forbidden",
-          "this needs an " + needed.name().toLowerCase(Locale.ROOT) + " key");
-    }
-    return p;
+    return OpsCallers.principal(request, needed);
   }
 
   /** The caller, who must be a person (an operator or an approver). */
   static Principal person(HttpServletRequest request) {
-    Principal p = (Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL);
-    if (p == null || !p.role().namesAPerson()) {
-      throw new ApiException(
-          HttpStatus.FORBIDDEN, "forbidden", "this needs an operator or approver key");
-    }
-    return p;
+    return OpsCallers.person(request);
   }
 
   /** A required text of at most {@code max} characters. */
   static String text(String value, String field, int max) {
-    if (value == null || value.isBlank()) {
-      throw ApiException.badRequest("missing_field", field + " is required");
-    }
-    if (value.length() > max) {
-      throw ApiException.badRequest("field_too_long", field + " is longer than " + max);
-    }
-    return value.strip();
+    return OpsCallers.requiredText(value, field, max).strip();
   }
 
   /** The scope of a proposal, or 400 with a stable code. */

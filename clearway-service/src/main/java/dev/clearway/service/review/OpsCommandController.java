@@ -5,8 +5,8 @@ import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.review.OpsCommandKind;
 import dev.clearway.core.review.TargetKind;
 import dev.clearway.service.api.ApiException;
-import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;
+import dev.clearway.service.api.OpsCallers;
 import dev.clearway.service.api.Page;
 import dev.clearway.service.api.PageCursor;
 import dev.clearway.service.api.Role;
@@ -64,7 +64,7 @@ public class OpsCommandController {
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   public ResponseEntity<OpsCommand> propose(
       @RequestBody(required = false) OpsProposeRequest body, HttpServletRequest request) {
-    Principal operator = principal(request, Role.OPERATOR);
+    Principal operator = OpsCallers.principal(request, Role.OPERATOR);
     if (body == null) {
       throw ApiException.badRequest("missing_body", "a JSON body is required");
     }
@@ -77,9 +77,9 @@ public class OpsCommandController {
             kind,
             body.targetId(),
             operator.id(),
-            text(body.ticket(), "ticket", 64),
-            text(body.reason(), "reason", 500),
-            text(body.evidence(), "evidence", 2000));
+            OpsCallers.requiredText(body.ticket(), "ticket", 64),
+            OpsCallers.requiredText(body.reason(), "reason", 500),
+            OpsCallers.requiredText(body.evidence(), "evidence", 2000));
     Result result = store.propose(proposal, clock.instant());
     return ResponseEntity.status(HttpStatus.CREATED).body(done(result));
   }
@@ -87,7 +87,7 @@ public class OpsCommandController {
   @Operation(summary = "Approve a command (approver, not its proposer): applies it")
   @PostMapping("/{commandId}/approve")
   public OpsCommand approve(@PathVariable("commandId") long commandId, HttpServletRequest request) {
-    Principal approver = principal(request, Role.APPROVER);
+    Principal approver = OpsCallers.principal(request, Role.APPROVER);
     OpsCommand command = done(store.approve(commandId, approver.id(), clock.instant()));
     wake(command);
     return command;
@@ -99,8 +99,8 @@ public class OpsCommandController {
       @PathVariable("commandId") long commandId,
       @RequestBody(required = false) RejectRequest body,
       HttpServletRequest request) {
-    Principal approver = principal(request, Role.APPROVER);
-    String reason = text(body == null ? null : body.reason(), "reason", 500);
+    Principal approver = OpsCallers.principal(request, Role.APPROVER);
+    String reason = OpsCallers.requiredText(body == null ? null : body.reason(), "reason", 500);
     return done(store.reject(commandId, approver.id(), reason, clock.instant()));
   }
 
@@ -110,7 +110,7 @@ public class OpsCommandController {
       @RequestParam(name = "cursor", required = false) String cursor,
       @RequestParam(name = "limit", required = false) Integer limit,
       HttpServletRequest request) {
-    staff(request);
+    OpsCallers.person(request);
     int size = PageCursor.size(limit);
     return Page.byId(store.openCommands(PageCursor.before(cursor), size + 1), size, OpsCommand::id);
   }
@@ -123,7 +123,7 @@ public class OpsCommandController {
       @RequestParam(name = "cursor", required = false) String cursor,
       @RequestParam(name = "limit", required = false) Integer limit,
       HttpServletRequest request) {
-    staff(request);
+    OpsCallers.person(request);
     TargetKind kind;
     try {
       kind = TargetKind.valueOf(targetKind);
@@ -160,25 +160,6 @@ public class OpsCommandController {
     }
   }
 
-  private static void staff(HttpServletRequest request) {
-    Principal p = (Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL);
-    if (p == null || (p.role() != Role.OPERATOR && p.role() != Role.APPROVER)) {
-      throw new ApiException(
-          HttpStatus.FORBIDDEN, "forbidden", "this needs an operator or approver key");
-    }
-  }
-
-  private static Principal principal(HttpServletRequest request, Role needed) {
-    Principal p = (Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL);
-    if (p == null || p.role() != needed) {
-      throw new ApiException(
-          HttpStatus.FORBIDDEN,
-          "forbidden",
-          "this needs an " + needed.name().toLowerCase() + " key");
-    }
-    return p;
-  }
-
   private static OpsCommand done(Result result) {
     if (result instanceof Result.Done done) {
       return done.command();
@@ -195,15 +176,5 @@ public class OpsCommandController {
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("invalid_command", "kind must be one of " + KINDS);
     }
-  }
-
-  private static String text(String value, String field, int max) {
-    if (value == null || value.isBlank()) {
-      throw ApiException.badRequest("missing_field", field + " is required");
-    }
-    if (value.length() > max) {
-      throw ApiException.badRequest("field_too_long", field + " is longer than " + max);
-    }
-    return value;
   }
 }

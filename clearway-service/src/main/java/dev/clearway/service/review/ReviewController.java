@@ -4,8 +4,8 @@ import dev.clearway.boot.EngineAssembly;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.service.api.ApiException;
-import dev.clearway.service.api.ApiKeyFilter;
 import dev.clearway.service.api.ApiKeys.Principal;
+import dev.clearway.service.api.OpsCallers;
 import dev.clearway.service.api.Refusal;
 import dev.clearway.service.api.Role;
 import dev.clearway.store.JdbcReviewStore;
@@ -68,14 +68,14 @@ public class ReviewController {
       @PathVariable("flowId") long flowId,
       @RequestBody(required = false) ProposeRequest body,
       HttpServletRequest request) {
-    Principal operator = principal(request, Role.OPERATOR);
+    Principal operator = OpsCallers.principal(request, Role.OPERATOR);
     if (body == null) {
       throw ApiException.badRequest("missing_body", "a JSON body is required");
     }
     CommandKind kind = kind(body.kind());
-    String ticket = text(body.ticket(), "ticket", 64);
-    String reason = text(body.reason(), "reason", 500);
-    String evidence = text(body.evidence(), "evidence", 2000);
+    String ticket = OpsCallers.requiredText(body.ticket(), "ticket", 64);
+    String reason = OpsCallers.requiredText(body.reason(), "reason", 500);
+    String evidence = OpsCallers.requiredText(body.evidence(), "evidence", 2000);
     Result result =
         review.propose(flowId, kind, operator.id(), ticket, reason, evidence, clock.instant());
     return ResponseEntity.status(HttpStatus.CREATED).body(done(result));
@@ -96,7 +96,7 @@ public class ReviewController {
   @PostMapping("/commands/{commandId}/approve")
   public ManualCommand approve(
       @PathVariable("commandId") long commandId, HttpServletRequest request) {
-    Principal approver = principal(request, Role.APPROVER);
+    Principal approver = OpsCallers.principal(request, Role.APPROVER);
     ManualCommand command = done(review.approve(commandId, approver.id(), clock.instant()));
     if ("APPLIED".equals(command.state())) {
       // A refund to send, or retries to resume: hand the flow to the advancer now.
@@ -120,20 +120,9 @@ public class ReviewController {
       @PathVariable("commandId") long commandId,
       @RequestBody(required = false) RejectRequest body,
       HttpServletRequest request) {
-    Principal approver = principal(request, Role.APPROVER);
-    String reason = text(body == null ? null : body.reason(), "reason", 500);
+    Principal approver = OpsCallers.principal(request, Role.APPROVER);
+    String reason = OpsCallers.requiredText(body == null ? null : body.reason(), "reason", 500);
     return done(review.reject(commandId, approver.id(), reason, clock.instant()));
-  }
-
-  private static Principal principal(HttpServletRequest request, Role needed) {
-    Principal p = (Principal) request.getAttribute(ApiKeyFilter.PRINCIPAL);
-    if (p == null || p.role() != needed) {
-      throw new ApiException(
-          HttpStatus.FORBIDDEN,
-          "forbidden",
-          "this needs an " + needed.name().toLowerCase() + " key");
-    }
-    return p;
   }
 
   private static ManualCommand done(Result result) {
@@ -154,15 +143,5 @@ public class ReviewController {
           "invalid_command",
           "kind must be one of " + java.util.Arrays.toString(CommandKind.values()));
     }
-  }
-
-  private static String text(String value, String field, int max) {
-    if (value == null || value.isBlank()) {
-      throw ApiException.badRequest("missing_field", field + " is required");
-    }
-    if (value.length() > max) {
-      throw ApiException.badRequest("field_too_long", field + " is longer than " + max);
-    }
-    return value;
   }
 }
