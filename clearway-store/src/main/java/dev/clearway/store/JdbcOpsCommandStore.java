@@ -43,14 +43,26 @@ public final class JdbcOpsCommandStore {
     record NotFound() implements Result {}
   }
 
-  /** What an operator proposes. */
+  /** What an operator proposes; {@code amount} only for the kinds that take one. */
   public record Proposal(
       OpsCommandKind kind,
       long targetId,
       String operator,
       String ticket,
       String reason,
-      String evidence) {}
+      String evidence,
+      Long amount) {
+
+    public Proposal(
+        OpsCommandKind kind,
+        long targetId,
+        String operator,
+        String ticket,
+        String reason,
+        String evidence) {
+      this(kind, targetId, operator, ticket, reason, evidence, null);
+    }
+  }
 
   public Result propose(Proposal p, Instant now) {
     String operator = PersonNames.normalise(p.operator());
@@ -222,8 +234,9 @@ public final class JdbcOpsCommandStore {
         c.prepareStatement(
             """
             INSERT INTO manual_command (target_kind, target_id, kind, expected_status,
-                   expected_version, operator_id, ticket, reason, evidence, state, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
+                   expected_version, operator_id, ticket, reason, evidence, amount, state,
+                   created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
             RETURNING *
             """)) {
       ps.setString(1, p.kind().target().name());
@@ -235,7 +248,8 @@ public final class JdbcOpsCommandStore {
       ps.setString(7, p.ticket());
       ps.setString(8, p.reason());
       ps.setString(9, p.evidence());
-      ps.setObject(10, ts(now));
+      ps.setObject(10, p.amount(), java.sql.Types.BIGINT);
+      ps.setObject(11, ts(now));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return command(rs);
@@ -304,6 +318,7 @@ public final class JdbcOpsCommandStore {
         rs.getString("ticket"),
         rs.getString("reason"),
         rs.getString("evidence"),
+        rs.getObject("amount", Long.class),
         rs.getString("state"),
         rs.getString("approver_id"),
         rs.getString("result"),

@@ -38,7 +38,7 @@ final class OpsTargets {
               .map(
                   a ->
                       new Locked(
-                          new TargetFacts.Attempt(a.attempt().status(), a.task()),
+                          new TargetFacts.Attempt(a.attempt().status(), a.task(), a.taskError()),
                           a.attempt().version(),
                           a));
       case COMPENSATION ->
@@ -51,14 +51,9 @@ final class OpsTargets {
   /** Applies an allowed command; false when the row moved under its lock (it cannot). */
   static boolean apply(Connection c, OpsCommand cmd, Locked target, String to, Instant now)
       throws SQLException {
-    String ref = "cmd-" + cmd.id();
     return switch (cmd.targetKind()) {
       case REFUND_ORDER -> moveRefund(c, cmd, target, RefundStatus.valueOf(to), now);
-      case ATTEMPT -> {
-        LockedAttempt a = (LockedAttempt) target.row();
-        yield ManualChannelEffects.settleAttempt(
-            c, a.attempt(), AttemptStatus.valueOf(to), cmd.evidence(), ref, now);
-      }
+      case ATTEMPT -> settleAttempt(c, cmd, (LockedAttempt) target.row(), to, now);
       case COMPENSATION ->
           ManualChannelEffects.settleCompensation(
               c,
@@ -67,6 +62,26 @@ final class OpsTargets {
               cmd.kind().name(),
               now);
       case FLOW -> throw new IllegalArgumentException("flows are commanded through review");
+    };
+  }
+
+  /**
+   * An attempt settled by a person: confirmed or kept (SUCCEEDED), confirmed failed (FAILED), or a
+   * charge of another amount refunded or handed to finance (FAILED, with its compensation).
+   */
+  private static boolean settleAttempt(
+      Connection c, OpsCommand cmd, LockedAttempt a, String to, Instant now) throws SQLException {
+    String ref = "cmd-" + cmd.id();
+    AttemptStatus status = AttemptStatus.valueOf(to);
+    return switch (cmd.kind()) {
+      case REFUND_MISMATCHED_CHARGE ->
+          ManualChannelEffects.settleMismatch(
+              c, a.attempt(), CompensationStatus.PENDING, cmd.amount(), cmd.evidence(), ref, now);
+      case MISMATCH_TO_FINANCE ->
+          ManualChannelEffects.settleMismatch(
+              c, a.attempt(), CompensationStatus.FINANCE, cmd.amount(), cmd.evidence(), ref, now);
+      default ->
+          ManualChannelEffects.settleAttempt(c, a.attempt(), status, cmd.evidence(), ref, now);
     };
   }
 

@@ -28,6 +28,25 @@ public enum OpsCommandKind {
   CONFIRM_ATTEMPT_SUCCEEDED(TargetKind.ATTEMPT),
   /** An attempt whose result the engine cannot learn definitely did not charge. */
   CONFIRM_ATTEMPT_FAILED(TargetKind.ATTEMPT),
+  /**
+   * The PSP charged another amount than the attempt asked (its task MANUAL AMOUNT_MISMATCH) and the
+   * charge stands, with the reason in the command: the attempt SUCCEEDED, and its flow moves on
+   * through its normal transition (PAYING to PAYED).
+   */
+  KEEP_MISMATCHED_CHARGE(TargetKind.ATTEMPT),
+  /**
+   * The PSP charged another amount than the attempt asked and the charge goes back: the attempt
+   * ends FAILED (no failover; its flow moves PAYING to PAY_FAIL) and a compensation of the amount
+   * the evidence shows is opened PENDING, which the compensation worker refunds by the attempt's
+   * fixed compensation number.
+   */
+  REFUND_MISMATCHED_CHARGE(TargetKind.ATTEMPT),
+  /**
+   * The PSP charged another amount than the attempt asked and finance settles it outside the
+   * engine: the attempt ends FAILED (its flow moves PAYING to PAY_FAIL) and a compensation of the
+   * amount the evidence shows is recorded FINANCE (final).
+   */
+  MISMATCH_TO_FINANCE(TargetKind.ATTEMPT),
   /** A compensation waiting for a person is handed back to the worker, which refunds it. */
   REFUND_CHARGE(TargetKind.COMPENSATION),
   /** A compensation waiting for a person is settled by keeping the charge (with a reason). */
@@ -55,7 +74,9 @@ public enum OpsCommandKind {
       case CONFIRM_REFUNDED -> abnormal(facts, RefundStatus.SUCCESS);
       case CLOSE_REFUND -> abnormal(facts, RefundStatus.FAIL);
       case CONFIRM_ATTEMPT_SUCCEEDED -> unknowable(facts, AttemptStatus.SUCCEEDED);
-      case CONFIRM_ATTEMPT_FAILED -> unknowable(facts, AttemptStatus.FAILED);
+      case CONFIRM_ATTEMPT_FAILED -> notMismatched(facts, AttemptStatus.FAILED);
+      case KEEP_MISMATCHED_CHARGE -> mismatched(facts, AttemptStatus.SUCCEEDED);
+      case REFUND_MISMATCHED_CHARGE, MISMATCH_TO_FINANCE -> mismatched(facts, AttemptStatus.FAILED);
       case REFUND_CHARGE -> waiting(facts, CompensationStatus.PENDING);
       case KEEP_CHARGE -> waiting(facts, CompensationStatus.KEPT);
       case HAND_TO_FINANCE -> waiting(facts, CompensationStatus.FINANCE);
@@ -90,6 +111,40 @@ public enum OpsCommandKind {
           "the attempt is " + a.attempt() + " and its recovery is automatic (" + a.task() + ")");
     }
     return OpsVerdict.allowed(to.name());
+  }
+
+  /**
+   * An attempt the PSP charged for another amount cannot be confirmed failed: the money moved. Its
+   * exits are the mismatch commands (keep, refund, hand to finance).
+   */
+  private static OpsVerdict notMismatched(TargetFacts facts, AttemptStatus to) {
+    OpsVerdict verdict = unknowable(facts, to);
+    if (verdict.isAllowed() && ((TargetFacts.Attempt) facts).amountMismatch()) {
+      return OpsVerdict.refused(
+          "amount_mismatch",
+          "the PSP charged another amount than the attempt asked: keep, refund or hand the charge"
+              + " to finance");
+    }
+    return verdict;
+  }
+
+  /** Only an attempt whose task a charge of another amount handed to a person. */
+  private static OpsVerdict mismatched(TargetFacts facts, AttemptStatus to) {
+    OpsVerdict verdict = unknowable(facts, to);
+    if (verdict.isAllowed() && !((TargetFacts.Attempt) facts).amountMismatch()) {
+      return OpsVerdict.refused(
+          "not_amount_mismatch",
+          "the attempt's task is not waiting on a charge of another amount (AMOUNT_MISMATCH)");
+    }
+    return verdict;
+  }
+
+  /**
+   * Whether the command names the amount the PSP charged (the compensation's amount): required for
+   * these, refused for every other.
+   */
+  public boolean takesAmount() {
+    return this == REFUND_MISMATCHED_CHARGE || this == MISMATCH_TO_FINANCE;
   }
 
   /** Only a MANUAL compensation waits for a person. */

@@ -1,5 +1,6 @@
 package dev.clearway.core.review;
 
+import dev.clearway.core.channel.decision.AttemptDecision;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.RecoveryTask.TaskStatus;
 import dev.clearway.core.refund.domain.RefundStatus;
@@ -25,8 +26,21 @@ public sealed interface TargetFacts {
     }
   }
 
-  /** A payment attempt and its recovery task's status (null when it has none). */
-  record Attempt(AttemptStatus attempt, TaskStatus task) implements TargetFacts {
+  /**
+   * A payment attempt, its recovery task's status (null when it has none) and the task's last error
+   * (null when none): a task MANUAL with {@link AttemptDecision#AMOUNT_MISMATCH} holds an attempt
+   * the PSP charged for another amount than it asked.
+   */
+  record Attempt(AttemptStatus attempt, TaskStatus task, String taskError) implements TargetFacts {
+    public Attempt(AttemptStatus attempt, TaskStatus task) {
+      this(attempt, task, null);
+    }
+
+    /** The PSP charged another amount than the attempt asked, and a person must decide. */
+    public boolean amountMismatch() {
+      return task == TaskStatus.MANUAL && AttemptDecision.AMOUNT_MISMATCH.equals(taskError);
+    }
+
     @Override
     public TargetKind kind() {
       return TargetKind.ATTEMPT;

@@ -2,6 +2,8 @@ package dev.clearway.lab.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.core.refundbatch.domain.BatchState;
+import dev.clearway.core.refundbatch.domain.ItemOutcome;
 import dev.clearway.lab.serve.Serve;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -31,6 +33,7 @@ class FreshServeMetricsTest {
 
   private static Serve.Running running;
   private static Map<String, Double> scraped;
+  private static String exposition;
 
   @BeforeAll
   static void startAndScrapeBeforeTraffic() throws Exception {
@@ -57,7 +60,8 @@ class FreshServeMetricsTest {
                 .build(),
             HttpResponse.BodyHandlers.ofString());
     assertThat(prometheus.statusCode()).isEqualTo(200);
-    scraped = samples(prometheus.body());
+    exposition = prometheus.body();
+    scraped = samples(exposition);
   }
 
   @AfterAll
@@ -88,6 +92,21 @@ class FreshServeMetricsTest {
       missingOf(query, query, missing);
     }
     assertThat(missing).as("metrics named by dashboard queries and not exported").isEmpty();
+  }
+
+  @Test
+  void refundBatchesPerStateAndTheirItemsPerOutcomeAreExportedAtZeroBeforeAnyBatch() {
+    for (BatchState state : BatchState.values()) {
+      assertThat(exposition)
+          .as("clearway_refund_batches of state %s", state)
+          .containsPattern("(?m)^clearway_refund_batches\\{[^}]*state=\"" + state + "\"[^}]*} 0\\.0$");
+    }
+    for (ItemOutcome outcome : ItemOutcome.values()) {
+      assertThat(exposition)
+          .as("clearway_refund_batch_items of outcome %s", outcome)
+          .containsPattern(
+              "(?m)^clearway_refund_batch_items\\{[^}]*outcome=\"" + outcome + "\"[^}]*} 0\\.0$");
+    }
   }
 
   private static void missingOf(String where, String expr, Map<String, Set<String>> missing) {

@@ -6,6 +6,7 @@ import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.engine.RefundService;
 import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
+import dev.clearway.core.refundbatch.domain.BatchRefundKey;
 import dev.clearway.core.runtime.Overloaded;
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.PaymentApi;
@@ -51,6 +52,11 @@ public final class RefundApi {
   public Answer create(
       String merchant, long flowId, String idempotencyKey, CreateRefundRequest body) {
     PaymentRequestValidator.checkKey(idempotencyKey);
+    if (BatchRefundKey.isReserved(idempotencyKey)) {
+      throw ApiException.badRequest(
+          "idempotency_key_reserved",
+          "Idempotency-Keys starting with " + BatchRefundKey.PREFIX + " are reserved for batch refunds");
+    }
     if (body == null) {
       throw ApiException.badRequest("missing_body", "a JSON body is required");
     }

@@ -53,6 +53,10 @@ public class RefundController {
   @Refusal(status = 400, code = "missing_body", message = "a JSON body is required")
   @Refusal(
       status = 400,
+      code = "idempotency_key_reserved",
+      message = "Idempotency-Keys starting with refund-batch- are reserved for batch refunds")
+  @Refusal(
+      status = 400,
       code = "invalid_amount",
       message = "amount is required and must be a positive number of minor units")
   @Refusal(

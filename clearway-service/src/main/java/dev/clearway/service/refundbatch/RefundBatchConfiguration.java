@@ -11,7 +11,9 @@ import dev.clearway.core.refundbatch.port.BatchEvents;
 import dev.clearway.core.refundbatch.port.BatchRefundEntry;
 import dev.clearway.core.refundbatch.port.RefundBatchCommands;
 import dev.clearway.core.runtime.TokenMint;
+import dev.clearway.service.metrics.RefundBatchGauges;
 import dev.clearway.service.refund.RefundEngine;
+import io.micrometer.core.instrument.MeterRegistry;
 import dev.clearway.store.refundbatch.JdbcBatchRunStore;
 import dev.clearway.store.refundbatch.JdbcRefundBatchCommands;
 import java.time.Clock;
@@ -42,6 +44,19 @@ public class RefundBatchConfiguration {
   RefundBatchCommands clearwayRefundBatches(
       DataSource dataSource, FlowStore flows, RefundStore refunds) {
     return new JdbcRefundBatchCommands(dataSource);
+  }
+
+  /**
+   * The batches per state and the items of open batches per outcome, registered at zero when the
+   * service starts and read from the database every {@code clearway.metrics.refresh} (5 s).
+   */
+  @Bean(destroyMethod = "close")
+  RefundBatchGauges clearwayRefundBatchGauges(
+      DataSource dataSource,
+      RefundBatchCommands migratedFirst,
+      MeterRegistry registry,
+      @Value("${clearway.metrics.refresh:5s}") Duration refresh) {
+    return new RefundBatchGauges(dataSource, registry, refresh.toMillis());
   }
 
   @Bean

@@ -79,7 +79,8 @@ public class OpsCommandController {
             operator.id(),
             OpsCallers.requiredText(body.ticket(), "ticket", 64),
             OpsCallers.requiredText(body.reason(), "reason", 500),
-            OpsCallers.requiredText(body.evidence(), "evidence", 2000));
+            OpsCallers.requiredText(body.evidence(), "evidence", 2000),
+            amount(kind, body.amount()));
     Result result = store.propose(proposal, clock.instant());
     return ResponseEntity.status(HttpStatus.CREATED).body(done(result));
   }
@@ -168,6 +169,24 @@ public class OpsCommandController {
       throw new ApiException(HttpStatus.CONFLICT, refused.code(), refused.message());
     }
     throw new ApiException(HttpStatus.NOT_FOUND, "not_found", "no such target or command");
+  }
+
+  /** The charged amount a mismatch refund or hand-over names; no other command takes one. */
+  private static Long amount(OpsCommandKind kind, Long amount) {
+    if (!kind.takesAmount()) {
+      if (amount != null) {
+        throw ApiException.badRequest("invalid_amount", kind + " takes no amount");
+      }
+      return null;
+    }
+    if (amount == null) {
+      throw ApiException.badRequest(
+          "missing_field", "amount (the amount the PSP charged, in minor units) is required");
+    }
+    if (amount <= 0) {
+      throw ApiException.badRequest("invalid_amount", "amount must be a positive number");
+    }
+    return amount;
   }
 
   private static OpsCommandKind kind(String name) {

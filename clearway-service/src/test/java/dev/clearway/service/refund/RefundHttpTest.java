@@ -187,6 +187,25 @@ class RefundHttpTest {
   }
 
   @Test
+  void aMerchantKeyInTheBatchKeysNamespaceIsRefusedAndWritesNothing() {
+    long flowId = api.paidFlow(nextUser(), "refund-reserved", 990).number("flowId");
+
+    // The very key a batch refund of this payment uses, and the same prefix in another case.
+    Answer batchKey = api.refund(flowId, "refund-batch-" + flowId, 990, "cancelled");
+    Answer upper = api.refund(flowId, "REFUND-BATCH-7", 10, "goodwill");
+
+    for (Answer a : List.of(batchKey, upper)) {
+      assertThat(a.status()).as("%s", a).isEqualTo(400);
+      assertThat(a.code()).isEqualTo("idempotency_key_reserved");
+      assertThat(a.text("message")).contains("refund-batch-");
+    }
+    assertThat(refundRows()).isEqualTo(new RefundRows(0, 0));
+    assertThat(api.wallet.refundRequests()).isEmpty();
+    // A key that only contains the words is the merchant's own.
+    assertThat(api.refund(flowId, "my-refund-batch-1", 10, "goodwill").status()).isEqualTo(201);
+  }
+
+  @Test
   void theSameKeyReplaysTheSameRefundAndOtherParametersAreRefused() {
     long flowId = api.paidFlow(nextUser(), "refund-idem", 990).number("flowId");
     long otherFlow = api.paidFlow(nextUser(), "refund-idem-2", 990).number("flowId");

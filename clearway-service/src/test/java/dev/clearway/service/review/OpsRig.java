@@ -47,8 +47,20 @@ final class OpsRig implements AutoCloseable {
   private final String base;
 
   OpsRig() {
+    this(new SimWallet(FaultPlan.none(), Clock.systemUTC()), Map.of());
+  }
+
+  /**
+   * A service that pays through the channel layer: {@code beans} declare the channel accounts and
+   * their adapters (no wallet).
+   */
+  static OpsRig withChannels(Map<String, Object> beans) {
+    return new OpsRig(null, beans);
+  }
+
+  private OpsRig(SimWallet wallet, Map<String, Object> beans) {
     Clock clock = Clock.systemUTC();
-    wallet = new SimWallet(FaultPlan.none(), clock);
+    this.wallet = wallet;
     context =
         new SpringApplicationBuilder(ClearwayServer.class)
             .web(WebApplicationType.SERVLET)
@@ -71,11 +83,15 @@ final class OpsRig implements AutoCloseable {
                   ctx.getBeanFactory()
                       .registerSingleton("dataSource", TestDatabase.get().dataSource());
                   ctx.getBeanFactory().registerSingleton("clock", clock);
-                  ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
+                  if (wallet != null) {
+                    ctx.getBeanFactory()
+                        .registerSingleton("walletGateway", (WalletGateway) wallet);
+                  }
                   ctx.getBeanFactory()
                       .registerSingleton(
                           "businessGateway",
                           (BusinessGateway) new SimBusiness(FaultPlan.none(), clock));
+                  beans.forEach(ctx.getBeanFactory()::registerSingleton);
                 })
             .run();
     base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
@@ -96,7 +112,16 @@ final class OpsRig implements AutoCloseable {
   }
 
   HttpResponse<String> call(String method, String path, String key, String json) throws Exception {
+    return call(method, path, key, json, null);
+  }
+
+  /** A call with an Idempotency-Key header (when not null). */
+  HttpResponse<String> call(String method, String path, String key, String json, String idemKey)
+      throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+    if (idemKey != null) {
+      b.header("Idempotency-Key", idemKey);
+    }
     if (key != null) {
       b.header("Authorization", "Bearer " + key);
     }

@@ -3,6 +3,7 @@ package dev.clearway.store.channel;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.RecoveryTask.TaskStatus;
+import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.review.CompensationStatus;
 import dev.clearway.store.Sql;
@@ -27,8 +28,11 @@ public final class ManualChannelEffects {
 
   private ManualChannelEffects() {}
 
-  /** An attempt locked for a command, with its recovery task's status (null without a task). */
-  public record LockedAttempt(Attempt attempt, TaskStatus task) {}
+  /**
+   * An attempt locked for a command, with its recovery task's status and last error (null without
+   * a task).
+   */
+  public record LockedAttempt(Attempt attempt, TaskStatus task, String taskError) {}
 
   /** A compensation locked for a command. */
   public record LockedCompensation(
@@ -43,7 +47,8 @@ public final class ManualChannelEffects {
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT a.*, t.status AS task_status FROM payment_attempt a"
+            "SELECT a.*, t.status AS task_status, t.last_error AS task_error"
+                + " FROM payment_attempt a"
                 + " LEFT JOIN recovery_task t ON t.attempt_id = a.id"
                 + " WHERE a.id = ? FOR UPDATE OF a")) {
       ps.setLong(1, attemptId);
@@ -54,7 +59,9 @@ public final class ManualChannelEffects {
         String task = rs.getString("task_status");
         return Optional.of(
             new LockedAttempt(
-                ChannelRows.attempt(rs), task == null ? null : TaskStatus.valueOf(task)));
+                ChannelRows.attempt(rs),
+                task == null ? null : TaskStatus.valueOf(task),
+                rs.getString("task_error")));
       }
     }
   }
@@ -69,6 +76,81 @@ public final class ManualChannelEffects {
       Connection c,
       Attempt from,
       AttemptStatus to,
+      String reference,
+      String commandRef,
+      Instant now)
+      throws SQLException {
+    String error = to == AttemptStatus.FAILED ? "MANUAL_CONFIRMED_FAILED" : null;
+    return settleAttempt(c, from, to, error, reference, commandRef, now);
+  }
+
+  /**
+   * A charge of another amount than the attempt asked, not accepted by a person: the attempt ends
+   * FAILED (no failover: the order was paid, if for another amount) and a compensation of {@code
+   * amount} (the charge the evidence shows) is opened, PENDING for the compensation worker to refund
+   * by the attempt's fixed compensation number, or FINANCE (final, settled outside the engine, with
+   * its domain event). False when the attempt moved since it was read or already has a
+   * compensation.
+   */
+  public static boolean settleMismatch(
+      Connection c,
+      Attempt from,
+      CompensationStatus compensation,
+      long amount,
+      String reference,
+      String commandRef,
+      Instant now)
+      throws SQLException {
+    String error = "AMOUNT_MISMATCH_" + (compensation.isSettled() ? "FINANCE" : "REFUNDED");
+    if (!settleAttempt(c, from, AttemptStatus.FAILED, error, reference, commandRef, now)) {
+      return false;
+    }
+    String refundNo = CompensationWorker.refundNo(from);
+    int opened =
+        update(
+            c,
+            """
+            INSERT INTO attempt_compensation (attempt_id, trade_order_no, refund_no, amount, status,
+                   reason, last_error, due_at, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, 'AMOUNT_MISMATCH', ?, ?, ?, ?)
+            ON CONFLICT (attempt_id) DO NOTHING
+            """,
+            from.id(),
+            from.tradeOrderNo(),
+            refundNo,
+            amount,
+            compensation.name(),
+            commandRef,
+            Sql.ts(now),
+            Sql.ts(now),
+            Sql.ts(now));
+    if (opened != 1) {
+      return false;
+    }
+    if (compensation.isSettled()) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("attemptId", from.id());
+      fields.put("tradeOrderNo", from.tradeOrderNo());
+      fields.put("refundNo", refundNo);
+      fields.put("amount", amount);
+      fields.put("status", compensation.name());
+      AttemptEventRows.insertOutbox(
+          c,
+          "compensation-" + from.id() + "-" + compensation.name(),
+          "MismatchedChargeSettledByPerson",
+          from.id(),
+          from.tradeOrderNo(),
+          AttemptEventRows.json(fields),
+          now);
+    }
+    return true;
+  }
+
+  private static boolean settleAttempt(
+      Connection c,
+      Attempt from,
+      AttemptStatus to,
+      String error,
       String reference,
       String commandRef,
       Instant now)
@@ -88,7 +170,7 @@ public final class ManualChannelEffects {
             """,
             to.name(),
             certainty.name(),
-            to == AttemptStatus.FAILED ? "MANUAL_CONFIRMED_FAILED" : null,
+            error,
             Sql.ts(now),
             from.id(),
             from.version(),

@@ -4,7 +4,10 @@ import dev.clearway.core.review.OpsCommandKind;
 import dev.clearway.core.review.TargetKind;
 import java.time.Instant;
 
-/** One manual command on a target other than a flow, as stored in manual_command. */
+/**
+ * One manual command on a target other than a flow, as stored in manual_command. {@code amount} is
+ * the charged amount a mismatch refund or hand-over names (null for every other command).
+ */
 public record OpsCommand(
     long id,
     TargetKind targetKind,
@@ -16,6 +19,7 @@ public record OpsCommand(
     String ticket,
     String reason,
     String evidence,
+    Long amount,
     String state,
     String approverId,
     String result,

@@ -15,8 +15,19 @@ public final class BatchRefundKey {
 
   private BatchRefundKey() {}
 
+  /**
+   * The prefix of every batch key. Merchants share the refund key namespace with batches, so a
+   * merchant's own refund request may not use a key that starts with it (the API refuses it).
+   */
+  public static final String PREFIX = "refund-batch-";
+
   public static String key(long flowId) {
-    return "refund-batch-" + flowId;
+    return PREFIX + flowId;
+  }
+
+  /** True when {@code key} is in the batches' part of the namespace: a merchant may not use it. */
+  public static boolean isReserved(String key) {
+    return key != null && key.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
   }
 
   public static NewRefund request(String merchant, BatchItem item) {
