@@ -6,13 +6,17 @@
 // console.js calls renderOpsCommands() with each refresh.
 "use strict";
 
-// Each command, the kind of target it acts on, and what its evidence is.
+// Each command, the kind of target it acts on, what its evidence is, and whether it names the
+// amount the PSP charged (a charge of another amount refunded or handed to finance).
 const OPS_KINDS = {
   RETRY_REFUND: ["REFUND_ORDER", "refund order id", "why a retry now"],
   CONFIRM_REFUNDED: ["REFUND_ORDER", "refund order id", "the PSP's refund reference"],
   CLOSE_REFUND: ["REFUND_ORDER", "refund order id", "proof that no money moved"],
   CONFIRM_ATTEMPT_SUCCEEDED: ["ATTEMPT", "attempt id", "the PSP's payment reference"],
   CONFIRM_ATTEMPT_FAILED: ["ATTEMPT", "attempt id", "proof that nothing was charged"],
+  KEEP_MISMATCHED_CHARGE: ["ATTEMPT", "attempt id", "why the charge of another amount stands"],
+  REFUND_MISMATCHED_CHARGE: ["ATTEMPT", "attempt id", "the PSP's charge and its amount", true],
+  MISMATCH_TO_FINANCE: ["ATTEMPT", "attempt id", "finance ticket and the charge's amount", true],
   REFUND_CHARGE: ["COMPENSATION", "attempt id of the compensation", "why it can be refunded now"],
   KEEP_CHARGE: ["COMPENSATION", "attempt id of the compensation", "why the charge stands"],
   HAND_TO_FINANCE: ["COMPENSATION", "attempt id of the compensation", "finance ticket"],
@@ -27,10 +31,12 @@ function opsError(e) {
 }
 
 function opsKindChanged() {
-  const [target, id, evidence] = OPS_KINDS[$("o-kind").value];
+  const [target, id, evidence, amount] = OPS_KINDS[$("o-kind").value];
   $("o-target-kind").textContent = target;
   $("o-target").placeholder = id;
   $("o-evidence").placeholder = evidence;
+  $("o-amount").hidden = !amount;
+  $("o-amount").required = !!amount;
 }
 
 async function renderOpsCommands() {
@@ -75,9 +81,11 @@ opsKindChanged();
 $("ops-propose").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   try {
+    const takesAmount = OPS_KINDS[$("o-kind").value][3];
     const c = await api("POST", "/ops/commands", {
       kind: $("o-kind").value, targetId: Number($("o-target").value), ticket: $("o-ticket").value,
       reason: $("o-reason").value, evidence: $("o-evidence").value,
+      amount: takesAmount ? Number($("o-amount").value) : undefined,
     });
     opsMessage(`command ${c.id}: ${c.state} (needs another person's approval)`);
   } catch (e) {
