@@ -58,6 +58,36 @@ class OpsCommandKindTest {
   }
 
   @Test
+  void aChargeOfAnotherAmountTakesOnlyTheMismatchCommands() {
+    TargetFacts mismatch =
+        new TargetFacts.Attempt(AttemptStatus.UNKNOWN, TaskStatus.MANUAL, "AMOUNT_MISMATCH");
+    TargetFacts plain =
+        new TargetFacts.Attempt(AttemptStatus.UNKNOWN, TaskStatus.MANUAL, "MAX_UNKNOWN_AGE");
+    assertThat(OpsCommandKind.KEEP_MISMATCHED_CHARGE.check(mismatch).target())
+        .isEqualTo("SUCCEEDED");
+    assertThat(OpsCommandKind.REFUND_MISMATCHED_CHARGE.check(mismatch).target())
+        .isEqualTo("FAILED");
+    assertThat(OpsCommandKind.MISMATCH_TO_FINANCE.check(mismatch).target()).isEqualTo("FAILED");
+    assertThat(OpsCommandKind.CONFIRM_ATTEMPT_FAILED.check(mismatch).code())
+        .isEqualTo("amount_mismatch");
+    assertThat(OpsCommandKind.CONFIRM_ATTEMPT_SUCCEEDED.check(mismatch).isAllowed()).isTrue();
+    for (OpsCommandKind k :
+        new OpsCommandKind[] {
+          OpsCommandKind.KEEP_MISMATCHED_CHARGE,
+          OpsCommandKind.REFUND_MISMATCHED_CHARGE,
+          OpsCommandKind.MISMATCH_TO_FINANCE
+        }) {
+      assertThat(k.check(plain).code()).as(k.name()).isEqualTo("not_amount_mismatch");
+      assertThat(
+              k.check(new TargetFacts.Attempt(AttemptStatus.FAILED, TaskStatus.MANUAL, "X")).code())
+          .isEqualTo("attempt_final");
+    }
+    assertThat(OpsCommandKind.CONFIRM_ATTEMPT_FAILED.check(plain).target()).isEqualTo("FAILED");
+    assertThat(OpsCommandKind.REFUND_MISMATCHED_CHARGE.takesAmount()).isTrue();
+    assertThat(OpsCommandKind.KEEP_MISMATCHED_CHARGE.takesAmount()).isFalse();
+  }
+
+  @Test
   void onlyAManualCompensationIsSettledByAPerson() {
     for (CompensationStatus s : CompensationStatus.values()) {
       OpsVerdict v = OpsCommandKind.KEEP_CHARGE.check(new TargetFacts.Compensation(s));

@@ -99,7 +99,8 @@ class FreshServeMetricsTest {
     for (BatchState state : BatchState.values()) {
       assertThat(exposition)
           .as("clearway_refund_batches of state %s", state)
-          .containsPattern("(?m)^clearway_refund_batches\\{[^}]*state=\"" + state + "\"[^}]*} 0\\.0$");
+          .containsPattern(
+              "(?m)^clearway_refund_batches\\{[^}]*state=\"" + state + "\"[^}]*} 0\\.0$");
     }
     for (ItemOutcome outcome : ItemOutcome.values()) {
       assertThat(exposition)

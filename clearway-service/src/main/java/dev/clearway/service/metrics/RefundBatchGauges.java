@@ -20,16 +20,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Refund batches read from the database every few seconds on a timer of their own (scrapes read
- * the cached values), every series registered at zero when the service starts:
+ * Refund batches read from the database every few seconds on a timer of their own (scrapes read the
+ * cached values), every series registered at zero when the service starts:
  *
  * <ul>
  *   <li>{@code clearway.refund.batches{state}}: batches per state, one series for every {@link
  *       BatchState};
  *   <li>{@code clearway.refund.batch.items{outcome}}: the items of the batches not yet ended
  *       (PROPOSED, APPROVED, RUNNING, PAUSED) per outcome, one series for every {@link
- *       ItemOutcome}: the progress of the work in hand (PENDING falls, REFUNDED grows,
- *       NEEDS_PERSON asks for a person).
+ *       ItemOutcome}: the progress of the work in hand (PENDING falls, REFUNDED grows, NEEDS_PERSON
+ *       asks for a person).
  * </ul>
  */
 public final class RefundBatchGauges implements AutoCloseable {

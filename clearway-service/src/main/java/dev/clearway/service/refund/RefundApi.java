@@ -55,7 +55,9 @@ public final class RefundApi {
     if (BatchRefundKey.isReserved(idempotencyKey)) {
       throw ApiException.badRequest(
           "idempotency_key_reserved",
-          "Idempotency-Keys starting with " + BatchRefundKey.PREFIX + " are reserved for batch refunds");
+          "Idempotency-Keys starting with "
+              + BatchRefundKey.PREFIX
+              + " are reserved for batch refunds");
     }
     if (body == null) {
       throw ApiException.badRequest("missing_body", "a JSON body is required");

@@ -23,9 +23,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The console's Batch refunds panel in headless Chromium: a batch an operator proposed through the
  * API shows PROPOSED with every item pending; the operator's approval is refused in the panel, a
- * different person with the approver role approves it, the node's runner refunds every payment,
- * and the row ends DONE at 100% with the report's counts. The batch meters follow. Runs with the
- * Maven profile {@code browser}.
+ * different person with the approver role approves it, the node's runner refunds every payment, and
+ * the row ends DONE at 100% with the report's counts. The batch meters follow. Runs with the Maven
+ * profile {@code browser}.
  */
 @Tag("browser")
 class RefundBatchesBrowserTest {

@@ -84,8 +84,7 @@ final class OpsRig implements AutoCloseable {
                       .registerSingleton("dataSource", TestDatabase.get().dataSource());
                   ctx.getBeanFactory().registerSingleton("clock", clock);
                   if (wallet != null) {
-                    ctx.getBeanFactory()
-                        .registerSingleton("walletGateway", (WalletGateway) wallet);
+                    ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
                   }
                   ctx.getBeanFactory()
                       .registerSingleton(

@@ -29,11 +29,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A payment whose attempt's result nobody can learn (the PSP answers every call with a timeout), end
- * to end over real HTTP with the engine paying through the channel layer: the flow waits in PAYING
- * until an operator's command, approved by another named person, settles the attempt; the flow
- * then takes its normal transition (PAYING to PAYED and on to BIZ_SUCCESS, or PAYING to PAY_FAIL),
- * with its history row and the command's audit.
+ * A payment whose attempt's result nobody can learn (the PSP answers every call with a timeout),
+ * end to end over real HTTP with the engine paying through the channel layer: the flow waits in
+ * PAYING until an operator's command, approved by another named person, settles the attempt; the
+ * flow then takes its normal transition (PAYING to PAYED and on to BIZ_SUCCESS, or PAYING to
+ * PAY_FAIL), with its history row and the command's audit.
  */
 class UnknowableAttemptFlowHttpTest {
   private static final AtomicInteger USERS = new AtomicInteger(7000);
@@ -46,7 +46,8 @@ class UnknowableAttemptFlowHttpTest {
         "channelAccounts",
         new ChannelAccounts(
             List.of(
-                new ChannelAccount(1, "stripe", "acct_silent", "psp:silent", Set.of("card"), 1, true))));
+                new ChannelAccount(
+                    1, "stripe", "acct_silent", "psp:silent", Set.of("card"), 1, true))));
     PspAdapter silent = new SilentPsp();
     beans.put("adapterRegistry", (AdapterRegistry) id -> silent);
     beans.put("paymentMethods", PaymentMethods.fixed("card", "pm_card_visa"));
@@ -73,7 +74,8 @@ class UnknowableAttemptFlowHttpTest {
 
   /** A payment created over HTTP whose attempt ends UNKNOWN while its flow waits in PAYING. */
   private static long unknowablePayment(String bizKey) throws Exception {
-    String deadline = Instant.now().plus(Duration.ofMinutes(30)).truncatedTo(ChronoUnit.SECONDS).toString();
+    String deadline =
+        Instant.now().plus(Duration.ofMinutes(30)).truncatedTo(ChronoUnit.SECONDS).toString();
     HttpResponse<String> created =
         rig.call(
             "POST",
@@ -192,9 +194,7 @@ class UnknowableAttemptFlowHttpTest {
     long plainFlow = unknowablePayment("mismatch-none");
     HttpResponse<String> plain =
         propose(
-            "MISMATCH_TO_FINANCE",
-            Long.parseLong(attemptOf(plainFlow, "id")),
-            ",\"amount\":990");
+            "MISMATCH_TO_FINANCE", Long.parseLong(attemptOf(plainFlow, "id")), ",\"amount\":990");
     assertThat(plain.statusCode()).isEqualTo(409);
     assertThat(plain.body()).contains("\"code\":\"not_amount_mismatch\"");
     assertThat(text("SELECT count(*) FROM manual_command")).isEqualTo("0");

@@ -29,8 +29,8 @@ public final class ManualChannelEffects {
   private ManualChannelEffects() {}
 
   /**
-   * An attempt locked for a command, with its recovery task's status and last error (null without
-   * a task).
+   * An attempt locked for a command, with its recovery task's status and last error (null without a
+   * task).
    */
   public record LockedAttempt(Attempt attempt, TaskStatus task, String taskError) {}
 
@@ -87,9 +87,9 @@ public final class ManualChannelEffects {
   /**
    * A charge of another amount than the attempt asked, not accepted by a person: the attempt ends
    * FAILED (no failover: the order was paid, if for another amount) and a compensation of {@code
-   * amount} (the charge the evidence shows) is opened, PENDING for the compensation worker to refund
-   * by the attempt's fixed compensation number, or FINANCE (final, settled outside the engine, with
-   * its domain event). False when the attempt moved since it was read or already has a
+   * amount} (the charge the evidence shows) is opened, PENDING for the compensation worker to
+   * refund by the attempt's fixed compensation number, or FINANCE (final, settled outside the
+   * engine, with its domain event). False when the attempt moved since it was read or already has a
    * compensation.
    */
   public static boolean settleMismatch(
