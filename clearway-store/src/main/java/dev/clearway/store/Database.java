@@ -103,6 +103,9 @@ public final class Database implements AutoCloseable {
     config.setMaximumPoolSize(poolSize);
     config.setMinimumIdle(Math.min(poolSize, 4));
     config.setPoolName("clearway");
+    // PostgreSQL's default, and what the engine's statements are written for; the MySQL family
+    // defaults to REPEATABLE READ, whose gap locks make concurrent claims deadlock.
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     // Driver connection properties; parameters in the URL override them.
     dialect.poolProperties(timeouts).forEach(config::addDataSourceProperty);
     return new Database(pg, new HikariDataSource(config), dialect);

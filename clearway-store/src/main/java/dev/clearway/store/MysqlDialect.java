@@ -7,12 +7,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The MySQL family: MariaDB 10.11 and MySQL 8, with only what both support. Neither has {@code
@@ -134,7 +137,10 @@ public final class MysqlDialect implements SqlDialect {
     // SKIP LOCKED: two claimers never take the same row; the SELECT locks the page, the UPDATE
     // writes it, the transaction commits both.
     List<Long> ids = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(page.select())) {
+    String from = "FROM " + page.table();
+    String select =
+        page.select().replaceFirst(from + "\\b", from + " FORCE INDEX (" + page.orderIndex() + ")");
+    try (PreparedStatement ps = c.prepareStatement(select)) {
       page.selectParams().bind(ps, 1);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -172,6 +178,7 @@ public final class MysqlDialect implements SqlDialect {
     ClaimPage page =
         new ClaimPage(
             t.table(),
+            "PRIMARY",
             """
             SELECT id FROM %1$s
              WHERE %3$s
@@ -202,6 +209,39 @@ public final class MysqlDialect implements SqlDialect {
   public String insertIfAbsent(String insert, String conflictColumns) {
     // A single-row INSERT; executeIfAbsent reads its duplicate-key error as "present".
     return insert;
+  }
+
+  @Override
+  public String upsert(String insert, String conflictColumns, String updateColumns) {
+    // VALUES(col) names the value the insert carried: MariaDB's only form; MySQL 8.0.20+ still
+    // runs it (deprecated there in favour of a row alias MariaDB lacks).
+    String sets =
+        Arrays.stream(updateColumns.split(","))
+            .map(String::strip)
+            .map(col -> col + " = VALUES(" + col + ")")
+            .collect(Collectors.joining(", "));
+    return insert.stripTrailing() + "\nON DUPLICATE KEY UPDATE " + sets + "\n";
+  }
+
+  @Override
+  public long nextId(Connection c, String sequence) throws SQLException {
+    // MySQL 8 has no sequences: a one-column AUTO_INCREMENT table stands in. The row is removed at
+    // once; InnoDB never hands the value out again (the counter survives rollbacks and restarts).
+    long id;
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO " + sequence + " () VALUES ()", Statement.RETURN_GENERATED_KEYS)) {
+      ps.executeUpdate();
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        keys.next();
+        id = keys.getLong(1);
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + sequence + " WHERE id = ?")) {
+      ps.setLong(1, id);
+      ps.executeUpdate();
+    }
+    return id;
   }
 
   @Override

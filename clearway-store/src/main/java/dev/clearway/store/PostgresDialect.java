@@ -224,6 +224,32 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public String upsert(String insert, String conflictColumns, String updateColumns) {
+    String sets =
+        Arrays.stream(updateColumns.split(","))
+            .map(String::strip)
+            .map(col -> col + " = EXCLUDED." + col)
+            .collect(Collectors.joining(", "));
+    return insert.stripTrailing()
+        + "\nON CONFLICT ("
+        + conflictColumns
+        + ") DO UPDATE SET "
+        + sets
+        + "\n";
+  }
+
+  @Override
+  public long nextId(Connection c, String sequence) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT nextval(?)")) {
+      ps.setString(1, sequence);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  @Override
   public String insertIfAbsentAnyKey(String insert) {
     return insert.stripTrailing() + "\nON CONFLICT DO NOTHING\n";
   }

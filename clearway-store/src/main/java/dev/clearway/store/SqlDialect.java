@@ -38,10 +38,15 @@ public interface SqlDialect {
    * A page claim: {@code select} chooses and locks the page ({@code SELECT id FROM table ...
    * ORDER BY ... LIMIT ? FOR UPDATE SKIP LOCKED}, parameters bound by {@code selectParams}); {@code
    * set} (a SET list, parameters bound by {@code setParams}) is applied to the rows found; {@code
-   * columns} (unqualified) are returned of each row as written.
+   * columns} (unqualified) are returned of each row as written. {@code orderIndex} names the index
+   * whose order is the select's ORDER BY: InnoDB locks every row a locking read examines, so a
+   * page sorted after reading would lock (and hide from the other claimers) every due row, not
+   * just the page; reading that index in order stops at the LIMIT. PostgreSQL locks only the rows
+   * returned and ignores it.
    */
   record ClaimPage(
       String table,
+      String orderIndex,
       String select,
       Params selectParams,
       String set,
@@ -119,6 +124,19 @@ public interface SqlDialect {
    * nothing, when a row with the same {@code conflictColumns} exists; its update count tells.
    */
   String insertIfAbsent(String insert, String conflictColumns);
+
+  /**
+   * {@code insert} (a single-row INSERT ... VALUES) that, when a row with the same {@code
+   * conflictColumns} exists, instead sets that row's {@code updateColumns} to the values the insert
+   * carried.
+   */
+  String upsert(String insert, String conflictColumns, String updateColumns);
+
+  /**
+   * The next value of {@code sequence} (for the MySQL family, a table of one AUTO_INCREMENT column
+   * of that name), drawn on {@code c}; never handed out twice, even when the transaction rolls back.
+   */
+  long nextId(Connection c, String sequence) throws SQLException;
 
   /**
    * {@code insert} that writes nothing, and fails nothing, when any unique key (a partial unique

@@ -22,13 +22,16 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcRecoveryPolicyStoreTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
   private final JdbcRecoveryPolicyStore store = new JdbcRecoveryPolicyStore(dataSource);
+
 
   @BeforeEach
   void clean() throws SQLException {
@@ -36,10 +39,7 @@ class JdbcRecoveryPolicyStoreTest {
   }
 
   static void clearPolicyTables(DataSource ds) throws SQLException {
-    try (Connection c = ds.getConnection();
-        Statement st = c.createStatement()) {
-      st.execute("TRUNCATE recovery_policy_event, recovery_policy RESTART IDENTITY CASCADE");
-    }
+    TestDatabase.get().truncate("recovery_policy_event", "recovery_policy");
   }
 
   @Test
