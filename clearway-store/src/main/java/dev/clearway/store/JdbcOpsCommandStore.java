@@ -224,16 +224,16 @@ public final class JdbcOpsCommandStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
         """,
         ps -> {
-      ps.setString(1, p.kind().target().name());
-      ps.setLong(2, p.targetId());
-      ps.setString(3, p.kind().name());
-      ps.setString(4, target.facts().status());
-      ps.setLong(5, target.version());
-      ps.setString(6, operator);
-      ps.setString(7, p.ticket());
-      ps.setString(8, p.reason());
-      ps.setString(9, p.evidence());
-      ps.setObject(10, ts(now));
+          ps.setString(1, p.kind().target().name());
+          ps.setLong(2, p.targetId());
+          ps.setString(3, p.kind().name());
+          ps.setString(4, target.facts().status());
+          ps.setLong(5, target.version());
+          ps.setString(6, operator);
+          ps.setString(7, p.ticket());
+          ps.setString(8, p.reason());
+          ps.setString(9, p.evidence());
+          ps.setObject(10, ts(now));
         },
         "manual_command",
         JdbcOpsCommandStore::command);
@@ -247,11 +247,11 @@ public final class JdbcOpsCommandStore {
             "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
                 + " WHERE id = ? AND state = 'PROPOSED'",
             ps -> {
-      ps.setString(1, state);
-      ps.setString(2, approver);
-      ps.setString(3, Sql.truncate(result, 200));
-      ps.setObject(4, ts(now));
-      ps.setLong(5, cmd.id());
+              ps.setString(1, state);
+              ps.setString(2, approver);
+              ps.setString(3, Sql.truncate(result, 200));
+              ps.setObject(4, ts(now));
+              ps.setLong(5, cmd.id());
             },
             "manual_command",
             cmd.id(),
@@ -315,8 +315,7 @@ public final class JdbcOpsCommandStore {
     try {
       return Sql.inTransaction(dataSource, work, r -> r instanceof Result.Done);
     } catch (SQLException e) {
-      boolean violation =
-          SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
+      boolean violation = SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
       if (violation && String.valueOf(e.getMessage()).contains(constraint)) {
         return new Result.Refused(code, message);
       }

@@ -60,27 +60,27 @@ public final class JdbcReviewStore {
           }
           ManualCommand command =
               RowWrites.insert(
-              c,
-              """
+                  c,
+                  """
                   INSERT INTO manual_command (flow_id, target_kind, target_id, kind,
                          expected_status, expected_version, operator_id, ticket, reason,
                          evidence, state, created_at)
                   VALUES (?, 'FLOW', ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
               """,
-              ps -> {
-            ps.setLong(1, flowId);
-            ps.setLong(2, flowId);
-            ps.setString(3, kind.name());
-            ps.setString(4, flow.get().status().name());
-            ps.setLong(5, flow.get().version());
-            ps.setString(6, operator);
-            ps.setString(7, ticket);
-            ps.setString(8, reason);
-            ps.setString(9, evidence);
-            ps.setObject(10, ts(now));
-              },
-              "manual_command",
-              JdbcReviewStore::command);
+                  ps -> {
+                    ps.setLong(1, flowId);
+                    ps.setLong(2, flowId);
+                    ps.setString(3, kind.name());
+                    ps.setString(4, flow.get().status().name());
+                    ps.setLong(5, flow.get().version());
+                    ps.setString(6, operator);
+                    ps.setString(7, ticket);
+                    ps.setString(8, reason);
+                    ps.setString(9, evidence);
+                    ps.setObject(10, ts(now));
+                  },
+                  "manual_command",
+                  JdbcReviewStore::command);
           audit(
               c, command, operator, "OPERATOR", "PROPOSE", kind.name() + " ticket " + ticket, now);
           return new Result.Done(command);
@@ -193,11 +193,12 @@ public final class JdbcReviewStore {
             "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
                 + " WHERE id = ? AND state = 'PROPOSED'",
             ps -> {
-      ps.setString(1, state);
-      ps.setString(2, approver);
-      ps.setString(3, result == null ? null : result.substring(0, Math.min(200, result.length())));
-      ps.setObject(4, ts(now));
-      ps.setLong(5, cmd.id());
+              ps.setString(1, state);
+              ps.setString(2, approver);
+              ps.setString(
+                  3, result == null ? null : result.substring(0, Math.min(200, result.length())));
+              ps.setObject(4, ts(now));
+              ps.setLong(5, cmd.id());
             },
             "manual_command",
             cmd.id(),
@@ -260,8 +261,7 @@ public final class JdbcReviewStore {
     try {
       return Sql.inTransaction(dataSource, work);
     } catch (SQLException e) {
-      boolean constraintViolation =
-          SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
+      boolean constraintViolation = SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
       if (constraintViolation && String.valueOf(e.getMessage()).contains(constraint)) {
         return new Result.Refused(conflictCode, conflictMessage);
       }

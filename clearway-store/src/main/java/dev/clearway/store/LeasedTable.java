@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * A table whose rows workers hold with a lease ({@code lease_owner} and a due column that is the
  * lease expiry while the row is held), and the one set of lease statements every such table uses:
- * claim one row, claim a page of due rows (through {@link SqlDialect#claimDue}), and reschedule
- * a held row, fenced by the writer's own token.
+ * claim one row, claim a page of due rows (through {@link SqlDialect#claimDue}), and reschedule a
+ * held row, fenced by the writer's own token.
  */
 public final class LeasedTable {
 

@@ -20,12 +20,12 @@ import java.util.stream.Collectors;
 /**
  * The MySQL family: MariaDB 10.11 and MySQL 8, with only what both support. Neither has {@code
  * RETURNING} on UPDATE (MariaDB has it on INSERT and DELETE only, MySQL nowhere) nor data-modifying
- * CTEs: an update that returns its row is the UPDATE then a SELECT of the row by its key in the same
- * transaction (the UPDATE holds the row lock, so the SELECT reads what it wrote); a page claim is a
- * {@code SELECT id ... FOR UPDATE SKIP LOCKED} then an UPDATE of those ids. Insert-if-absent is a
- * plain INSERT whose duplicate-key error (1062) means "present": InnoDB rolls back that statement
- * alone and the transaction goes on, and unlike {@code INSERT IGNORE} no other error (a CHECK, a
- * foreign key, a value too long) is turned into a warning.
+ * CTEs: an update that returns its row is the UPDATE then a SELECT of the row by its key in the
+ * same transaction (the UPDATE holds the row lock, so the SELECT reads what it wrote); a page claim
+ * is a {@code SELECT id ... FOR UPDATE SKIP LOCKED} then an UPDATE of those ids. Insert-if-absent
+ * is a plain INSERT whose duplicate-key error (1062) means "present": InnoDB rolls back that
+ * statement alone and the transaction goes on, and unlike {@code INSERT IGNORE} no other error (a
+ * CHECK, a foreign key, a value too long) is turned into a warning.
  *
  * <p>Times are DATETIME(6) in UTC: the pool pins the session time zone to UTC and the driver keeps
  * instants as they are.
@@ -164,8 +164,7 @@ public final class MysqlDialect implements SqlDialect {
     return String.join(", ", Collections.nCopies(ids.size(), "?"));
   }
 
-  private static void bindIds(PreparedStatement ps, int first, List<Long> ids)
-      throws SQLException {
+  private static void bindIds(PreparedStatement ps, int first, List<Long> ids) throws SQLException {
     int i = first;
     for (long id : ids) {
       ps.setLong(i++, id);

@@ -116,7 +116,6 @@ public final class PostgresDialect implements SqlDialect {
         rs -> rs.getLong(1));
   }
 
-
   @Override
   public String transitionSql() {
     // Race: a worker whose lease expired and was taken over may still try this; the lease fence

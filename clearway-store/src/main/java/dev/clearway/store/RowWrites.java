@@ -52,8 +52,8 @@ final class RowWrites {
     return read(c, table, id, mapper);
   }
 
-  private static <T> Optional<T> read(
-      Connection c, String table, long id, Sql.RowMapper<T> mapper) throws SQLException {
+  private static <T> Optional<T> read(Connection c, String table, long id, Sql.RowMapper<T> mapper)
+      throws SQLException {
     try (PreparedStatement ps = c.prepareStatement("SELECT * FROM " + table + " WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {

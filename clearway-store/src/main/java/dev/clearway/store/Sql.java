@@ -84,7 +84,9 @@ public final class Sql {
     }
   }
 
-  /** Runs {@code work} in one transaction of this store's data source; see {@link #inTransaction}. */
+  /**
+   * Runs {@code work} in one transaction of this store's data source; see {@link #inTransaction}.
+   */
   public <T> T transaction(String operation, Work<T> work) {
     try {
       return inTransaction(dataSource, work);

@@ -35,14 +35,14 @@ public interface SqlDialect {
   }
 
   /**
-   * A page claim: {@code select} chooses and locks the page ({@code SELECT id FROM table ...
-   * ORDER BY ... LIMIT ? FOR UPDATE SKIP LOCKED}, parameters bound by {@code selectParams}); {@code
-   * set} (a SET list, parameters bound by {@code setParams}) is applied to the rows found; {@code
+   * A page claim: {@code select} chooses and locks the page ({@code SELECT id FROM table ... ORDER
+   * BY ... LIMIT ? FOR UPDATE SKIP LOCKED}, parameters bound by {@code selectParams}); {@code set}
+   * (a SET list, parameters bound by {@code setParams}) is applied to the rows found; {@code
    * columns} (unqualified) are returned of each row as written. {@code orderIndex} names the index
-   * whose order is the select's ORDER BY: InnoDB locks every row a locking read examines, so a
-   * page sorted after reading would lock (and hide from the other claimers) every due row, not
-   * just the page; reading that index in order stops at the LIMIT. PostgreSQL locks only the rows
-   * returned and ignores it.
+   * whose order is the select's ORDER BY: InnoDB locks every row a locking read examines, so a page
+   * sorted after reading would lock (and hide from the other claimers) every due row, not just the
+   * page; reading that index in order stops at the LIMIT. PostgreSQL locks only the rows returned
+   * and ignores it.
    */
   record ClaimPage(
       String table,
@@ -86,8 +86,7 @@ public interface SqlDialect {
    * Claims the page {@code page} chooses, applies its SET and returns its columns of each claimed
    * row (in no particular order). On a connection in autocommit, one transaction.
    */
-  <T> List<T> claimPage(Connection c, ClaimPage page, Sql.RowMapper<T> mapper)
-      throws SQLException;
+  <T> List<T> claimPage(Connection c, ClaimPage page, Sql.RowMapper<T> mapper) throws SQLException;
 
   /**
    * Claims up to {@code limit} due rows of a leased table with id above {@code afterId} (lease
@@ -134,7 +133,8 @@ public interface SqlDialect {
 
   /**
    * The next value of {@code sequence} (for the MySQL family, a table of one AUTO_INCREMENT column
-   * of that name), drawn on {@code c}; never handed out twice, even when the transaction rolls back.
+   * of that name), drawn on {@code c}; never handed out twice, even when the transaction rolls
+   * back.
    */
   long nextId(Connection c, String sequence) throws SQLException;
 

@@ -2,8 +2,8 @@ package dev.clearway.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.core.latecharge.port.SweepStore.Cursor;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import dev.clearway.store.latecharge.JdbcSweepStore;
@@ -64,10 +64,12 @@ class CallbackInboxTest {
 
     assertThat(sweep.claimStage(stage, start, new Lease("a", T0.plusSeconds(30)), T0))
         .contains(start);
-    assertThat(sweep.claimStage(stage, start, new Lease("b", T0.plusSeconds(40)), T0.plusSeconds(10)))
+    assertThat(
+            sweep.claimStage(stage, start, new Lease("b", T0.plusSeconds(40)), T0.plusSeconds(10)))
         .as("held by a")
         .isEmpty();
-    assertThat(sweep.claimStage(stage, start, new Lease("b", T0.plusSeconds(90)), T0.plusSeconds(30)))
+    assertThat(
+            sweep.claimStage(stage, start, new Lease("b", T0.plusSeconds(90)), T0.plusSeconds(30)))
         .as("a's lease expired")
         .contains(start);
   }

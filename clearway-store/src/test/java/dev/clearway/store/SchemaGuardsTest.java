@@ -47,7 +47,8 @@ class SchemaGuardsTest {
   @Test
   void aTerminalRowNeverChangesStatus() throws SQLException {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
-    assertThat(exec("UPDATE pay_flow SET status = 'CLOSED', version = version + 1 WHERE id = ?", id))
+    assertThat(
+            exec("UPDATE pay_flow SET status = 'CLOSED', version = version + 1 WHERE id = ?", id))
         .isEqualTo(1);
 
     assertRefused(
@@ -81,7 +82,10 @@ class SchemaGuardsTest {
         SqlErrors::isCheckViolation,
         "identity and amount are frozen");
     assertRefused(
-        () -> exec("UPDATE pay_flow SET trade_order_no = 't-2', refund_order_no = 'r_t-2' WHERE id = ?", id),
+        () ->
+            exec(
+                "UPDATE pay_flow SET trade_order_no = 't-2', refund_order_no = 'r_t-2' WHERE id = ?",
+                id),
         SqlErrors::isCheckViolation,
         "order numbers are frozen");
 
@@ -145,8 +149,7 @@ class SchemaGuardsTest {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
 
     try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement("SELECT created_at FROM pay_flow WHERE id = ?")) {
+        PreparedStatement ps = c.prepareStatement("SELECT created_at FROM pay_flow WHERE id = ?")) {
       ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         assertThat(rs.next()).isTrue();

@@ -105,8 +105,7 @@ public final class JdbcPaymentOrders implements PaymentOrderStore {
   }
 
   /** An order never opened is inserted (so that it closes); then its row is locked. */
-  private void lockOrInsert(Connection c, String tradeOrderNo, Instant now)
-      throws SQLException {
+  private void lockOrInsert(Connection c, String tradeOrderNo, Instant now) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
             dialect.insertIfAbsent(

@@ -141,16 +141,16 @@ public final class JdbcLateChargeStore implements LateChargeStore {
            WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
           """,
           ps -> {
-              ps.setString(1, w.to().name());
-              ps.setObject(2, ts(w.nextCheckTime()));
-              ps.setString(3, w.nextLeaseOwner());
-              ps.setString(4, truncate(w.resultClass(), RESULT_MAX));
-              ps.setString(5, truncate(w.errorCode(), CODE_MAX));
-              ps.setObject(6, w.refundId());
-              ps.setObject(7, ts(w.now()));
-              ps.setLong(8, from.id());
-              ps.setString(9, from.status().name());
-              ps.setLong(10, from.version());
+            ps.setString(1, w.to().name());
+            ps.setObject(2, ts(w.nextCheckTime()));
+            ps.setString(3, w.nextLeaseOwner());
+            ps.setString(4, truncate(w.resultClass(), RESULT_MAX));
+            ps.setString(5, truncate(w.errorCode(), CODE_MAX));
+            ps.setObject(6, w.refundId());
+            ps.setObject(7, ts(w.now()));
+            ps.setLong(8, from.id());
+            ps.setString(9, from.status().name());
+            ps.setLong(10, from.version());
             ps.setString(11, w.writerToken());
           },
           new SqlDialect.RowRef("late_charge_check", "id", from.id()),

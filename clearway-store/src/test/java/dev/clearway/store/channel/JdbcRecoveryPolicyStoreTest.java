@@ -8,9 +8,7 @@ import dev.clearway.core.channel.policy.PolicyProblem;
 import dev.clearway.core.channel.policy.PolicyRecord;
 import dev.clearway.core.channel.policy.PolicyStatus;
 import dev.clearway.store.testing.TestDatabase;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +29,6 @@ class JdbcRecoveryPolicyStoreTest {
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
   private final JdbcRecoveryPolicyStore store = new JdbcRecoveryPolicyStore(dataSource);
-
 
   @BeforeEach
   void clean() throws SQLException {

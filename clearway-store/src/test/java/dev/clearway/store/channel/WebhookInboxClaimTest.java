@@ -25,7 +25,8 @@ class WebhookInboxClaimTest {
   private static final Delivery EVT_1_ELSEWHERE = new Delivery(12, "stripe", "evt_1");
   private static final Delivery EVT_2 = new Delivery(11, "stripe", "evt_2");
 
-  private final WebhookInbox inbox = new JdbcWebhookInbox(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
+  private final WebhookInbox inbox =
+      new JdbcWebhookInbox(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
 
   @BeforeEach
   void clean() throws Exception {

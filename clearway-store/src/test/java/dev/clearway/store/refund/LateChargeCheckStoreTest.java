@@ -30,9 +30,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * late_charge_check on PostgreSQL and the MySQL family: one check per flow, only for flows that ended unpaid; every
- * state write fenced by the writer's lease; and the guard trigger holds the transition table, the
- * frozen identity and the terminal states against raw SQL.
+ * late_charge_check on PostgreSQL and the MySQL family: one check per flow, only for flows that
+ * ended unpaid; every state write fenced by the writer's lease; and the guard trigger holds the
+ * transition table, the frozen identity and the terminal states against raw SQL.
  */
 @Tag(TestDatabase.MYSQL_FAMILY)
 class LateChargeCheckStoreTest {

@@ -38,7 +38,8 @@ public final class TestDatabase {
           + " payment_settlement_history, payment_settlement";
 
   /** The tables PostgreSQL's CASCADE empties with {@link #RESET_TABLES} (their foreign keys). */
-  private static final String REFERRING_TABLES = "refund_order, late_charge_check, refund_batch_item";
+  private static final String REFERRING_TABLES =
+      "refund_order, late_charge_check, refund_batch_item";
 
   private final Database database;
   private final JdbcFlowStore store;
