@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,12 @@ class ManualCommandProposalTest {
   void reset() {
     TestDatabase.get().reset();
     TestDatabase.get().truncate("manual_audit", "manual_command");
+  }
+
+  /** The tables reset() leaves alone are emptied again: later test classes count their rows. */
+  @AfterEach
+  void cleanUp() {
+    reset();
   }
 
   @Test
