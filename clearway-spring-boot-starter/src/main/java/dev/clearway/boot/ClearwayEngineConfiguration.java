@@ -17,9 +17,9 @@ import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.flow.port.WorkerFailures;
 import dev.clearway.core.runtime.Supervision;
 import dev.clearway.store.JdbcFlowStore;
-import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Schema;
 import dev.clearway.store.SqlDialect;
+import dev.clearway.store.SqlDialects;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
@@ -46,10 +46,11 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties({ClearwayProperties.class, ClearwayBudgetProperties.class})
 public class ClearwayEngineConfiguration {
 
+  /** The dialect of the application's database, from its JDBC URL. */
   @Bean
   @ConditionalOnMissingBean
-  SqlDialect clearwayDialect() {
-    return new PostgresDialect();
+  SqlDialect clearwayDialect(DataSource dataSource) {
+    return SqlDialects.forDataSource(dataSource);
   }
 
   @Bean

@@ -9,8 +9,9 @@ import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
- * A migrated PostgreSQL database behind a connection pool: either embedded (zonky, a real
- * PostgreSQL server started from the jar) or an existing server given by JDBC URL.
+ * A migrated database behind a connection pool: either an embedded PostgreSQL (zonky, a real
+ * PostgreSQL server started from the jar) or an existing server given by JDBC URL, PostgreSQL or
+ * the MySQL family, its dialect chosen from the URL ({@link SqlDialects#forUrl}).
  *
  * <p>Every pooled connection carries a statement timeout and a socket timeout ({@link Timeouts}),
  * so that a statement stuck on a lock, or a connection whose server or network went silent, fails
@@ -46,11 +47,12 @@ public final class Database implements AutoCloseable {
 
   private final EmbeddedPostgres embedded;
   private final HikariDataSource pool;
-  private final SqlDialect dialect = new PostgresDialect();
+  private final SqlDialect dialect;
 
-  private Database(EmbeddedPostgres embedded, HikariDataSource pool) {
+  private Database(EmbeddedPostgres embedded, HikariDataSource pool, SqlDialect dialect) {
     this.embedded = embedded;
     this.pool = pool;
+    this.dialect = dialect;
   }
 
   /** Starts an embedded PostgreSQL server and migrates it. */
@@ -90,7 +92,8 @@ public final class Database implements AutoCloseable {
       String password,
       int poolSize,
       Timeouts timeouts) {
-    Schema.migrate(url, user, password, new PostgresDialect());
+    SqlDialect dialect = SqlDialects.forUrl(url);
+    Schema.migrate(url, user, password, dialect);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     if (user != null) {
@@ -100,11 +103,12 @@ public final class Database implements AutoCloseable {
     config.setMaximumPoolSize(poolSize);
     config.setMinimumIdle(Math.min(poolSize, 4));
     config.setPoolName("clearway");
-    // PgJDBC connection properties; parameters in the URL override them.
-    config.addDataSourceProperty("socketTimeout", Long.toString(timeouts.socketSeconds()));
-    config.addDataSourceProperty(
-        "options", "-c statement_timeout=" + timeouts.statement().toMillis());
-    return new Database(pg, new HikariDataSource(config));
+    // PostgreSQL's default, and what the engine's statements are written for; the MySQL family
+    // defaults to REPEATABLE READ, whose gap locks make concurrent claims deadlock.
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+    // Driver connection properties; parameters in the URL override them.
+    dialect.poolProperties(timeouts).forEach(config::addDataSourceProperty);
+    return new Database(pg, new HikariDataSource(config), dialect);
   }
 
   /** The pool's JDBC URL (user and password excluded when they were given apart). */
@@ -123,6 +127,11 @@ public final class Database implements AutoCloseable {
 
   public DataSource dataSource() {
     return pool;
+  }
+
+  /** The dialect of this database, chosen from its URL. */
+  public SqlDialect dialect() {
+    return dialect;
   }
 
   public JdbcFlowStore flowStore() {

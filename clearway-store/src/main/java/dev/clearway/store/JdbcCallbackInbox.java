@@ -87,7 +87,7 @@ public final class JdbcCallbackInbox {
       ps.setObject(9, ts(e.receivedAt()));
       // What the callback wakes belongs to the flow's merchant (none for an unknown order).
       ps.setObject(10, e.flowId());
-      return ps.executeUpdate() == 1;
+      return dialect.executeIfAbsent(ps);
     }
   }
 }

@@ -16,9 +16,16 @@ import javax.sql.DataSource;
  */
 public final class JdbcIdempotencyStore {
   private final DataSource dataSource;
+  private final SqlDialect dialect;
 
+  /** A store on PostgreSQL. */
   public JdbcIdempotencyStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcIdempotencyStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
   }
 
   /** The outcome of presenting a key. */
@@ -75,25 +82,26 @@ public final class JdbcIdempotencyStore {
     return new Claim.InUse();
   }
 
-  private static boolean insert(
+  private boolean insert(
       Connection c, String merchant, String key, String hash, Instant now, Instant lockUntil)
       throws SQLException {
     // Race: two requests with one key insert at once; the primary key lets exactly one in.
     try (PreparedStatement ps =
         c.prepareStatement(
-            """
-            INSERT INTO idempotency_key (merchant_id, idem_key, request_hash, state,
-                                         locked_until, created_at, updated_at)
-            VALUES (?, ?, ?, 'IN_FLIGHT', ?, ?, ?)
-            ON CONFLICT (merchant_id, idem_key) DO NOTHING
-            """)) {
+            dialect.insertIfAbsent(
+                """
+                INSERT INTO idempotency_key (merchant_id, idem_key, request_hash, state,
+                                             locked_until, created_at, updated_at)
+                VALUES (?, ?, ?, 'IN_FLIGHT', ?, ?, ?)
+                """,
+                "merchant_id, idem_key"))) {
       ps.setString(1, merchant);
       ps.setString(2, key);
       ps.setString(3, hash);
       ps.setObject(4, ts(lockUntil));
       ps.setObject(5, ts(now));
       ps.setObject(6, ts(now));
-      return ps.executeUpdate() == 1;
+      return dialect.executeIfAbsent(ps);
     }
   }
 

@@ -25,8 +25,6 @@ import javax.sql.DataSource;
  * commits the target's move, the command's new state and the audit entry in one transaction.
  */
 public final class JdbcOpsCommandStore {
-  private static final String UNIQUE_VIOLATION = "23505";
-  private static final String CHECK_VIOLATION = "23514";
 
   private final DataSource dataSource;
 
@@ -230,52 +228,50 @@ public final class JdbcOpsCommandStore {
   private static OpsCommand insert(
       Connection c, Proposal p, String operator, OpsTargets.Locked target, Instant now)
       throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
+    return RowWrites.insert(
+        c,
+        """
             INSERT INTO manual_command (target_kind, target_id, kind, expected_status,
                    expected_version, operator_id, ticket, reason, evidence, amount, state,
                    created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
-            RETURNING *
-            """)) {
-      ps.setString(1, p.kind().target().name());
-      ps.setLong(2, p.targetId());
-      ps.setString(3, p.kind().name());
-      ps.setString(4, target.facts().status());
-      ps.setLong(5, target.version());
-      ps.setString(6, operator);
-      ps.setString(7, p.ticket());
-      ps.setString(8, p.reason());
-      ps.setString(9, p.evidence());
-      ps.setObject(10, p.amount(), java.sql.Types.BIGINT);
-      ps.setObject(11, ts(now));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return command(rs);
-      }
-    }
+        """,
+        ps -> {
+          ps.setString(1, p.kind().target().name());
+          ps.setLong(2, p.targetId());
+          ps.setString(3, p.kind().name());
+          ps.setString(4, target.facts().status());
+          ps.setLong(5, target.version());
+          ps.setString(6, operator);
+          ps.setString(7, p.ticket());
+          ps.setString(8, p.reason());
+          ps.setString(9, p.evidence());
+          ps.setObject(10, p.amount(), java.sql.Types.BIGINT);
+          ps.setObject(11, ts(now));
+        },
+        "manual_command",
+        JdbcOpsCommandStore::command);
   }
 
   private static OpsCommand decide(
       Connection c, OpsCommand cmd, String state, String approver, String result, Instant now)
       throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
+    return RowWrites.update(
+            c,
             "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
-                + " WHERE id = ? AND state = 'PROPOSED' RETURNING *")) {
-      ps.setString(1, state);
-      ps.setString(2, approver);
-      ps.setString(3, Sql.truncate(result, 200));
-      ps.setObject(4, ts(now));
-      ps.setLong(5, cmd.id());
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new SQLException("command " + cmd.id() + " left PROPOSED under its lock");
-        }
-        return command(rs);
-      }
-    }
+                + " WHERE id = ? AND state = 'PROPOSED'",
+            ps -> {
+              ps.setString(1, state);
+              ps.setString(2, approver);
+              ps.setString(3, Sql.truncate(result, 200));
+              ps.setObject(4, ts(now));
+              ps.setLong(5, cmd.id());
+            },
+            "manual_command",
+            cmd.id(),
+            JdbcOpsCommandStore::command)
+        .orElseThrow(
+            () -> new SQLException("command " + cmd.id() + " left PROPOSED under its lock"));
   }
 
   private static void audit(
@@ -334,8 +330,7 @@ public final class JdbcOpsCommandStore {
     try {
       return Sql.inTransaction(dataSource, work, r -> r instanceof Result.Done);
     } catch (SQLException e) {
-      boolean violation =
-          UNIQUE_VIOLATION.equals(e.getSQLState()) || CHECK_VIOLATION.equals(e.getSQLState());
+      boolean violation = SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
       if (violation && String.valueOf(e.getMessage()).contains(constraint)) {
         return new Result.Refused(code, message);
       }

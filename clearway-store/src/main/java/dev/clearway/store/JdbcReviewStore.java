@@ -23,8 +23,6 @@ import javax.sql.DataSource;
  * check compares people, not spellings.
  */
 public final class JdbcReviewStore {
-  private static final String UNIQUE_VIOLATION = "23505";
-  private static final String CHECK_VIOLATION = "23514";
 
   private final DataSource dataSource;
 
@@ -60,31 +58,29 @@ public final class JdbcReviewStore {
           if (!verdict.isAllowed()) {
             return new Result.Refused("command_not_applicable", verdict.refusal());
           }
-          ManualCommand command;
-          try (PreparedStatement ps =
-              c.prepareStatement(
+          ManualCommand command =
+              RowWrites.insert(
+                  c,
                   """
                   INSERT INTO manual_command (flow_id, target_kind, target_id, kind,
                          expected_status, expected_version, operator_id, ticket, reason,
                          evidence, state, created_at)
                   VALUES (?, 'FLOW', ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
-                  RETURNING *
-                  """)) {
-            ps.setLong(1, flowId);
-            ps.setLong(2, flowId);
-            ps.setString(3, kind.name());
-            ps.setString(4, flow.get().status().name());
-            ps.setLong(5, flow.get().version());
-            ps.setString(6, operator);
-            ps.setString(7, ticket);
-            ps.setString(8, reason);
-            ps.setString(9, evidence);
-            ps.setObject(10, ts(now));
-            try (ResultSet rs = ps.executeQuery()) {
-              rs.next();
-              command = command(rs);
-            }
-          }
+              """,
+                  ps -> {
+                    ps.setLong(1, flowId);
+                    ps.setLong(2, flowId);
+                    ps.setString(3, kind.name());
+                    ps.setString(4, flow.get().status().name());
+                    ps.setLong(5, flow.get().version());
+                    ps.setString(6, operator);
+                    ps.setString(7, ticket);
+                    ps.setString(8, reason);
+                    ps.setString(9, evidence);
+                    ps.setObject(10, ts(now));
+                  },
+                  "manual_command",
+                  JdbcReviewStore::command);
           audit(
               c, command, operator, "OPERATOR", "PROPOSE", kind.name() + " ticket " + ticket, now);
           return new Result.Done(command);
@@ -192,22 +188,23 @@ public final class JdbcReviewStore {
   private static ManualCommand decide(
       Connection c, ManualCommand cmd, String state, String approver, String result, Instant now)
       throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
+    return RowWrites.update(
+            c,
             "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
-                + " WHERE id = ? AND state = 'PROPOSED' RETURNING *")) {
-      ps.setString(1, state);
-      ps.setString(2, approver);
-      ps.setString(3, result == null ? null : result.substring(0, Math.min(200, result.length())));
-      ps.setObject(4, ts(now));
-      ps.setLong(5, cmd.id());
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new SQLException("command " + cmd.id() + " left PROPOSED under its lock");
-        }
-        return command(rs);
-      }
-    }
+                + " WHERE id = ? AND state = 'PROPOSED'",
+            ps -> {
+              ps.setString(1, state);
+              ps.setString(2, approver);
+              ps.setString(
+                  3, result == null ? null : result.substring(0, Math.min(200, result.length())));
+              ps.setObject(4, ts(now));
+              ps.setLong(5, cmd.id());
+            },
+            "manual_command",
+            cmd.id(),
+            JdbcReviewStore::command)
+        .orElseThrow(
+            () -> new SQLException("command " + cmd.id() + " left PROPOSED under its lock"));
   }
 
   private static void audit(
@@ -264,8 +261,7 @@ public final class JdbcReviewStore {
     try {
       return Sql.inTransaction(dataSource, work);
     } catch (SQLException e) {
-      boolean constraintViolation =
-          UNIQUE_VIOLATION.equals(e.getSQLState()) || CHECK_VIOLATION.equals(e.getSQLState());
+      boolean constraintViolation = SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
       if (constraintViolation && String.valueOf(e.getMessage()).contains(constraint)) {
         return new Result.Refused(conflictCode, conflictMessage);
       }

@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * A table whose rows workers hold with a lease ({@code lease_owner} and a due column that is the
  * lease expiry while the row is held), and the one set of lease statements every such table uses:
- * claim one row, claim a page of due rows (through {@link SqlDialect#claimDueSql}), and reschedule
- * a held row, fenced by the writer's own token.
+ * claim one row, claim a page of due rows (through {@link SqlDialect#claimDue}), and reschedule a
+ * held row, fenced by the writer's own token.
  */
 public final class LeasedTable {
 
@@ -88,18 +88,7 @@ public final class LeasedTable {
 
   /** Claims up to {@code limit} due rows with id above {@code afterId}; their ids ascending. */
   public List<Long> claimDue(long afterId, int limit, Lease lease, Instant now) {
-    List<Long> ids =
-        new ArrayList<>(
-            sql.query(
-                dialect.claimDueSql(shape),
-                ps -> {
-                  ps.setObject(1, ts(now));
-                  ps.setLong(2, afterId);
-                  ps.setInt(3, limit);
-                  ps.setString(4, lease.token());
-                  ps.setObject(5, ts(lease.until()));
-                },
-                rs -> rs.getLong(1)));
+    List<Long> ids = new ArrayList<>(dialect.claimDue(sql, shape, afterId, limit, lease, now));
     Collections.sort(ids);
     return ids;
   }

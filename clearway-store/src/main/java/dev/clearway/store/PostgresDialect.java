@@ -1,7 +1,20 @@
 package dev.clearway.store;
 
-import dev.clearway.store.latecharge.LateChargeRows;
+import static dev.clearway.store.Sql.ts;
+
+import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.store.refund.RefundRows;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * PostgreSQL: data-modifying CTEs keep a transition and its history in one statement; {@code FOR
@@ -23,8 +36,84 @@ public final class PostgresDialect implements SqlDialect {
           + " 'version', version)::text";
 
   @Override
+  public String name() {
+    return "PostgreSQL";
+  }
+
+  @Override
   public String migrationLocation() {
     return "classpath:db/migration/postgresql";
+  }
+
+  @Override
+  public Map<String, String> poolProperties(Database.Timeouts timeouts) {
+    // PgJDBC: the socket timeout in seconds, and the server's statement_timeout per session.
+    return Map.of(
+        "socketTimeout",
+        Long.toString(timeouts.socketSeconds()),
+        "options",
+        "-c statement_timeout=" + timeouts.statement().toMillis());
+  }
+
+  @Override
+  public boolean executeIfAbsent(PreparedStatement insert) throws SQLException {
+    return insert.executeUpdate() == 1;
+  }
+
+  @Override
+  public <T> Optional<T> updateReturning(
+      Connection c,
+      String update,
+      Sql.Binder binder,
+      RowRef row,
+      String columns,
+      Sql.RowMapper<T> mapper)
+      throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(update.stripTrailing() + "\nRETURNING " + columns)) {
+      binder.bind(ps);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.of(mapper.map(rs)) : Optional.empty();
+      }
+    }
+  }
+
+  @Override
+  public <T> List<T> claimPage(Connection c, ClaimPage page, Sql.RowMapper<T> mapper)
+      throws SQLException {
+    // SKIP LOCKED: two claimers never take the same row; one statement chooses, locks and writes.
+    String returning =
+        Arrays.stream(page.columns().split(","))
+            .map(col -> "t." + col.strip())
+            .collect(Collectors.joining(", "));
+    String statement =
+        "WITH due AS (\n%s\n)\nUPDATE %s t SET %s\n  FROM due WHERE t.id = due.id\nRETURNING %s"
+            .formatted(page.select(), page.table(), page.set(), returning);
+    try (PreparedStatement ps = c.prepareStatement(statement)) {
+      page.setParams().bind(ps, page.selectParams().bind(ps, 1));
+      List<T> rows = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          rows.add(mapper.map(rs));
+        }
+      }
+      return rows;
+    }
+  }
+
+  @Override
+  public List<Long> claimDue(
+      Sql sql, LeasedTable.Shape table, long afterId, int limit, Lease lease, Instant now) {
+    return sql.query(
+        claimDueSql(table),
+        ps -> {
+          ps.setObject(1, ts(now));
+          ps.setLong(2, afterId);
+          ps.setInt(3, limit);
+          ps.setString(4, lease.token());
+          ps.setObject(5, ts(lease.until()));
+        },
+        rs -> rs.getLong(1));
   }
 
   @Override
@@ -103,22 +192,10 @@ public final class PostgresDialect implements SqlDialect {
         .formatted(RefundRows.COLUMNS, RefundRows.COLUMNS);
   }
 
-  @Override
-  public String lateChargeTransitionSql() {
-    // Fenced: (status, version) and the writer's lease. A worker whose lease expired and was taken
-    // over updates 0 rows and changes nothing.
-    return """
-        UPDATE late_charge_check
-           SET status = ?, version = version + 1, retry_count = 0, next_check_time = ?,
-               lease_owner = ?, last_result = ?, last_error_code = ?,
-               refund_id = COALESCE(?, refund_id), updated_at = ?
-         WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
-        RETURNING %s
-        """
-        .formatted(LateChargeRows.COLUMNS);
-  }
-
-  @Override
+  /**
+   * Claims a page of due rows of a leased table and returns their ids. Parameters, in order: now,
+   * after_id, limit, lease_owner, lease_until.
+   */
   public String claimDueSql(LeasedTable.Shape t) {
     // SKIP LOCKED: two scanners never claim the same row; the lease (the due column in the
     // future, lease_owner set) keeps it out of the next rounds until it expires. The open filter
@@ -143,6 +220,32 @@ public final class PostgresDialect implements SqlDialect {
   @Override
   public String insertIfAbsent(String insert, String conflictColumns) {
     return insert.stripTrailing() + "\nON CONFLICT (" + conflictColumns + ") DO NOTHING\n";
+  }
+
+  @Override
+  public String upsert(String insert, String conflictColumns, String updateColumns) {
+    String sets =
+        Arrays.stream(updateColumns.split(","))
+            .map(String::strip)
+            .map(col -> col + " = EXCLUDED." + col)
+            .collect(Collectors.joining(", "));
+    return insert.stripTrailing()
+        + "\nON CONFLICT ("
+        + conflictColumns
+        + ") DO UPDATE SET "
+        + sets
+        + "\n";
+  }
+
+  @Override
+  public long nextId(Connection c, String sequence) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT nextval(?)")) {
+      ps.setString(1, sequence);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
   }
 
   @Override

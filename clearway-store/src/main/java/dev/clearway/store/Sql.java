@@ -84,6 +84,17 @@ public final class Sql {
     }
   }
 
+  /**
+   * Runs {@code work} in one transaction of this store's data source; see {@link #inTransaction}.
+   */
+  public <T> T transaction(String operation, Work<T> work) {
+    try {
+      return inTransaction(dataSource, work);
+    } catch (SQLException e) {
+      throw new StoreException(operation, e);
+    }
+  }
+
   public <T> List<T> query(String sql, Binder binder, RowMapper<T> mapper) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {

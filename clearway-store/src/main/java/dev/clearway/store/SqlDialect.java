@@ -1,21 +1,99 @@
 package dev.clearway.store;
 
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
 /**
  * The seam between portable SQL and what one database does its own way, in the manner of
- * db-scheduler's {@code JdbcCustomization}. PostgreSQL is the only implementation today; a MySQL 8
- * dialect plugs in here (SKIP LOCKED exists there; RETURNING does not, so its transitions become
- * UPDATE then SELECT in one transaction; {@code ON CONFLICT DO NOTHING} becomes {@code INSERT
- * IGNORE}).
+ * db-scheduler's {@code JdbcCustomization}; {@link SqlDialects#forUrl} picks the implementation
+ * from the JDBC URL. {@link PostgresDialect} writes a transition, its history and its outbox row in
+ * one statement (data-modifying CTEs, {@code RETURNING}); {@link MysqlDialect} (MariaDB 10.11,
+ * MySQL 8) has neither, so its updates that return their row are an UPDATE then a SELECT in one
+ * transaction, its page claims a {@code SELECT ... FOR UPDATE SKIP LOCKED} then an UPDATE of the
+ * ids found, and its insert-if-absent a plain INSERT whose duplicate-key error means "present".
  *
- * <p>What it covers: every page claim ({@code FOR UPDATE SKIP LOCKED}) of a leased table, every
- * state transition of the flow, refund and late-charge stores (each a CAS with {@code RETURNING},
- * the flow's and the refund's with their history and outbox rows in one statement), and the
- * insert-if-absent statements of the late-charge check and the callback inbox ({@code ON
- * CONFLICT}). What it does not cover yet: the {@code RETURNING} of the creation statements
- * (JdbcFlowStore.createAttempt, JdbcRefundStore.create) and the statements of the idempotency,
- * outbox, review, sweep and channel stores, which are PostgreSQL text in their store.
+ * <p>What it covers: the pool's connection properties, every page claim of a leased table, the
+ * state transitions of the flow, refund and late-charge stores, the insert-if-absent statements,
+ * updates that return the row they wrote, and the reconciliation claims and matcher. Statements a
+ * store writes in portable SQL stay in the store.
  */
 public interface SqlDialect {
+
+  /** One row of a table, named by a unique key: the row an update wrote, to read back. */
+  record RowRef(String table, String keyColumn, Object key) {}
+
+  /** Binds parameters from index {@code first}; returns the index of the next parameter. */
+  @FunctionalInterface
+  interface Params {
+    int bind(PreparedStatement ps, int first) throws SQLException;
+  }
+
+  /**
+   * A page claim: {@code select} chooses and locks the page ({@code SELECT id FROM table ... ORDER
+   * BY ... LIMIT ? FOR UPDATE SKIP LOCKED}, parameters bound by {@code selectParams}); {@code set}
+   * (a SET list, parameters bound by {@code setParams}) is applied to the rows found; {@code
+   * columns} (unqualified) are returned of each row as written. {@code orderIndex} names the index
+   * whose order is the select's ORDER BY: InnoDB locks every row a locking read examines, so a page
+   * sorted after reading would lock (and hide from the other claimers) every due row, not just the
+   * page; reading that index in order stops at the LIMIT. PostgreSQL locks only the rows returned
+   * and ignores it.
+   */
+  record ClaimPage(
+      String table,
+      String orderIndex,
+      String select,
+      Params selectParams,
+      String set,
+      Params setParams,
+      String columns) {}
+
+  /** The name of the database family, for logs and docs. */
+  String name();
+
+  /**
+   * Driver properties of the pool: the socket timeout and the bound on a statement (or on its lock
+   * waits) of {@code timeouts}; parameters in the JDBC URL take precedence.
+   */
+  Map<String, String> poolProperties(Database.Timeouts timeouts);
+
+  /**
+   * Runs a single-row insert built by {@link #insertIfAbsent} or {@link #insertIfAbsentAnyKey}:
+   * true when it wrote the row, false when a row with the same key existed (nothing written).
+   */
+  boolean executeIfAbsent(PreparedStatement insert) throws SQLException;
+
+  /**
+   * Runs {@code update}, an UPDATE (without RETURNING) of at most the one row {@code row} names,
+   * and returns that row as written, read with {@code columns}; empty when nothing was updated. On
+   * a connection in autocommit, the update and its read are one transaction.
+   */
+  <T> Optional<T> updateReturning(
+      Connection c,
+      String update,
+      Sql.Binder binder,
+      RowRef row,
+      String columns,
+      Sql.RowMapper<T> mapper)
+      throws SQLException;
+
+  /**
+   * Claims the page {@code page} chooses, applies its SET and returns its columns of each claimed
+   * row (in no particular order). On a connection in autocommit, one transaction.
+   */
+  <T> List<T> claimPage(Connection c, ClaimPage page, Sql.RowMapper<T> mapper) throws SQLException;
+
+  /**
+   * Claims up to {@code limit} due rows of a leased table with id above {@code afterId} (lease
+   * owner and due column set to the lease) and returns their ids, in no particular order.
+   */
+  List<Long> claimDue(
+      Sql sql, LeasedTable.Shape table, long afterId, int limit, Lease lease, Instant now);
 
   /** Flyway location of this dialect's migrations. */
   String migrationLocation();
@@ -41,24 +119,24 @@ public interface SqlDialect {
   String refundTransitionSql();
 
   /**
-   * CAS transition of a late-charge check fenced by the writer's lease, returning the updated row
-   * ({@code LateChargeRows.COLUMNS}). Parameters, in order: to_status, next_check_time,
-   * lease_owner, last_result, error_code, refund_id (null keeps it), updated_at, id, from_status,
-   * from_version, the writer's token.
-   */
-  String lateChargeTransitionSql();
-
-  /**
-   * Claims a page of due rows of a leased table and returns their ids. Parameters, in order: now,
-   * after_id, limit, lease_owner, lease_until.
-   */
-  String claimDueSql(LeasedTable.Shape table);
-
-  /**
    * {@code insert} (an INSERT ... VALUES or INSERT ... SELECT) that writes nothing, and fails
    * nothing, when a row with the same {@code conflictColumns} exists; its update count tells.
    */
   String insertIfAbsent(String insert, String conflictColumns);
+
+  /**
+   * {@code insert} (a single-row INSERT ... VALUES) that, when a row with the same {@code
+   * conflictColumns} exists, instead sets that row's {@code updateColumns} to the values the insert
+   * carried.
+   */
+  String upsert(String insert, String conflictColumns, String updateColumns);
+
+  /**
+   * The next value of {@code sequence} (for the MySQL family, a table of one AUTO_INCREMENT column
+   * of that name), drawn on {@code c}; never handed out twice, even when the transaction rolls
+   * back.
+   */
+  long nextId(Connection c, String sequence) throws SQLException;
 
   /**
    * {@code insert} that writes nothing, and fails nothing, when any unique key (a partial unique

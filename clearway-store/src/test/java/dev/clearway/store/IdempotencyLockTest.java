@@ -7,12 +7,14 @@ import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A key whose request failed keeps its row: the retry takes it over, a new body is refused. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class IdempotencyLockTest {
   private final JdbcIdempotencyStore keys =
-      new JdbcIdempotencyStore(TestDatabase.get().dataSource());
+      new JdbcIdempotencyStore(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
 
   /** Request hashes are SHA-256 in hex, as the API makes them. */
   private static final String H1 = "a".repeat(64);

@@ -143,8 +143,8 @@ public class ApiConfiguration {
   }
 
   @Bean
-  JdbcIdempotencyStore idempotencyStore(DataSource dataSource) {
-    return new JdbcIdempotencyStore(dataSource);
+  JdbcIdempotencyStore idempotencyStore(DataSource dataSource, SqlDialect dialect) {
+    return new JdbcIdempotencyStore(dataSource, dialect);
   }
 
   @Bean

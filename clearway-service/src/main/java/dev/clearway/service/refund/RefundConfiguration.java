@@ -124,6 +124,7 @@ public class RefundConfiguration {
   LateChargeEngine clearwayLateChargeEngine(
       ClearwayNode node,
       DataSource dataSource,
+      SqlDialect dialect,
       LateChargeStore checks,
       FlowStore flows,
       WalletGateway wallet,
@@ -140,7 +141,7 @@ public class RefundConfiguration {
     MeterRegistry meters = registry.getIfAvailable();
     return new LateChargeEngine(
             checks,
-            new JdbcSweepStore(dataSource),
+            new JdbcSweepStore(dataSource, dialect),
             flows,
             wallet,
             refunds.service(),

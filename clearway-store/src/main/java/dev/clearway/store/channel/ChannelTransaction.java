@@ -1,6 +1,7 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.port.AttemptStore.RecordResult;
+import dev.clearway.store.SqlErrors;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,7 +16,6 @@ import javax.sql.DataSource;
 final class ChannelTransaction {
 
   static final String INSERT_ATTEMPT = "insert attempt";
-  private static final String UNIQUE_VIOLATION = "23505";
 
   private final DataSource dataSource;
 
@@ -42,7 +42,7 @@ final class ChannelTransaction {
         return result;
       } catch (SQLException | RuntimeException e) {
         c.rollback();
-        if (e instanceof SQLException s && UNIQUE_VIOLATION.equals(s.getSQLState())) {
+        if (e instanceof SQLException s && SqlErrors.isUniqueViolation(s)) {
           // Race: uk_attempt_live or uk_attempt_provider_key refused a concurrent insert.
           @SuppressWarnings("unchecked")
           T empty = (T) Optional.empty();

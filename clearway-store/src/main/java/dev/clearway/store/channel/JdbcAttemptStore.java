@@ -5,7 +5,9 @@ import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,11 +29,18 @@ public final class JdbcAttemptStore implements AttemptStore {
   private static final int CODE_MAX = 64;
 
   private final Sql sql;
+  private final SqlDialect dialect;
   private final ChannelTransaction tx;
 
+  /** On PostgreSQL. */
   public JdbcAttemptStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcAttemptStore(DataSource dataSource, SqlDialect dialect) {
     this.sql = new Sql(dataSource);
     this.tx = new ChannelTransaction(dataSource);
+    this.dialect = dialect;
   }
 
   @Override
@@ -83,12 +92,7 @@ public final class JdbcAttemptStore implements AttemptStore {
           if (seq == 0) {
             return Optional.empty();
           }
-          long id;
-          try (PreparedStatement ps = c.prepareStatement("SELECT nextval('payment_attempt_seq')");
-              ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            id = rs.getLong(1);
-          }
+          long id = dialect.nextId(c, "payment_attempt_seq");
           insertRow(c, id, seq, a, now);
           JdbcRecoveryTaskStore.insert(c, id, a.channelAccountId(), task, now);
           return attempt(c, id);
@@ -112,7 +116,8 @@ public final class JdbcAttemptStore implements AttemptStore {
     try (PreparedStatement ps =
         c.prepareStatement(
             """
-            SELECT count(*) FILTER (WHERE status IN ('CREATED', 'PENDING', 'UNKNOWN')),
+            SELECT coalesce(sum(CASE WHEN status IN ('CREATED', 'PENDING', 'UNKNOWN')
+                                     THEN 1 ELSE 0 END), 0),
                    coalesce(max(seq), 0) + 1
             FROM payment_attempt WHERE trade_order_no = ?
             """)) {

@@ -2,7 +2,9 @@ package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.port.ChannelAccountStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -10,22 +12,29 @@ import javax.sql.DataSource;
 public final class JdbcChannelAccounts implements ChannelAccountStore {
 
   private final Sql sql;
+  private final SqlDialect dialect;
 
+  /** On PostgreSQL. */
   public JdbcChannelAccounts(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcChannelAccounts(DataSource dataSource, SqlDialect dialect) {
     this.sql = new Sql(dataSource);
+    this.dialect = dialect;
   }
 
   @Override
   public void upsertAccount(ChannelAccount a) {
     sql.update(
-        """
-        INSERT INTO channel_account
-          (id, channel, account_ref, failure_domain, payment_methods, priority, enabled)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (id) DO UPDATE SET failure_domain = EXCLUDED.failure_domain,
-          payment_methods = EXCLUDED.payment_methods, priority = EXCLUDED.priority,
-          enabled = EXCLUDED.enabled
-        """,
+        dialect.upsert(
+            """
+            INSERT INTO channel_account
+              (id, channel, account_ref, failure_domain, payment_methods, priority, enabled)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            "id",
+            "failure_domain, payment_methods, priority, enabled"),
         ps -> {
           ps.setLong(1, a.id());
           ps.setString(2, a.channel());

@@ -1,22 +1,34 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.SqlDialect;
 import javax.sql.DataSource;
 
-/** The channel layer's stores on one PostgreSQL database. */
+/** The channel layer's stores on one database. */
 public final class JdbcChannelStores {
 
   private JdbcChannelStores() {}
 
+  /** The stores on PostgreSQL. */
   public static ChannelStores create(DataSource dataSource) {
+    return create(dataSource, new PostgresDialect());
+  }
+
+  /**
+   * The stores on the database of {@code dialect}. On the MySQL family, accounts, orders, attempts,
+   * recovery tasks, evidence and the webhook inbox work; compensations and channel refunds are
+   * PostgreSQL statements still.
+   */
+  public static ChannelStores create(DataSource dataSource, SqlDialect dialect) {
     return new ChannelStores(
-        new JdbcChannelAccounts(dataSource),
-        new JdbcPaymentOrders(dataSource),
-        new JdbcAttemptStore(dataSource),
-        new JdbcRecoveryTaskStore(dataSource),
+        new JdbcChannelAccounts(dataSource, dialect),
+        new JdbcPaymentOrders(dataSource, dialect),
+        new JdbcAttemptStore(dataSource, dialect),
+        new JdbcRecoveryTaskStore(dataSource, dialect),
         new JdbcEvidenceStore(dataSource),
         new JdbcCompensationStore(dataSource),
         new JdbcChannelRefundStore(dataSource),
-        new JdbcWebhookInbox(dataSource));
+        new JdbcWebhookInbox(dataSource, dialect));
   }
 }

@@ -40,8 +40,9 @@ public final class JdbcEvidenceStore implements EvidenceStore {
             INSERT INTO provider_evidence (attempt_id, task_id, source, operation, certainty,
               provider_status, provider_object_id, error_code, request_id, raw_sha256,
               policy_version, observed_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-            """)) {
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            new String[] {"id"})) {
       ps.setLong(1, attemptId);
       ps.setObject(2, taskId);
       ps.setString(3, e.source().name());
@@ -54,7 +55,8 @@ public final class JdbcEvidenceStore implements EvidenceStore {
       ps.setString(10, o.rawHash() != null && o.rawHash().length() == 64 ? o.rawHash() : null);
       ps.setString(11, e.policyVersion());
       ps.setObject(12, Sql.ts(e.observedAt()));
-      try (ResultSet rs = ps.executeQuery()) {
+      ps.executeUpdate();
+      try (ResultSet rs = ps.getGeneratedKeys()) {
         rs.next();
         return rs.getLong(1);
       }

@@ -2,7 +2,9 @@ package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.port.PaymentOrderStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,29 +22,42 @@ public final class JdbcPaymentOrders implements PaymentOrderStore {
   private static final int CODE_MAX = 64;
 
   private final Sql sql;
+  private final SqlDialect dialect;
   private final ChannelTransaction tx;
 
+  /** On PostgreSQL. */
   public JdbcPaymentOrders(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcPaymentOrders(DataSource dataSource, SqlDialect dialect) {
     this.sql = new Sql(dataSource);
     this.tx = new ChannelTransaction(dataSource);
+    this.dialect = dialect;
   }
 
   @Override
   public PaymentOrder openOrder(PaymentOrder order, Instant now) {
-    sql.update(
-        """
-        INSERT INTO payment_order
-          (trade_order_no, amount, currency, payment_method, status, created_at, updated_at)
-        VALUES (?, ?, ?, ?, 'OPEN', ?, ?)
-        ON CONFLICT (trade_order_no) DO NOTHING
-        """,
-        ps -> {
-          ps.setString(1, order.tradeOrderNo());
-          ps.setLong(2, order.amount());
-          ps.setString(3, order.currency());
-          ps.setString(4, order.paymentMethod());
-          ps.setObject(5, Sql.ts(now));
-          ps.setObject(6, Sql.ts(now));
+    String insert =
+        dialect.insertIfAbsent(
+            """
+            INSERT INTO payment_order
+              (trade_order_no, amount, currency, payment_method, status, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'OPEN', ?, ?)
+            """,
+            "trade_order_no");
+    sql.transaction(
+        "open payment order",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(insert)) {
+            ps.setString(1, order.tradeOrderNo());
+            ps.setLong(2, order.amount());
+            ps.setString(3, order.currency());
+            ps.setString(4, order.paymentMethod());
+            ps.setObject(5, Sql.ts(now));
+            ps.setObject(6, Sql.ts(now));
+            return dialect.executeIfAbsent(ps);
+          }
         });
     return order(order.tradeOrderNo()).orElseThrow();
   }
@@ -90,20 +105,20 @@ public final class JdbcPaymentOrders implements PaymentOrderStore {
   }
 
   /** An order never opened is inserted (so that it closes); then its row is locked. */
-  private static void lockOrInsert(Connection c, String tradeOrderNo, Instant now)
-      throws SQLException {
+  private void lockOrInsert(Connection c, String tradeOrderNo, Instant now) throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            """
-            INSERT INTO payment_order (trade_order_no, amount, currency, payment_method,
-              status, closed_reason, created_at, updated_at)
-            VALUES (?, 0, 'XXX', 'none', 'OPEN', NULL, ?, ?)
-            ON CONFLICT (trade_order_no) DO NOTHING
-            """)) {
+            dialect.insertIfAbsent(
+                """
+                INSERT INTO payment_order (trade_order_no, amount, currency, payment_method,
+                  status, closed_reason, created_at, updated_at)
+                VALUES (?, 0, 'XXX', 'none', 'OPEN', NULL, ?, ?)
+                """,
+                "trade_order_no"))) {
       ps.setString(1, tradeOrderNo);
       ps.setObject(2, Sql.ts(now));
       ps.setObject(3, Sql.ts(now));
-      ps.executeUpdate();
+      dialect.executeIfAbsent(ps);
     }
     try (PreparedStatement ps =
         c.prepareStatement("SELECT 1 FROM payment_order WHERE trade_order_no = ? FOR UPDATE")) {

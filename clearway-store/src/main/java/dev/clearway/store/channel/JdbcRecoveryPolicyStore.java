@@ -10,6 +10,7 @@ import dev.clearway.core.channel.policy.PolicyStatus;
 import dev.clearway.core.channel.policy.ProblemText;
 import dev.clearway.core.channel.policy.RecoveryPolicyStore;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlErrors;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,10 +24,11 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 /**
- * {@link RecoveryPolicyStore} on PostgreSQL (tables of V10). Every status change is an UPDATE with
- * {@code row_version = ?}; a change touching several rows (promote, rollback) and its audit event
- * commit in one transaction, and 0 rows for any of them, the one-ACTIVE/one-CANDIDATE index or a
- * lock conflict rolls the whole change back and answers false. The body is written once, by insert.
+ * {@link RecoveryPolicyStore} on PostgreSQL and the MySQL family (tables of V10). Every status
+ * change is an UPDATE with {@code row_version = ?}; a change touching several rows (promote,
+ * rollback) and its audit event commit in one transaction, and 0 rows for any of them, the
+ * one-ACTIVE/one-CANDIDATE index or a lock conflict rolls the whole change back and answers false.
+ * The body is written once, by insert.
  */
 public final class JdbcRecoveryPolicyStore implements RecoveryPolicyStore {
 
@@ -209,7 +211,7 @@ public final class JdbcRecoveryPolicyStore implements RecoveryPolicyStore {
         return false;
       } catch (SQLException e) {
         c.rollback();
-        if (LOST_RACE.contains(e.getSQLState())) {
+        if (LOST_RACE.contains(e.getSQLState()) || SqlErrors.isUniqueViolation(e)) {
           return false;
         }
         throw e;

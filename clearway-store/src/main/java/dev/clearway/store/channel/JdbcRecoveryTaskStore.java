@@ -4,7 +4,9 @@ import dev.clearway.core.channel.domain.RecoveryTask;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.core.channel.port.RecoveryTaskStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,9 +30,16 @@ public final class JdbcRecoveryTaskStore implements RecoveryTaskStore {
   private static final int CODE_MAX = 64;
 
   private final Sql sql;
+  private final SqlDialect dialect;
 
+  /** On PostgreSQL. */
   public JdbcRecoveryTaskStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcRecoveryTaskStore(DataSource dataSource, SqlDialect dialect) {
     this.sql = new Sql(dataSource);
+    this.dialect = dialect;
   }
 
   /** The task of a new attempt, LEASED to the creating call until {@code task.dueAt()}. */
@@ -124,32 +133,42 @@ public final class JdbcRecoveryTaskStore implements RecoveryTaskStore {
     }
   }
 
+  /** The columns of a task ({@link ChannelRows#task}). */
+  private static final String TASK_COLUMNS =
+      "id, attempt_id, channel_account_id, status, strategy, due_at, attempt_count, lease_owner,"
+          + " lease_until, policy_version, version";
+
   @Override
   public List<RecoveryTask> claimDue(String owner, int limit, Duration lease, Instant now) {
-    return sql.query(
-        """
-        WITH due AS (
-          SELECT id FROM recovery_task
-          WHERE status IN ('READY', 'LEASED')
-            AND ((status = 'READY' AND due_at <= ?) OR (status = 'LEASED' AND lease_until < ?))
-          ORDER BY due_at, id
-          LIMIT ?
-          FOR UPDATE SKIP LOCKED)
-        UPDATE recovery_task t SET status = 'LEASED', lease_owner = ?, lease_until = ?,
-          attempt_count = attempt_count + 1, version = version + 1, updated_at = ?
-        FROM due WHERE t.id = due.id
-        RETURNING t.id, t.attempt_id, t.channel_account_id, t.status, t.strategy, t.due_at,
-          t.attempt_count, t.lease_owner, t.lease_until, t.policy_version, t.version
-        """,
-        ps -> {
-          ps.setObject(1, Sql.ts(now));
-          ps.setObject(2, Sql.ts(now));
-          ps.setInt(3, limit);
-          ps.setString(4, owner);
-          ps.setObject(5, Sql.ts(now.plus(lease)));
-          ps.setObject(6, Sql.ts(now));
-        },
-        ChannelRows::task);
+    SqlDialect.ClaimPage page =
+        new SqlDialect.ClaimPage(
+            "recovery_task",
+            "idx_recovery_task_ops",
+            """
+            SELECT id FROM recovery_task
+            WHERE status IN ('READY', 'LEASED')
+              AND ((status = 'READY' AND due_at <= ?) OR (status = 'LEASED' AND lease_until < ?))
+            ORDER BY due_at, id
+            LIMIT ?
+            FOR UPDATE SKIP LOCKED
+            """,
+            (ps, i) -> {
+              ps.setObject(i++, Sql.ts(now));
+              ps.setObject(i++, Sql.ts(now));
+              ps.setInt(i++, limit);
+              return i;
+            },
+            "status = 'LEASED', lease_owner = ?, lease_until = ?,"
+                + " attempt_count = attempt_count + 1, version = version + 1, updated_at = ?",
+            (ps, i) -> {
+              ps.setString(i++, owner);
+              ps.setObject(i++, Sql.ts(now.plus(lease)));
+              ps.setObject(i++, Sql.ts(now));
+              return i;
+            },
+            TASK_COLUMNS);
+    return sql.transaction(
+        "claim recovery tasks", c -> dialect.claimPage(c, page, ChannelRows::task));
   }
 
   @Override
@@ -157,27 +176,28 @@ public final class JdbcRecoveryTaskStore implements RecoveryTaskStore {
       long attemptId, String owner, Duration lease, Instant now) {
     // Race: the recovery worker's claimDue skips the row while this holds its lock, and this
     // re-checks the condition on the row a concurrent claim left: exactly one of them takes it.
-    return sql
-        .query(
-            """
-            UPDATE recovery_task SET status = 'LEASED', lease_owner = ?, lease_until = ?,
-              attempt_count = attempt_count + 1, version = version + 1, updated_at = ?
-            WHERE attempt_id = ?
-              AND ((status = 'READY' AND due_at <= ?) OR (status = 'LEASED' AND lease_until < ?))
-            RETURNING id, attempt_id, channel_account_id, status, strategy, due_at,
-              attempt_count, lease_owner, lease_until, policy_version, version
-            """,
-            ps -> {
-              ps.setString(1, owner);
-              ps.setObject(2, Sql.ts(now.plus(lease)));
-              ps.setObject(3, Sql.ts(now));
-              ps.setLong(4, attemptId);
-              ps.setObject(5, Sql.ts(now));
-              ps.setObject(6, Sql.ts(now));
-            },
-            ChannelRows::task)
-        .stream()
-        .findFirst();
+    return sql.transaction(
+        "claim recovery task",
+        c ->
+            dialect.updateReturning(
+                c,
+                """
+                UPDATE recovery_task SET status = 'LEASED', lease_owner = ?, lease_until = ?,
+                  attempt_count = attempt_count + 1, version = version + 1, updated_at = ?
+                WHERE attempt_id = ?
+                  AND ((status = 'READY' AND due_at <= ?) OR (status = 'LEASED' AND lease_until < ?))
+                """,
+                ps -> {
+                  ps.setString(1, owner);
+                  ps.setObject(2, Sql.ts(now.plus(lease)));
+                  ps.setObject(3, Sql.ts(now));
+                  ps.setLong(4, attemptId);
+                  ps.setObject(5, Sql.ts(now));
+                  ps.setObject(6, Sql.ts(now));
+                },
+                new SqlDialect.RowRef("recovery_task", "attempt_id", attemptId),
+                TASK_COLUMNS,
+                ChannelRows::task));
   }
 
   @Override

@@ -79,7 +79,7 @@ public final class JdbcLateChargeStore implements LateChargeStore {
       ps.setObject(3, ts(now));
       ps.setObject(4, ts(now));
       ps.setLong(5, flowId);
-      return ps.executeUpdate() == 1;
+      return dialect.executeIfAbsent(ps);
     }
   }
 
@@ -128,24 +128,37 @@ public final class JdbcLateChargeStore implements LateChargeStore {
   public Optional<LateChargeCheck> transition(TransitionWrite w) {
     LateChargeCheck from = w.from();
     LateChargeTransitions.requireLegal(from.status(), w.to());
-    // Fenced: (status, version) and the writer's lease (see the dialect's statement).
-    return query(
-            dialect.lateChargeTransitionSql(),
-            ps -> {
-              ps.setString(1, w.to().name());
-              ps.setObject(2, ts(w.nextCheckTime()));
-              ps.setString(3, w.nextLeaseOwner());
-              ps.setString(4, truncate(w.resultClass(), RESULT_MAX));
-              ps.setString(5, truncate(w.errorCode(), CODE_MAX));
-              ps.setObject(6, w.refundId());
-              ps.setObject(7, ts(w.now()));
-              ps.setLong(8, from.id());
-              ps.setString(9, from.status().name());
-              ps.setLong(10, from.version());
-              ps.setString(11, w.writerToken());
-            })
-        .stream()
-        .findFirst();
+    // Fenced: (status, version) and the writer's lease. A worker whose lease expired and was taken
+    // over updates 0 rows and changes nothing.
+    try (Connection c = dataSource.getConnection()) {
+      return dialect.updateReturning(
+          c,
+          """
+          UPDATE late_charge_check
+             SET status = ?, version = version + 1, retry_count = 0, next_check_time = ?,
+                 lease_owner = ?, last_result = ?, last_error_code = ?,
+                 refund_id = COALESCE(?, refund_id), updated_at = ?
+           WHERE id = ? AND status = ? AND version = ? AND lease_owner = ?
+          """,
+          ps -> {
+            ps.setString(1, w.to().name());
+            ps.setObject(2, ts(w.nextCheckTime()));
+            ps.setString(3, w.nextLeaseOwner());
+            ps.setString(4, truncate(w.resultClass(), RESULT_MAX));
+            ps.setString(5, truncate(w.errorCode(), CODE_MAX));
+            ps.setObject(6, w.refundId());
+            ps.setObject(7, ts(w.now()));
+            ps.setLong(8, from.id());
+            ps.setString(9, from.status().name());
+            ps.setLong(10, from.version());
+            ps.setString(11, w.writerToken());
+          },
+          new SqlDialect.RowRef("late_charge_check", "id", from.id()),
+          COLUMNS,
+          LateChargeRows::map);
+    } catch (SQLException e) {
+      throw new StoreException("late-charge transition", e);
+    }
   }
 
   @Override

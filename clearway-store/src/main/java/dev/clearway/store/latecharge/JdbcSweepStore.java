@@ -4,7 +4,13 @@ import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.latecharge.port.SweepStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -12,51 +18,66 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * {@link SweepStore} over JDBC for PostgreSQL: one late_charge_sweep row per stage, and the ended
- * flows read through idx_pay_flow_ended_unpaid in the order they ended.
+ * {@link SweepStore} over JDBC: one late_charge_sweep row per stage, and the ended flows read
+ * through idx_pay_flow_ended_unpaid in the order they ended.
  */
 public final class JdbcSweepStore implements SweepStore {
+  private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Sql sql;
 
+  /** A store on PostgreSQL. */
   public JdbcSweepStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcSweepStore(DataSource dataSource, SqlDialect dialect) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
     this.sql = new Sql(dataSource);
   }
 
   @Override
   public Optional<Cursor> claimStage(Duration stage, Cursor initial, Lease lease, Instant now) {
-    sql.update(
-        """
-        INSERT INTO late_charge_sweep (stage_age_ms, cursor_ended_at, cursor_flow_id, updated_at)
-        VALUES (?, ?, ?, ?)
-        ON CONFLICT (stage_age_ms) DO NOTHING
-        """,
-        ps -> {
-          ps.setLong(1, stage.toMillis());
-          ps.setObject(2, ts(initial.endedAt()));
-          ps.setLong(3, initial.flowId());
-          ps.setObject(4, ts(now));
-        });
-    // Race: two sweepers claim the same stage; the row lock lets one update through while the
-    // lease is free or expired, the other sees 0 rows.
-    return sql
-        .query(
-            """
-            UPDATE late_charge_sweep SET lease_owner = ?, lease_until = ?, updated_at = ?
-             WHERE stage_age_ms = ? AND (lease_owner IS NULL OR lease_until <= ?)
-            RETURNING cursor_ended_at, cursor_flow_id
-            """,
-            ps -> {
-              ps.setString(1, lease.token());
-              ps.setObject(2, ts(lease.until()));
-              ps.setObject(3, ts(now));
-              ps.setLong(4, stage.toMillis());
-              ps.setObject(5, ts(now));
-            },
-            rs ->
-                new Cursor(
-                    LateChargeRows.instant(rs, "cursor_ended_at"), rs.getLong("cursor_flow_id")))
-        .stream()
-        .findFirst();
+    try (Connection c = dataSource.getConnection()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              dialect.insertIfAbsent(
+                  """
+                  INSERT INTO late_charge_sweep (stage_age_ms, cursor_ended_at, cursor_flow_id,
+                                                 updated_at)
+                  VALUES (?, ?, ?, ?)
+                  """,
+                  "stage_age_ms"))) {
+        ps.setLong(1, stage.toMillis());
+        ps.setObject(2, ts(initial.endedAt()));
+        ps.setLong(3, initial.flowId());
+        ps.setObject(4, ts(now));
+        dialect.executeIfAbsent(ps);
+      }
+      // Race: two sweepers claim the same stage; the row lock lets one update through while the
+      // lease is free or expired, the other sees 0 rows.
+      return dialect.updateReturning(
+          c,
+          """
+          UPDATE late_charge_sweep SET lease_owner = ?, lease_until = ?, updated_at = ?
+           WHERE stage_age_ms = ? AND (lease_owner IS NULL OR lease_until <= ?)
+          """,
+          ps -> {
+            ps.setString(1, lease.token());
+            ps.setObject(2, ts(lease.until()));
+            ps.setObject(3, ts(now));
+            ps.setLong(4, stage.toMillis());
+            ps.setObject(5, ts(now));
+          },
+          new SqlDialect.RowRef("late_charge_sweep", "stage_age_ms", stage.toMillis()),
+          "cursor_ended_at, cursor_flow_id",
+          rs ->
+              new Cursor(
+                  LateChargeRows.instant(rs, "cursor_ended_at"), rs.getLong("cursor_flow_id")));
+    } catch (SQLException e) {
+      throw new StoreException("claim late-charge sweep stage", e);
+    }
   }
 
   @Override

@@ -27,14 +27,24 @@ final class ChannelStoreFixture {
   static final String CREATOR = "creator/1";
 
   final DataSource dataSource = TestDatabase.get().dataSource();
-  final ChannelStores stores = JdbcChannelStores.create(dataSource);
+  final ChannelStores stores = JdbcChannelStores.create(dataSource, TestDatabase.get().dialect());
 
   /** Empties the channel tables and inserts account 1. */
   void clean() {
-    execute(
-        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-            + " payment_order, channel_account, outbox_event CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt_action",
+            "payment_attempt",
+            "payment_order",
+            "merchant_channel",
+            "channel_account",
+            "outbox_event");
     stores
         .accounts()
         .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
@@ -74,6 +84,17 @@ final class ChannelStoreFixture {
       st.execute(sql);
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  /** The time in the first column of the first row of {@code sql}. */
+  Instant instant(String sql) {
+    try (Connection c = dataSource.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getObject(1, java.time.OffsetDateTime.class).toInstant() : null;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 

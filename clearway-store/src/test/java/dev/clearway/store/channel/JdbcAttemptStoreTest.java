@@ -17,14 +17,17 @@ import dev.clearway.core.channel.port.AttemptStore.RecordResult;
 import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.core.channel.port.PaymentOrderStore;
 import dev.clearway.core.channel.spi.ResultCertainty;
+import dev.clearway.store.testing.TestDatabase;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The attempt store's money-safety rules, on the real database: the recording transaction, the
  * compare-and-set, final attempts, one live attempt per order.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcAttemptStoreTest {
 
   private final ChannelStoreFixture db = new ChannelStoreFixture();

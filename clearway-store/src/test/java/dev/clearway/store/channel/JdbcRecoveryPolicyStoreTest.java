@@ -8,9 +8,7 @@ import dev.clearway.core.channel.policy.PolicyProblem;
 import dev.clearway.core.channel.policy.PolicyRecord;
 import dev.clearway.core.channel.policy.PolicyStatus;
 import dev.clearway.store.testing.TestDatabase;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +20,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcRecoveryPolicyStoreTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
 
@@ -36,10 +36,7 @@ class JdbcRecoveryPolicyStoreTest {
   }
 
   static void clearPolicyTables(DataSource ds) throws SQLException {
-    try (Connection c = ds.getConnection();
-        Statement st = c.createStatement()) {
-      st.execute("TRUNCATE recovery_policy_event, recovery_policy RESTART IDENTITY CASCADE");
-    }
+    TestDatabase.get().truncate("recovery_policy_event", "recovery_policy");
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * done, a failed claim is forgotten, and an unfinished claim older than the stale bound is taken
  * over; event ids are per channel account.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class WebhookInboxClaimTest {
   private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
 
@@ -23,7 +25,8 @@ class WebhookInboxClaimTest {
   private static final Delivery EVT_1_ELSEWHERE = new Delivery(12, "stripe", "evt_1");
   private static final Delivery EVT_2 = new Delivery(11, "stripe", "evt_2");
 
-  private final WebhookInbox inbox = new JdbcWebhookInbox(TestDatabase.get().dataSource());
+  private final WebhookInbox inbox =
+      new JdbcWebhookInbox(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
 
   @BeforeEach
   void clean() throws Exception {

@@ -24,20 +24,22 @@ import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * late_charge_check on PostgreSQL: one check per flow, only for flows that ended unpaid; every
- * state write fenced by the writer's lease; and the guard trigger holds the transition table, the
- * frozen identity and the terminal states against raw SQL.
+ * late_charge_check on PostgreSQL and the MySQL family: one check per flow, only for flows that
+ * ended unpaid; every state write fenced by the writer's lease; and the guard trigger holds the
+ * transition table, the frozen identity and the terminal states against raw SQL.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class LateChargeCheckStoreTest {
   private static final String CHECK_VIOLATION = "23514";
 
   private final JdbcLateChargeStore store =
-      new JdbcLateChargeStore(TestDatabase.get().dataSource());
+      new JdbcLateChargeStore(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
 
   @BeforeEach
   void reset() {
@@ -200,9 +202,9 @@ class LateChargeCheckStoreTest {
     for (String set :
         new String[] {
           "flow_id = flow_id + 1",
-          "trade_order_no = trade_order_no || 'x'",
+          "trade_order_no = CONCAT(trade_order_no, 'x')",
           "source = 'SWEEP'",
-          "created_at = created_at - interval '1 hour'"
+          "created_at = created_at - INTERVAL '1' HOUR"
         }) {
       assertThatThrownBy(
               () -> exec("UPDATE late_charge_check SET " + set + " WHERE id = ?", c.id()))

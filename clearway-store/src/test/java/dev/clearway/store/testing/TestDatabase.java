@@ -2,6 +2,8 @@ package dev.clearway.store.testing;
 
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
+import dev.clearway.store.MysqlDialect;
+import dev.clearway.store.SqlDialect;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -13,15 +15,31 @@ import javax.sql.DataSource;
  * shared by every test class of every module that depends on the clearway-store test-jar.
  *
  * <p>With the system property {@code clearway.test.server} (a JDBC URL of an existing server's
- * maintenance database, set by the Maven profile {@code local-postgres}) the tests run instead on a
- * fresh database created on that server for this JVM and dropped at exit.
+ * maintenance database, set by the Maven profiles {@code local-postgres} and {@code mariadb}) the
+ * tests run instead on a fresh database created on that server for this JVM, migrated with the
+ * migrations of the URL's dialect, and dropped at exit. The profile {@code mariadb} runs only the
+ * tests tagged {@link #MYSQL_FAMILY}: those whose stores work on the MySQL family.
  *
  * <p>Usage: {@code TestDatabase.get().reset()} in {@code @BeforeEach}, then {@code
  * TestDatabase.get().store()} or {@code TestDatabase.get().dataSource()}. Tests that share the
  * singleton must not run in parallel with each other, since {@link #reset()} empties the tables.
  */
 public final class TestDatabase {
+  /** The tag of the tests that run on the MySQL family too (profile {@code mariadb}). */
+  public static final String MYSQL_FAMILY = "mysql";
+
   private static final int POOL_SIZE = 16;
+
+  /** What {@link #reset()} empties; PostgreSQL's CASCADE also empties the tables that refer. */
+  private static final String RESET_TABLES =
+      "pay_flow_history, pay_flow, pay_flow_history_archive, pay_flow_archive,"
+          + " outbox_event, late_charge_sweep,"
+          + " recon_difference_history, recon_difference, recon_run,"
+          + " payment_settlement_history, payment_settlement";
+
+  /** The tables PostgreSQL's CASCADE empties with {@link #RESET_TABLES} (their foreign keys). */
+  private static final String REFERRING_TABLES =
+      "refund_order, late_charge_check, refund_batch_item";
 
   private final Database database;
   private final JdbcFlowStore store;
@@ -75,6 +93,38 @@ public final class TestDatabase {
     }
   }
 
+  /**
+   * Empties {@code tables} and restarts their ids; on PostgreSQL also the tables that refer to them
+   * (CASCADE), on the MySQL family only those named.
+   */
+  public void truncate(String... tables) {
+    try (Connection c = dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      if (!isMysqlFamily()) {
+        st.execute("TRUNCATE " + String.join(", ", tables) + " RESTART IDENTITY CASCADE");
+        return;
+      }
+      st.execute("SET FOREIGN_KEY_CHECKS = 0");
+      try {
+        for (String table : tables) {
+          if (holdsRows(st, table)) {
+            st.execute("TRUNCATE TABLE " + table);
+          }
+        }
+      } finally {
+        st.execute("SET FOREIGN_KEY_CHECKS = 1");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("truncate test tables", e);
+    }
+  }
+
+  private static boolean holdsRows(Statement st, String table) throws SQLException {
+    try (java.sql.ResultSet rs = st.executeQuery("SELECT 1 FROM " + table + " LIMIT 1")) {
+      return rs.next();
+    }
+  }
+
   /** The JVM-wide instance; starts and migrates the server on the first call. */
   public static TestDatabase get() {
     return Holder.INSTANCE;
@@ -86,6 +136,16 @@ public final class TestDatabase {
 
   public DataSource dataSource() {
     return database.dataSource();
+  }
+
+  /** The dialect of the database under test. */
+  public SqlDialect dialect() {
+    return database.dialect();
+  }
+
+  /** Whether the tests run on MariaDB or MySQL (profile {@code mariadb}). */
+  public boolean isMysqlFamily() {
+    return database.dialect() instanceof MysqlDialect;
   }
 
   /** The store under test, over the shared pool. Stateless, so one instance serves all tests. */
@@ -101,11 +161,23 @@ public final class TestDatabase {
   public void reset() {
     try (Connection c = dataSource().getConnection();
         Statement st = c.createStatement()) {
-      st.execute(
-          "TRUNCATE pay_flow_history, pay_flow, pay_flow_history_archive, pay_flow_archive,"
-              + " outbox_event, late_charge_sweep,"
-              + " recon_difference_history, recon_difference, recon_run,"
-              + " payment_settlement_history, payment_settlement RESTART IDENTITY CASCADE");
+      if (!isMysqlFamily()) {
+        st.execute("TRUNCATE " + RESET_TABLES + " RESTART IDENTITY CASCADE");
+        return;
+      }
+      // One table per TRUNCATE (it also restarts AUTO_INCREMENT and fires no DELETE trigger),
+      // only of tables that hold rows: InnoDB recreates the table, which is slow. The foreign
+      // keys are off meanwhile, since MySQL refuses to truncate a referenced table.
+      st.execute("SET FOREIGN_KEY_CHECKS = 0");
+      try {
+        for (String table : (RESET_TABLES + ", " + REFERRING_TABLES).split(",")) {
+          if (holdsRows(st, table.strip())) {
+            st.execute("TRUNCATE TABLE " + table.strip());
+          }
+        }
+      } finally {
+        st.execute("SET FOREIGN_KEY_CHECKS = 1");
+      }
     } catch (SQLException e) {
       throw new IllegalStateException("reset test database", e);
     }

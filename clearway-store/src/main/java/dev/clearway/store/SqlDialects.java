@@ -1,0 +1,40 @@
+package dev.clearway.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Locale;
+import javax.sql.DataSource;
+
+/**
+ * The one place that picks the dialect: from the scheme of the JDBC URL. {@code jdbc:postgresql:}
+ * is PostgreSQL; {@code jdbc:mariadb:} and {@code jdbc:mysql:} are the MySQL family (MariaDB 10.11
+ * and MySQL 8). Any other URL is refused, so that no statement runs on a database nobody tested.
+ */
+public final class SqlDialects {
+
+  private SqlDialects() {}
+
+  /** The dialect of {@code jdbcUrl}. */
+  public static SqlDialect forUrl(String jdbcUrl) {
+    String url = jdbcUrl == null ? "" : jdbcUrl.strip().toLowerCase(Locale.ROOT);
+    if (url.startsWith("jdbc:postgresql:")) {
+      return new PostgresDialect();
+    }
+    if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+      return new MysqlDialect();
+    }
+    int colon = url.indexOf(':', "jdbc:".length());
+    String scheme = colon < 0 ? "(none)" : url.substring(0, colon);
+    throw new IllegalArgumentException(
+        "unsupported database " + scheme + ": use jdbc:postgresql, jdbc:mariadb or jdbc:mysql");
+  }
+
+  /** The dialect of the database behind {@code dataSource}, from its connections' URL. */
+  public static SqlDialect forDataSource(DataSource dataSource) {
+    try (Connection c = dataSource.getConnection()) {
+      return forUrl(c.getMetaData().getURL());
+    } catch (SQLException e) {
+      throw new StoreException("read the database URL", e);
+    }
+  }
+}
