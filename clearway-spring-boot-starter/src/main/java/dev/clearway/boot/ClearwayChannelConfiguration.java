@@ -2,7 +2,9 @@ package dev.clearway.boot;
 
 import dev.clearway.boot.channel.ChannelLayer;
 import dev.clearway.boot.channel.ChosenMethods;
+import dev.clearway.boot.channel.MerchantChannelSettings;
 import dev.clearway.boot.metrics.MicrometerChannelEvents;
+import dev.clearway.core.channel.domain.MerchantChannel;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;
@@ -35,12 +37,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Embeds the channel layer next to {@link ClearwayEngineConfiguration}: the engine then pays
@@ -49,7 +53,9 @@ import org.springframework.context.annotation.Configuration;
  * AdapterRegistry} (its adapters with its credentials, e.g. {@code StripeAdapter}, {@code
  * WechatPayAdapter}) and optionally {@link PaymentMethods} (the method of a payment whose request
  * chose none; a request's chosen method and each merchant's channel configuration are read from
- * {@code payment_method_choice} and {@code merchant_channel}, see {@link ChosenMethods}); it must
+ * {@code payment_method_choice} and {@code merchant_channel}, see {@link ChosenMethods}; the
+ * settings {@code clearway.merchant-channels} fill the latter at start, see {@link
+ * MerchantChannelSettings}); it must
  * not declare its own {@code WalletGateway}. Recovery policies start from the default file; later
  * versions go through the {@link PolicyRegistry} bean. Webhooks: hand them to the {@link
  * ChannelWebhookIntake} bean (the Clearway server maps {@code POST /v1/channels/{id}/webhooks} to
@@ -62,11 +68,18 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class ClearwayChannelConfiguration {
 
+  /**
+   * The channel store, with the declared accounts and then each merchant's channel configuration
+   * ({@link MerchantChannelSettings}, all checked before any is written) upserted at start.
+   */
   @Bean
   ChannelStores clearwayChannelStore(
-      DataSource dataSource, FlowStore migratedFirst, ChannelAccounts accounts) {
+      DataSource dataSource, FlowStore migratedFirst, ChannelAccounts accounts, Environment env) {
+    List<MerchantChannel> merchantChannels =
+        MerchantChannelSettings.read(env, accounts.accounts());
     ChannelStores store = JdbcChannelStores.create(dataSource);
     accounts.accounts().forEach(store.accounts()::upsertAccount);
+    merchantChannels.forEach(new JdbcPaymentDetails(dataSource)::upsertMerchantChannel);
     return store;
   }
 
