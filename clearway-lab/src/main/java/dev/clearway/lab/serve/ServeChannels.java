@@ -67,7 +67,9 @@ final class ServeChannels {
       return;
     }
     MeterRegistry registry = context.getBean(MeterRegistry.class);
-    sims.wechatMerchants().values().forEach(mchid -> MicrometerWechatKeyEvents.register(registry, mchid));
+    sims.wechatMerchants()
+        .values()
+        .forEach(mchid -> MicrometerWechatKeyEvents.register(registry, mchid));
     relay.bind(new MicrometerWechatKeyEvents(registry));
   }
 

@@ -37,10 +37,14 @@ class ServeWechatKeysTest {
             .withChannels()
             .withProperties(
                 Map.of(
-                    "clearway.keys.merchant", KEY,
-                    "clearway.keys.operator", "olivia=" + OPERATOR_KEY,
-                    "clearway.keys.approver", "aaron=ak_test_wechat_keys_9a4f",
-                    "clearway.timing", "compressed"));
+                    "clearway.keys.merchant",
+                    KEY,
+                    "clearway.keys.operator",
+                    "olivia=" + OPERATOR_KEY,
+                    "clearway.keys.approver",
+                    "aaron=ak_test_wechat_keys_9a4f",
+                    "clearway.timing",
+                    "compressed"));
     try (Serve.Running running =
         Serve.start(options, new PrintStream(OutputStream.nullOutputStream()))) {
       String base = "http://127.0.0.1:" + running.port();

@@ -51,7 +51,8 @@ final class GeneratedClient implements AutoCloseable {
   /** Generates, compiles and loads the client of {@code document} under {@code work}. */
   static GeneratedClient of(String document, Path work) throws Exception {
     assertThat(CLI).as("copied by the build (maven-dependency-plugin)").exists();
-    assertThat(HTTP_CLIENT).allMatch(Files::exists, "copied by the build (maven-dependency-plugin)");
+    assertThat(HTTP_CLIENT)
+        .allMatch(Files::exists, "copied by the build (maven-dependency-plugin)");
     Path spec = work.resolve("api-docs.json");
     Files.writeString(spec, document, StandardCharsets.UTF_8);
     // Kept next to the generator for whoever reads a failure.

@@ -90,7 +90,11 @@ class MigrationLegacyHttpTest {
     Mode mode = MODES.getOrDefault(query.getOrDefault("bizKey", ""), Mode.CLEAR);
     try (exchange) {
       switch (mode) {
-        case IN_FLIGHT -> send(exchange, 200, "{\"inFlight\":true,\"reference\":\"LEG-" + query.get("bizKey") + "\"}");
+        case IN_FLIGHT ->
+            send(
+                exchange,
+                200,
+                "{\"inFlight\":true,\"reference\":\"LEG-" + query.get("bizKey") + "\"}");
         case CLEAR -> send(exchange, 200, "{\"inFlight\":false}");
         case SERVER_ERROR -> send(exchange, 502, "{\"error\":\"upstream\"}");
         case SLOW -> {

@@ -19,14 +19,14 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 
 /**
- * Each merchant's channel configuration as settings, {@code clearway.merchant-channels[i].*}: {@code
- * merchant}, {@code account} (a channel account id), {@code methods} (comma-separated, each one the
- * account accepts), and optionally {@code sub-merchant} (the merchant's id under a platform's
- * service-provider account, WeChat Pay's {@code sub_mchid}), {@code min-amount}, {@code max-amount}
- * (minor units) and {@code enabled} (default true). Every entry is checked before any is used: an
- * unknown key, a missing or malformed value, an account that does not exist or does not accept a
- * method, or a merchant named twice on one account refuses the whole list, naming the entry and the
- * field.
+ * Each merchant's channel configuration as settings, {@code clearway.merchant-channels[i].*}:
+ * {@code merchant}, {@code account} (a channel account id), {@code methods} (comma-separated, each
+ * one the account accepts), and optionally {@code sub-merchant} (the merchant's id under a
+ * platform's service-provider account, WeChat Pay's {@code sub_mchid}), {@code min-amount}, {@code
+ * max-amount} (minor units) and {@code enabled} (default true). Every entry is checked before any
+ * is used: an unknown key, a missing or malformed value, an account that does not exist or does not
+ * accept a method, or a merchant named twice on one account refuses the whole list, naming the
+ * entry and the field.
  */
 public final class MerchantChannelSettings {
   public static final String PREFIX = "clearway.merchant-channels";

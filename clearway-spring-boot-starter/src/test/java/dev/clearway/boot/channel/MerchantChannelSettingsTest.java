@@ -47,19 +47,30 @@ class MerchantChannelSettingsTest {
         new LinkedHashMap<>(
             entry(
                 0,
-                "merchant", "shop-7",
-                "account", "3",
-                "sub-merchant", "1900000777",
-                "methods", "wechat_native, wechat_jsapi",
-                "min-amount", "50",
-                "max-amount", "5000"));
-    properties.putAll(entry(1, "merchant", "shop-7", "account", "1", "methods", "card",
-        "enabled", "false"));
+                "merchant",
+                "shop-7",
+                "account",
+                "3",
+                "sub-merchant",
+                "1900000777",
+                "methods",
+                "wechat_native, wechat_jsapi",
+                "min-amount",
+                "50",
+                "max-amount",
+                "5000"));
+    properties.putAll(
+        entry(1, "merchant", "shop-7", "account", "1", "methods", "card", "enabled", "false"));
 
     assertThat(read(properties))
         .containsExactly(
             new MerchantChannel(
-                "shop-7", 3, "1900000777", Set.of("wechat_native", "wechat_jsapi"), 50L, 5000L,
+                "shop-7",
+                3,
+                "1900000777",
+                Set.of("wechat_native", "wechat_jsapi"),
+                50L,
+                5000L,
                 true),
             new MerchantChannel("shop-7", 1, null, Set.of("card"), null, null, false));
     assertThat(read(Map.of())).isEmpty();
@@ -84,10 +95,14 @@ class MerchantChannelSettingsTest {
           new LinkedHashMap<>(
               entry(
                   0,
-                  "merchant", "shop-7",
-                  "account", "3",
-                  "methods", "wechat_native",
-                  "max-amount", "500"));
+                  "merchant",
+                  "shop-7",
+                  "account",
+                  "3",
+                  "methods",
+                  "wechat_native",
+                  "max-amount",
+                  "500"));
       properties.put("clearway.merchant-channels[0]." + kv[0], kv[1]);
       assertThatThrownBy(() -> read(properties))
           .as(c.getKey())
@@ -109,8 +124,16 @@ class MerchantChannelSettingsTest {
   void relaxedKeyFormsNameTheSameSetting() {
     Map<String, Object> properties =
         new LinkedHashMap<>(
-            entry(0, "merchant", "m", "account", "3", "methods", "wechat_native",
-                "subMerchant", "1900000888"));
+            entry(
+                0,
+                "merchant",
+                "m",
+                "account",
+                "3",
+                "methods",
+                "wechat_native",
+                "subMerchant",
+                "1900000888"));
     assertThat(read(properties).get(0).subMerchant()).isEqualTo("1900000888");
   }
 }
