@@ -53,16 +53,15 @@ import org.springframework.core.env.Environment;
  * AdapterRegistry} (its adapters with its credentials, e.g. {@code StripeAdapter}, {@code
  * WechatPayAdapter}) and optionally {@link PaymentMethods} (the method of a payment whose request
  * chose none; a request's chosen method and each merchant's channel configuration are read from
- * {@code payment_method_choice} and {@code merchant_channel}, see {@link ChosenMethods}; the
- * settings {@code clearway.merchant-channels} fill the latter at start, see {@link
- * MerchantChannelSettings}); it must not declare its own {@code WalletGateway}. Recovery policies
- * start from the default file; later versions go through the {@link PolicyRegistry} bean. Webhooks:
- * hand them to the {@link ChannelWebhookIntake} bean (the Clearway server maps {@code POST
- * /v1/channels/{id}/webhooks} to it). Each account's calls are paced in-process unless a {@link
- * CallBudget} bean is declared (a budget shared by all nodes: {@code clearway.redis.url}). With a
- * broker ({@code clearway.broker.url}) the recovery tasks left for later are woken through it (kind
- * {@code recovery}); {@code clearway.channel.recovery-idle-pause} (default 50ms) is the pause of
- * the recovery worker's claim rounds after one that found nothing due.
+ * {@code payment_method_choice} and {@code merchant_channel}, see {@link ChosenMethods}); it must
+ * not declare its own {@code WalletGateway}. Recovery policies start from the default file; later
+ * versions go through the {@link PolicyRegistry} bean. Webhooks: hand them to the {@link
+ * ChannelWebhookIntake} bean (the Clearway server maps {@code POST /v1/channels/{id}/webhooks} to
+ * it). Each account's calls are paced in-process unless a {@link CallBudget} bean is declared (a
+ * budget shared by all nodes: {@code clearway.redis.url}). With a broker ({@code
+ * clearway.broker.url}) the recovery tasks left for later are woken through it (kind {@code
+ * recovery}); {@code clearway.channel.recovery-idle-pause} (default 50ms) is the pause of the
+ * recovery worker's claim rounds after one that found nothing due.
  */
 @Configuration(proxyBeanMethods = false)
 public class ClearwayChannelConfiguration {

@@ -57,7 +57,7 @@ public final class HttpLegacyPaymentStore implements LegacyPaymentStore {
                 + "&bizKey="
                 + encode(goal.bizKey()));
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
-    // The request timeout stops at the response headers; the wait below bounds the body too.
+    // How far the request timeout reaches into the body is the JDK's; this wait bounds it all.
     CompletableFuture<HttpResponse<String>> exchange =
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     try {

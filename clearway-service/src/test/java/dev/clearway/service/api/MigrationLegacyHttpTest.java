@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  * 503 {@code legacy_unknown} and nothing written. Hand-backs and unknowns are counted.
  */
 class MigrationLegacyHttpTest {
-  private static final Duration PROBE_TIMEOUT = Duration.ofMillis(400);
-  private static final Duration STUB_DELAY = Duration.ofSeconds(4);
+  private static final Duration PROBE_TIMEOUT = Duration.ofMillis(1_500);
+  private static final Duration STUB_DELAY = Duration.ofSeconds(8);
 
   /** What the stub answers for a bizKey. */
   enum Mode {
