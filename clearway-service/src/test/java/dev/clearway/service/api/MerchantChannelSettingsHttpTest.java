@@ -156,20 +156,20 @@ class MerchantChannelSettingsHttpTest {
 
     Answer created = create("cfg-1", 300, "wechat_native");
     assertThat(created.status()).as("%s", created).isEqualTo(201);
-    Answer waiting =
+    // The customer pays the QR code; WeChat Pay notifies for the sub-merchant and the flow ends.
+    Answer paid =
         api.awaitStatusAs(
-            MERCHANT_API_KEY, created.flowId(), "REQUIRES_ACTION", Duration.ofSeconds(10));
+            MERCHANT_API_KEY, created.flowId(), "BIZ_SUCCESS", Duration.ofSeconds(30));
     assertThat(
             RunningApi.count(
                 "SELECT count(*) FROM payment_attempt WHERE channel_account_id = "
                     + ACCOUNT
                     + " AND sub_merchant = '"
                     + SUB_MCHID
-                    + "' AND trade_order_no = '"
-                    + waiting.text("tradeOrderNo")
+                    + "' AND status = 'SUCCEEDED' AND trade_order_no = '"
+                    + paid.text("tradeOrderNo")
                     + "'"))
         .isEqualTo(1);
-    api.awaitStatusAs(MERCHANT_API_KEY, created.flowId(), "BIZ_SUCCESS", Duration.ofSeconds(20));
 
     // Only what the configuration enables, within its limits.
     Answer jsapi = create("cfg-2", 300, "wechat_jsapi");
