@@ -3,8 +3,8 @@ package dev.clearway.client.scenario;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clearway.client.ApiClient;
 import dev.clearway.client.ApiException;
-import dev.clearway.client.ApiResponse;
 import dev.clearway.client.api.PaymentsApi;
+import dev.clearway.client.auth.HttpBearerAuth;
 import dev.clearway.client.api.RefundsApi;
 import dev.clearway.client.model.ApiError;
 import dev.clearway.client.model.CreatePaymentRequest;
@@ -12,26 +12,42 @@ import dev.clearway.client.model.CreateRefundRequest;
 import dev.clearway.client.model.FlowView;
 import dev.clearway.client.model.RefundView;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
  * Compiled with the client OpenAPI Generator made from the service's document, and called by the
- * test: typed calls through the generated API classes, answers handed back as plain maps. The
- * generated native client carries no authentication, so the bearer key is set on every request.
+ * test: typed calls through the generated API classes, answers handed back as plain maps. The key
+ * goes through the generated client's own authentication: the bearer scheme {@code merchantKey}
+ * the document declares, which the generated operations apply to each request they send.
  */
 public final class ClientScenario {
+  private final ApiClient client;
   private final PaymentsApi payments;
   private final RefundsApi refunds;
   private final ObjectMapper json;
 
   public ClientScenario(String baseUrl, String merchantKey) {
-    ApiClient client = new ApiClient();
-    client.updateBaseUri(baseUrl);
-    client.setRequestInterceptor(r -> r.header("Authorization", "Bearer " + merchantKey));
+    this.client = new ApiClient();
+    client.setBasePath(baseUrl);
+    ((HttpBearerAuth) client.getAuthentication("merchantKey")).setBearerToken(merchantKey);
     this.payments = new PaymentsApi(client);
     this.refunds = new RefundsApi(client);
     this.json = client.getObjectMapper();
+  }
+
+  /** The schemes the generated client knows and the kind of each, e.g. merchantKey=bearer. */
+  public Map<String, Object> authentications() {
+    Map<String, Object> out = new LinkedHashMap<>();
+    client
+        .getAuthentications()
+        .forEach(
+            (name, auth) ->
+                out.put(
+                    name,
+                    auth instanceof HttpBearerAuth ? "bearer" : auth.getClass().getSimpleName()));
+    return out;
   }
 
   public Map<String, Object> createPayment(
@@ -46,10 +62,9 @@ public final class ClientScenario {
                   .amount(amount)
                   .currency("CNY")
                   .bizDeadline(deadline);
-          ApiResponse<FlowView> r = payments.createPaymentWithHttpInfo(idempotencyKey, body);
-          Map<String, Object> out = flow(r.getData());
-          out.put("httpStatus", r.getStatusCode());
-          out.put("replayed", r.getHeaders().getOrDefault("idempotent-replayed", java.util.List.of()));
+          Map<String, Object> out = flow(payments.createPayment(idempotencyKey, body));
+          out.put("httpStatus", client.getStatusCode());
+          out.put("replayed", header("Idempotent-Replayed"));
           return out;
         });
   }
@@ -66,14 +81,14 @@ public final class ClientScenario {
       Long flowId, String idempotencyKey, Long amount, String reason) {
     return answer(
         () -> {
-          ApiResponse<RefundView> r =
-              refunds.createRefundWithHttpInfo(
+          RefundView refund =
+              refunds.createRefund(
                   flowId, idempotencyKey, new CreateRefundRequest().amount(amount).reason(reason));
           Map<String, Object> out = new LinkedHashMap<>();
-          out.put("httpStatus", r.getStatusCode());
-          out.put("refundId", r.getData().getRefundId());
-          out.put("amount", r.getData().getAmount());
-          out.put("status", String.valueOf(r.getData().getStatus()));
+          out.put("httpStatus", client.getStatusCode());
+          out.put("refundId", refund.getRefundId());
+          out.put("amount", refund.getAmount());
+          out.put("status", String.valueOf(refund.getStatus()));
           return out;
         });
   }
@@ -88,6 +103,16 @@ public final class ClientScenario {
           out.put("amount", refund.getAmount());
           return out;
         });
+  }
+
+  /** The values of a header of the last answer, its name in any case. */
+  private List<String> header(String name) {
+    for (Map.Entry<String, List<String>> h : client.getResponseHeaders().entrySet()) {
+      if (h.getKey().equalsIgnoreCase(name)) {
+        return h.getValue();
+      }
+    }
+    return List.of();
   }
 
   private static Map<String, Object> flow(FlowView flow) {

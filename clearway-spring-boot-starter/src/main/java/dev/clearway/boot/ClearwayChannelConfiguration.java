@@ -2,7 +2,9 @@ package dev.clearway.boot;
 
 import dev.clearway.boot.channel.ChannelLayer;
 import dev.clearway.boot.channel.ChosenMethods;
+import dev.clearway.boot.channel.MerchantChannelSettings;
 import dev.clearway.boot.metrics.MicrometerChannelEvents;
+import dev.clearway.core.channel.domain.MerchantChannel;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;
@@ -35,12 +37,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Embeds the channel layer next to {@link ClearwayEngineConfiguration}: the engine then pays
@@ -62,11 +66,17 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class ClearwayChannelConfiguration {
 
+  /**
+   * The channel store, with the declared accounts and then each merchant's channel configuration
+   * ({@link MerchantChannelSettings}, all checked before any is written) upserted at start.
+   */
   @Bean
   ChannelStores clearwayChannelStore(
-      DataSource dataSource, FlowStore migratedFirst, ChannelAccounts accounts) {
+      DataSource dataSource, FlowStore migratedFirst, ChannelAccounts accounts, Environment env) {
+    List<MerchantChannel> merchantChannels = MerchantChannelSettings.read(env, accounts.accounts());
     ChannelStores store = JdbcChannelStores.create(dataSource);
     accounts.accounts().forEach(store.accounts()::upsertAccount);
+    merchantChannels.forEach(new JdbcPaymentDetails(dataSource)::upsertMerchantChannel);
     return store;
   }
 

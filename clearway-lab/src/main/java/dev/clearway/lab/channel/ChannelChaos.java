@@ -1,6 +1,7 @@
 package dev.clearway.lab.channel;
 
 import dev.clearway.boot.metrics.MicrometerChannelEvents;
+import dev.clearway.boot.metrics.MicrometerWechatKeyEvents;
 import dev.clearway.core.channel.engine.ChannelContext;
 import dev.clearway.core.channel.engine.ChannelGateway;
 import dev.clearway.core.channel.engine.ChannelWebhookIntake;
@@ -76,11 +77,16 @@ public final class ChannelChaos {
     ChaosAccounts accounts = new ChaosAccounts(seed);
     String prefix = "t_ch_" + seed + "_" + Long.toString(System.nanoTime(), 36) + "_";
     ChaosPaymentMix mix = new ChaosPaymentMix(new FaultPlan(seed, 1));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
     try (SimChannels channels =
-        new SimChannels(store, accounts.specs(), Duration.ofMillis(100), Duration.ofSeconds(2))) {
+        new SimChannels(
+            store,
+            accounts.specs(),
+            Duration.ofMillis(100),
+            Duration.ofSeconds(2),
+            new MicrometerWechatKeyEvents(registry))) {
       Map<Long, String> channelOf = new HashMap<>();
       channels.accounts().forEach(acc -> channelOf.put(acc.id(), acc.channel()));
-      SimpleMeterRegistry registry = new SimpleMeterRegistry();
       ChannelEvents metrics =
           new MicrometerChannelEvents(registry, store.tasks(), Clock.systemUTC());
       ChannelContext ctx =
@@ -232,7 +238,10 @@ public final class ChannelChaos {
     return snapshot;
   }
 
-  /** The failovers and the PSP answers of unknown result, as the metrics counted them. */
+  /**
+   * The failovers, the PSP answers of unknown result and the WeChat Pay answers under an unknown
+   * platform serial, as the metrics counted them.
+   */
   private static Map<String, Double> meters(SimpleMeterRegistry registry) {
     Map<String, Double> meters = new TreeMap<>();
     meters.put(
@@ -244,6 +253,11 @@ public final class ChannelChaos {
             .tag("certainty", "UNKNOWN")
             .counters()
             .stream()
+            .mapToDouble(Counter::count)
+            .sum());
+    meters.put(
+        "unknownSerials",
+        registry.find("clearway.wechat.unknown.serial").counters().stream()
             .mapToDouble(Counter::count)
             .sum());
     return meters;

@@ -6,6 +6,7 @@ import dev.clearway.core.channel.spi.PspAdapter;
 import dev.clearway.psp.stripe.StripeAdapter;
 import dev.clearway.psp.stripe.StripeConfig;
 import dev.clearway.psp.wechat.WechatCredentials;
+import dev.clearway.psp.wechat.WechatKeyEvents;
 import dev.clearway.psp.wechat.WechatPayAdapter;
 import dev.clearway.psp.wechat.WechatPayConfig;
 import dev.clearway.psp.wechat.WechatPlatformKeys;
@@ -53,6 +54,8 @@ public final class SimChannels implements AutoCloseable {
   private final Map<Long, SimPsp> sims = new LinkedHashMap<>();
   private final Map<Long, PspAdapter> adapters = new LinkedHashMap<>();
   private final List<ChannelAccount> accounts = new ArrayList<>();
+  private final Map<Long, WechatSimKeys> wechatKeys = new LinkedHashMap<>();
+  private final WechatKeyEvents keyEvents;
 
   /**
    * What the simulated WeChat Pay customer does with each order, and when (USERPAYING from half of
@@ -96,6 +99,20 @@ public final class SimChannels implements AutoCloseable {
 
   public SimChannels(
       ChannelStores store, List<AccountSpec> specs, Duration lostResponseHold, Duration timeout) {
+    this(store, specs, lostResponseHold, timeout, WechatKeyEvents.none());
+  }
+
+  /**
+   * The accounts, the WeChat Pay adapters reporting an unknown platform serial to {@code
+   * keyEvents}.
+   */
+  public SimChannels(
+      ChannelStores store,
+      List<AccountSpec> specs,
+      Duration lostResponseHold,
+      Duration timeout,
+      WechatKeyEvents keyEvents) {
+    this.keyEvents = Objects.requireNonNull(keyEvents, "keyEvents");
     try {
       for (AccountSpec spec : specs) {
         if (spec.wechat() == null) {
@@ -171,7 +188,9 @@ public final class SimChannels implements AutoCloseable {
         spec.id(),
         new WechatPayAdapter(
             WechatPayConfig.of(sim.baseUrl(), credentials, notifyUrl, Clock.systemUTC())
-                .withTimeouts(Duration.ofSeconds(2), timeout)));
+                .withTimeouts(Duration.ofSeconds(2), timeout),
+            keyEvents));
+    wechatKeys.put(spec.id(), keys);
   }
 
   private void register(ChannelStores store, AccountSpec spec, String accountRef) {
@@ -215,6 +234,13 @@ public final class SimChannels implements AutoCloseable {
       throw new IllegalArgumentException("no adapter for channel account " + accountId);
     }
     return adapter;
+  }
+
+  /** The merchant number of each WeChat Pay-style account, by account id. */
+  public Map<Long, String> wechatMerchants() {
+    Map<Long, String> out = new LinkedHashMap<>();
+    wechatKeys.forEach((id, keys) -> out.put(id, keys.mchid()));
+    return out;
   }
 
   public SimPsp sim(long accountId) {

@@ -179,6 +179,7 @@ public final class Serve {
     SimBusinessServer simBusiness = null;
     SimWalletServer simServer = null;
     SimChannels channels = null;
+    WechatKeyEventsRelay keyEvents = new WechatKeyEventsRelay();
     try {
       Map<String, Object> beans = new LinkedHashMap<>();
       beans.put("dataSource", db.dataSource());
@@ -191,9 +192,9 @@ public final class Serve {
       beans.put("businessGateway", businessGateway(businessUrl, options, simBusiness));
       String walletText;
       if (options.channels()) {
-        channels = ServeChannels.start(db, port);
+        channels = ServeChannels.start(db, port, keyEvents);
         beans.putAll(ServeChannels.beans(channels));
-        walletText = "channel layer, 2 simulated PSP accounts";
+        walletText = "channel layer, 3 simulated PSP accounts";
       } else {
         URI walletUrl;
         if (options.walletUrl() == null) {
@@ -210,6 +211,7 @@ public final class Serve {
         service = service.with(ClearwayChannelConfiguration.class);
       }
       ConfigurableApplicationContext context = service.run(out);
+      ServeChannels.bindMetrics(channels, keyEvents, context);
       Running running =
           new Running(context, db, simServer, wallet, business, simBusiness, channels);
       out.printf(

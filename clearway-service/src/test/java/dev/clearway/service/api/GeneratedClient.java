@@ -13,6 +13,7 @@ import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,12 +25,19 @@ import javax.tools.ToolProvider;
 
 /**
  * A Java client generated from an OpenAPI document by OpenAPI Generator (the pinned CLI jar, run in
- * its own JVM: library {@code native}, Jackson), compiled here with {@code
- * generated-client/ClientScenario.java}, and loaded apart from the test classpath: the generated
- * code needs Jackson 2, which the CLI jar brings.
+ * its own JVM: library {@code apache-httpclient}, Jackson; the generator's {@code native} library
+ * has no authentication at all, this one builds an {@code HttpBearerAuth} per declared bearer
+ * scheme), compiled here with {@code generated-client/ClientScenario.java}, and loaded apart from
+ * the test classpath: the generated code needs Jackson 2, which the CLI jar brings, and Apache
+ * HttpClient 5, which the build copies next to it.
  */
 final class GeneratedClient implements AutoCloseable {
   static final Path CLI = Path.of("target", "openapi-generator", "openapi-generator-cli.jar");
+  private static final List<Path> HTTP_CLIENT =
+      List.of(
+          CLI.resolveSibling("httpclient5.jar"),
+          CLI.resolveSibling("httpcore5.jar"),
+          CLI.resolveSibling("httpcore5-h2.jar"));
   private static final String SCENARIO = "dev.clearway.client.scenario.ClientScenario";
 
   private final Path sources;
@@ -43,6 +51,8 @@ final class GeneratedClient implements AutoCloseable {
   /** Generates, compiles and loads the client of {@code document} under {@code work}. */
   static GeneratedClient of(String document, Path work) throws Exception {
     assertThat(CLI).as("copied by the build (maven-dependency-plugin)").exists();
+    assertThat(HTTP_CLIENT)
+        .allMatch(Files::exists, "copied by the build (maven-dependency-plugin)");
     Path spec = work.resolve("api-docs.json");
     Files.writeString(spec, document, StandardCharsets.UTF_8);
     // Kept next to the generator for whoever reads a failure.
@@ -51,10 +61,13 @@ final class GeneratedClient implements AutoCloseable {
     generate(spec, out);
     Path classes = Files.createDirectories(work.resolve("classes"));
     compile(scenarioSource(work), out.resolve("src/main/java"), classes);
+    List<URL> urls = new ArrayList<>(List.of(classes.toUri().toURL(), CLI.toUri().toURL()));
+    for (Path jar : HTTP_CLIENT) {
+      urls.add(jar.toUri().toURL());
+    }
+    urls.add(jakartaAnnotations());
     URLClassLoader loader =
-        new URLClassLoader(
-            new URL[] {classes.toUri().toURL(), CLI.toUri().toURL(), jakartaAnnotations()},
-            ClassLoader.getPlatformClassLoader());
+        new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
     return new GeneratedClient(out, loader);
   }
 
@@ -72,7 +85,7 @@ final class GeneratedClient implements AutoCloseable {
                 "-g",
                 "java",
                 "--library",
-                "native",
+                "apache-httpclient",
                 "-o",
                 out.toString(),
                 "--api-package",
@@ -84,11 +97,12 @@ final class GeneratedClient implements AutoCloseable {
                 "--additional-properties",
                 "openApiNullable=false,useJakartaEe=true,hideGenerationTimestamp=true",
                 "--global-property",
-                "apiTests=false,modelTests=false")
+                "apiTests=false,modelTests=false,apiDocs=false,modelDocs=false")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
-    boolean done = generator.waitFor(120, TimeUnit.SECONDS);
+    // About 15 s of CPU; a machine shared by several builds may stretch it to minutes.
+    boolean done = generator.waitFor(300, TimeUnit.SECONDS);
     if (!done) {
       generator.destroyForcibly();
     }
@@ -113,8 +127,11 @@ final class GeneratedClient implements AutoCloseable {
     DiagnosticCollector<JavaFileObject> problems = new DiagnosticCollector<>();
     try (StandardJavaFileManager manager =
         javac.getStandardFileManager(problems, null, StandardCharsets.UTF_8)) {
-      String classpath =
-          CLI.toAbsolutePath() + File.pathSeparator + new File(jakartaAnnotations().getPath());
+      StringBuilder classpath = new StringBuilder(CLI.toAbsolutePath().toString());
+      for (Path jar : HTTP_CLIENT) {
+        classpath.append(File.pathSeparator).append(jar.toAbsolutePath());
+      }
+      classpath.append(File.pathSeparator).append(new File(jakartaAnnotations().getPath()));
       List<String> options =
           List.of(
               "-d",
@@ -122,7 +139,7 @@ final class GeneratedClient implements AutoCloseable {
               "-sourcepath",
               generated.toString(),
               "-classpath",
-              classpath,
+              classpath.toString(),
               "-proc:none",
               "-nowarn");
       boolean ok =

@@ -18,13 +18,25 @@ public final class MicrometerWechatKeyEvents implements WechatKeyEvents {
     this.registry = registry;
   }
 
+  /**
+   * Registers the merchant's two series at zero ({@code response}, {@code notification}), so that a
+   * rule on the counter sees a series before the first unknown serial.
+   */
+  public static void register(MeterRegistry registry, String mchid) {
+    counter(registry, mchid, "response");
+    counter(registry, mchid, "notification");
+  }
+
   @Override
   public void unknownSerial(String mchid, String kind) {
-    Counter.builder("clearway.wechat.unknown.serial")
+    counter(registry, mchid, kind).increment();
+  }
+
+  private static Counter counter(MeterRegistry registry, String mchid, String kind) {
+    return Counter.builder("clearway.wechat.unknown.serial")
         .description("WeChat Pay answers signed under a platform serial not configured")
         .tag("mchid", mchid)
         .tag("kind", kind)
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 }
