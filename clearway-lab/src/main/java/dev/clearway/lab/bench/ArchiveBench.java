@@ -36,6 +36,7 @@ public final class ArchiveBench {
         o.jdbcUrl() == null
             ? Database.embedded(o.concurrency() + 4)
             : Database.connect(o.jdbcUrl(), o.concurrency() + 4)) {
+      String synchronousCommit = db.synchronousCommit();
       Leg empty = leg(db, 0, o, err);
       Leg full = leg(db, o.archivedRows(), o, err);
       double scanRatio = full.scanMillis() / empty.scanMillis();
@@ -47,6 +48,7 @@ public final class ArchiveBench {
           "ratio (archive/empty)  scanner round %.2f   payments/s %.2f%n",
           scanRatio,
           payRatio);
+      out.println("synchronous_commit     " + synchronousCommit);
       if (o.json()) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("archivedRows", o.archivedRows());
@@ -58,6 +60,7 @@ public final class ArchiveBench {
         json.put("emptyPaymentsPerSec", BenchJson.fixed(empty.paymentsPerSec(), 2));
         json.put("archivePaymentsPerSec", BenchJson.fixed(full.paymentsPerSec(), 2));
         json.put("paymentsRatio", BenchJson.fixed(payRatio, 3));
+        json.put("synchronousCommit", synchronousCommit);
         out.println(BenchJson.line(json));
       }
       return 0;

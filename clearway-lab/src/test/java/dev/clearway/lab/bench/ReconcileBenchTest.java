@@ -53,6 +53,7 @@ class ReconcileBenchTest {
             "lines",
             "differences");
     assertThat(json.get("lines").intValue()).isEqualTo(2000);
+    assertThat(json.get("synchronousCommit").stringValue()).isEqualTo("on");
     assertThat(json.get("totalMs").longValue())
         .isEqualTo(json.get("importMs").longValue() + json.get("reconcileMs").longValue());
     assertThat(json.get("baselineMs").longValue()).isPositive();
