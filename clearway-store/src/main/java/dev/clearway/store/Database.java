@@ -58,10 +58,12 @@ public final class Database implements AutoCloseable {
   }
 
   /**
-   * When PostgreSQL reports a commit: {@link #DURABLE} once its WAL is flushed to disk
-   * ({@code synchronous_commit=on}), {@link #DEFERRED} before ({@code off}: a crash of the server
-   * can lose the last commits, already answered to the client; meant for throwaway test databases
-   * only).
+   * When PostgreSQL reports a commit: {@link #DURABLE} once its WAL is written ({@code
+   * synchronous_commit=on}: a crash of the server loses nothing already answered), {@link #DEFERRED}
+   * before ({@code off}: a crash of the server can lose the last commits, already answered to the
+   * client; meant for throwaway test databases only). The embedded server runs with {@code
+   * fsync=off} (its library starts it with {@code -F}), so the WAL reaches the operating system, not
+   * necessarily the disk.
    */
   public enum Commits {
     DURABLE("on"),
@@ -90,8 +92,8 @@ public final class Database implements AutoCloseable {
   /**
    * Starts an embedded PostgreSQL server and migrates it. A payment engine needs {@link
    * Commits#DURABLE}: with commits deferred, a crash can lose a flow already acted upon, and its id
-   * (and so a trade order number already sent to a PSP) could be issued twice. The embedded server's
-   * own default is {@code off}, so the setting is always given.
+   * (and so a trade order number already sent to a PSP) could be issued twice. The embedded
+   * server's own default is {@code off}, so the setting is always given.
    */
   public static Database embedded(int poolSize, Timeouts timeouts, Commits commits) {
     try {

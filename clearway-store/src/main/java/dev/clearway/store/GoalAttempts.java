@@ -25,7 +25,8 @@ import java.util.List;
  * for a new goal finds no entry and touches no archived row.
  */
 final class GoalAttempts {
-  private static final String GOAL = "merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?";
+  private static final String GOAL =
+      "merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?";
 
   static final String SQL =
       "SELECT "
@@ -44,7 +45,9 @@ final class GoalAttempts {
 
   private GoalAttempts() {}
 
-  /** The goal's attempts in both tables (the archive's only when no live one is hot), newest first. */
+  /**
+   * The goal's attempts in both tables (the archive's only when no live one is hot), newest first.
+   */
   static List<PayFlow> read(Connection c, GoalKey goal) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(SQL)) {
       for (int offset = 0; offset <= 8; offset += 4) {

@@ -40,7 +40,8 @@ public final class TestDatabase {
       if (server.isBlank()) {
         // Commits deferred (synchronous_commit=off), unlike serve, demo and the benches: a test
         // database is thrown away with its JVM and never survives a server crash, and waiting for
-        // a disk flush on each of the tests' many thousand commits would slow the build for nothing.
+        // a disk flush on each of the tests' many thousand commits would slow the build for
+        // nothing.
         Database db =
             Database.embedded(POOL_SIZE, Database.Timeouts.defaults(), Database.Commits.DEFERRED);
         Runtime.getRuntime()
