@@ -59,11 +59,11 @@ public final class Database implements AutoCloseable {
 
   /**
    * When PostgreSQL reports a commit: {@link #DURABLE} once its WAL is written ({@code
-   * synchronous_commit=on}: a crash of the server loses nothing already answered), {@link #DEFERRED}
-   * before ({@code off}: a crash of the server can lose the last commits, already answered to the
-   * client; meant for throwaway test databases only). The embedded server runs with {@code
-   * fsync=off} (its library starts it with {@code -F}), so the WAL reaches the operating system, not
-   * necessarily the disk.
+   * synchronous_commit=on}: a crash of the server loses nothing already answered), {@link
+   * #DEFERRED} before ({@code off}: a crash of the server can lose the last commits, already
+   * answered to the client; meant for throwaway test databases only). The embedded server runs with
+   * {@code fsync=off} (its library starts it with {@code -F}), so the WAL reaches the operating
+   * system, not necessarily the disk.
    */
   public enum Commits {
     DURABLE("on"),
