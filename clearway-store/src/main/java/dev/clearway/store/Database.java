@@ -5,6 +5,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import javax.sql.DataSource;
 
@@ -55,18 +59,51 @@ public final class Database implements AutoCloseable {
     this.dialect = dialect;
   }
 
-  /** Starts an embedded PostgreSQL server and migrates it. */
+  /**
+   * When PostgreSQL reports a commit: {@link #DURABLE} once its WAL is written ({@code
+   * synchronous_commit=on}: a crash of the server loses nothing already answered), {@link
+   * #DEFERRED} before ({@code off}: a crash of the server can lose the last commits, already
+   * answered to the client; meant for throwaway test databases only). The embedded server runs with
+   * {@code fsync=off} (its library starts it with {@code -F}), so the WAL reaches the operating
+   * system, not necessarily the disk.
+   */
+  public enum Commits {
+    DURABLE("on"),
+    DEFERRED("off");
+
+    private final String synchronousCommit;
+
+    Commits(String synchronousCommit) {
+      this.synchronousCommit = synchronousCommit;
+    }
+  }
+
+  /** Starts an embedded PostgreSQL server with durable commits and migrates it. */
   public static Database embedded(int poolSize) {
     return embedded(poolSize, Timeouts.defaults());
   }
 
-  /** Starts an embedded PostgreSQL server and migrates it; the pool uses {@code timeouts}. */
+  /**
+   * Starts an embedded PostgreSQL server with durable commits and migrates it; the pool uses {@code
+   * timeouts}.
+   */
   public static Database embedded(int poolSize, Timeouts timeouts) {
+    return embedded(poolSize, timeouts, Commits.DURABLE);
+  }
+
+  /**
+   * Starts an embedded PostgreSQL server and migrates it. A payment engine needs {@link
+   * Commits#DURABLE}: with commits deferred, a crash can lose a flow already acted upon, and its id
+   * (and so a trade order number already sent to a PSP) could be issued twice. The embedded
+   * server's own default is {@code off}, so the setting is always given.
+   */
+  public static Database embedded(int poolSize, Timeouts timeouts, Commits commits) {
     try {
       EmbeddedPostgres pg =
           EmbeddedPostgres.builder()
               .setServerConfig("max_connections", "200")
               .setServerConfig("shared_buffers", "256MB")
+              .setServerConfig("synchronous_commit", commits.synchronousCommit)
               .start();
       String url = pg.getJdbcUrl("postgres", "postgres");
       return open(pg, url, "postgres", "", poolSize, timeouts);
@@ -132,6 +169,18 @@ public final class Database implements AutoCloseable {
   /** The dialect of this database, chosen from its URL. */
   public SqlDialect dialect() {
     return dialect;
+  }
+
+  /** The server's {@code synchronous_commit} as a pooled connection sees it ("on", "off", ...). */
+  public String synchronousCommit() {
+    try (Connection c = pool.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SHOW synchronous_commit")) {
+      rs.next();
+      return rs.getString(1);
+    } catch (SQLException e) {
+      throw new StoreException("SHOW synchronous_commit", e);
+    }
   }
 
   public JdbcFlowStore flowStore() {

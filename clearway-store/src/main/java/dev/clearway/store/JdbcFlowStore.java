@@ -58,21 +58,10 @@ public final class JdbcFlowStore implements FlowStore {
       Connection c, NewPayment payment, Lease lease, Instant now) throws SQLException {
     GoalKey goal = payment.goal();
     int lastAttempt = 0;
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            // Both tables in one statement (one snapshot): an archived attempt still counts for
-            // attempt_no, and an archived success still answers its goal, so archiving never
-            // opens the way to a second charge of a done goal.
-            goalInBothTables(" ORDER BY attempt_no DESC"))) {
-      bindGoalTwice(ps, goal);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          PayFlow existing = FlowRows.map(rs);
-          lastAttempt = Math.max(lastAttempt, existing.attemptNo());
-          if (!existing.status().isDefiniteFailure()) {
-            return new CreateResult(existing, false);
-          }
-        }
+    for (PayFlow existing : GoalAttempts.read(c, goal)) {
+      lastAttempt = Math.max(lastAttempt, existing.attemptNo());
+      if (!existing.status().isDefiniteFailure()) {
+        return new CreateResult(existing, false);
       }
     }
     long id = insertWaitPay(c, payment, lastAttempt + 1, lease, now);

@@ -25,6 +25,8 @@ public final class Bench {
           new BaselineBench(db.dataSource(), o.concurrency()).run(Math.max(5, p.seconds()));
       double efficiency = p.paymentsPerSec() * p.commitsPerPayment() / baseline;
       printPayments(p, baseline, efficiency, out);
+      String synchronousCommit = db.synchronousCommit();
+      out.println("synchronous_commit  " + synchronousCommit);
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("payments", p.payments());
       json.put("converged", p.converged());
@@ -38,6 +40,7 @@ public final class Bench {
       if (!o.skipScanner()) {
         json.putAll(scanner(db, o.scannerTerminalRows(), out, err));
       }
+      json.put("synchronousCommit", synchronousCommit);
       if (o.json()) {
         out.println(BenchJson.line(json));
       }

@@ -76,19 +76,22 @@ public final class DrainBench {
       } catch (java.util.concurrent.ExecutionException e) {
         throw new IllegalStateException("drain bench failed", e.getCause());
       }
+      String synchronousCommit = db.synchronousCommit();
       if (o.json()) {
-        out.println(json(r));
+        out.println(json(r, synchronousCommit));
       } else {
         print(r, out);
+        out.println("synchronous_commit  " + synchronousCommit);
       }
       return r.ratio() <= 1.1 && r.peakRatio() <= 1.05 && r.succeeded() == r.backlog() ? 0 : 1;
     }
   }
 
   /**
-   * One JSON line: backlog, qps, seconds, timeRatio, peakPerSecond, peakRatio, pspCalls, succeeded.
+   * One JSON line: backlog, qps, seconds, timeRatio, peakPerSecond, peakRatio, pspCalls, succeeded,
+   * synchronousCommit (the database's, as {@code SHOW synchronous_commit} gives it).
    */
-  static String json(Result r) {
+  static String json(Result r, String synchronousCommit) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("backlog", r.backlog());
     json.put("qps", r.qps());
@@ -98,6 +101,7 @@ public final class DrainBench {
     json.put("peakRatio", BenchJson.fixed(r.peakRatio(), 4));
     json.put("pspCalls", r.pspCalls());
     json.put("succeeded", r.succeeded());
+    json.put("synchronousCommit", synchronousCommit);
     return BenchJson.line(json);
   }
 

@@ -60,7 +60,7 @@ public final class ReconcileBench {
       Timed timed = timed(db, plan, file);
       err.println("bench reconcile: baseline COPY and join");
       ReconBaseline.Result baseline = ReconBaseline.run(db.jdbcUrl(), file);
-      return report(plan, timed, baseline, o.json(), out);
+      return report(plan, timed, baseline, db.synchronousCommit(), o.json(), out);
     } catch (IOException e) {
       throw new UncheckedIOException("bench reconcile", e);
     } catch (SQLException e) {
@@ -97,7 +97,12 @@ public final class ReconcileBench {
   }
 
   private static int report(
-      ReconBenchPlan plan, Timed t, ReconBaseline.Result baseline, boolean json, PrintStream out) {
+      ReconBenchPlan plan,
+      Timed t,
+      ReconBaseline.Result baseline,
+      String synchronousCommit,
+      boolean json,
+      PrintStream out) {
     long total = t.importMs() + t.reconcileMs();
     double ratio = (double) total / Math.max(1, baseline.millis());
     double heapMiB = t.peakHeapBytes() / (1024.0 * 1024.0);
@@ -127,6 +132,7 @@ public final class ReconcileBench {
         t.found().byClass(),
         plan.plantedTotal(),
         plan.planted());
+    out.println("synchronous_commit  " + synchronousCommit);
     if (json) {
       Map<String, Object> fields = new LinkedHashMap<>();
       fields.put("importMs", t.importMs());
@@ -141,6 +147,7 @@ public final class ReconcileBench {
       fields.put("planted", plan.planted());
       fields.put("found", t.found().byClass());
       fields.put("baselineDiffering", baseline.differing());
+      fields.put("synchronousCommit", synchronousCommit);
       out.println(BenchJson.line(fields));
     }
     return allFound ? 0 : 1;

@@ -85,6 +85,7 @@ public final class ClusterScaling {
       row.put("acceptedPerSec", Math.round(load.accepted() / loadSeconds));
       row.put("terminalPerSec", Math.round(load.accepted() / terminalSeconds));
       row.put("clientRetries", load.clientRetries());
+      row.put("synchronousCommit", rig.database().database().synchronousCommit());
       return row;
     }
   }

@@ -46,5 +46,6 @@ class ArchiveBenchSmokeTest {
     assertThat(json.get("archivedRows").longValue()).isEqualTo(1_000_000L);
     assertThat(json.get("scannerRatio").doubleValue()).isBetween(0.0, 4.0);
     assertThat(json.get("paymentsRatio").doubleValue()).isGreaterThan(0.25);
+    assertThat(json.get("synchronousCommit").stringValue()).isEqualTo("on");
   }
 }

@@ -46,7 +46,10 @@ class BenchSmokeTest {
             "scannerLargeMs",
             "scannerSmallRows",
             "scannerLargeRows",
-            "scannerRatio");
+            "scannerRatio",
+            "synchronousCommit");
+    // The bench measures what a payment engine runs with: every commit flushed to disk.
+    assertThat(json.get("synchronousCommit").stringValue()).isEqualTo("on");
     assertThat(json.get("payments").intValue()).isEqualTo(300);
     assertThat(json.get("converged").intValue()).isEqualTo(300);
     assertThat(json.get("concurrency").intValue()).isEqualTo(4);

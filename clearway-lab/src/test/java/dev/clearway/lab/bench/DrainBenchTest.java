@@ -28,7 +28,7 @@ class DrainBenchTest {
     // Pacing: slots are spaced 1/B apart, so a calendar second sees B (+1 at its edge); a thread
     // the machine descheduled may land its call in the next second, hence the target's 5%.
     assertThat(r.peakPerSecond()).isLessThanOrEqualTo(105);
-    JsonNode json = JsonMapper.builder().build().readTree(DrainBench.json(r));
+    JsonNode json = JsonMapper.builder().build().readTree(DrainBench.json(r, "on"));
     assertThat(json.get("backlog").intValue()).isEqualTo(200);
     assertThat(json.get("succeeded").longValue()).isEqualTo(r.succeeded());
     assertThat(json.get("peakPerSecond").longValue()).isEqualTo(r.peakPerSecond());
@@ -39,12 +39,13 @@ class DrainBenchTest {
     DrainBench.Result r =
         new DrainBench.Result(2_000, 100, 20.12345, 1.0061725, 101, 1.01, 2_050, 2_000);
 
-    String line = DrainBench.json(r);
+    String line = DrainBench.json(r, "on");
 
     assertThat(line)
         .isEqualTo(
             "{\"backlog\":2000,\"qps\":100,\"seconds\":20.123,\"timeRatio\":1.0062,"
-                + "\"peakPerSecond\":101,\"peakRatio\":1.0100,\"pspCalls\":2050,\"succeeded\":2000}");
+                + "\"peakPerSecond\":101,\"peakRatio\":1.0100,\"pspCalls\":2050,\"succeeded\":2000,"
+                + "\"synchronousCommit\":\"on\"}");
     JsonNode json = JsonMapper.builder().build().readTree(line);
     List<String> names = new ArrayList<>();
     json.propertyNames().forEach(names::add);
@@ -57,7 +58,8 @@ class DrainBenchTest {
             "peakPerSecond",
             "peakRatio",
             "pspCalls",
-            "succeeded");
+            "succeeded",
+            "synchronousCommit");
     assertThat(json.get("timeRatio").doubleValue()).isEqualTo(1.0062);
     assertThat(String.format(java.util.Locale.ROOT, "%.4f", r.ratio()))
         .isEqualTo(json.get("timeRatio").decimalValue().toPlainString());

@@ -53,6 +53,9 @@ class ReconcileBenchTest {
             "lines",
             "differences");
     assertThat(json.get("lines").intValue()).isEqualTo(2000);
+    // Read from the database the command ran on: here the tests' own, which defers its commits.
+    assertThat(json.get("synchronousCommit").stringValue())
+        .isEqualTo(TestDatabase.get().database().synchronousCommit());
     assertThat(json.get("totalMs").longValue())
         .isEqualTo(json.get("importMs").longValue() + json.get("reconcileMs").longValue());
     assertThat(json.get("baselineMs").longValue()).isPositive();

@@ -56,7 +56,12 @@ public final class TestDatabase {
     private static TestDatabase start() {
       String server = System.getProperty("clearway.test.server", "");
       if (server.isBlank()) {
-        Database db = Database.embedded(POOL_SIZE);
+        // Commits deferred (synchronous_commit=off), unlike serve, demo and the benches: a test
+        // database is thrown away with its JVM and never survives a server crash, and waiting for
+        // a disk flush on each of the tests' many thousand commits would slow the build for
+        // nothing.
+        Database db =
+            Database.embedded(POOL_SIZE, Database.Timeouts.defaults(), Database.Commits.DEFERRED);
         Runtime.getRuntime()
             .addShutdownHook(new Thread(db::close, "clearway-test-database-shutdown"));
         return new TestDatabase(db);
