@@ -55,6 +55,12 @@ public interface SqlDialect {
   String claimDueSql(LeasedTable.Shape table);
 
   /**
+   * {@link #claimDueSql} returning {@code columns} of each claimed row as the claim wrote it
+   * (columns of the table, unqualified); same parameters.
+   */
+  String claimDueRowsSql(LeasedTable.Shape table, String columns);
+
+  /**
    * {@code insert} (an INSERT ... VALUES or INSERT ... SELECT) that writes nothing, and fails
    * nothing, when a row with the same {@code conflictColumns} exists; its update count tells.
    */
