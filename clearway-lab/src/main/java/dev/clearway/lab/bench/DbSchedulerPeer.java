@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The peer leg of {@code bench recovery}: db-scheduler on the same database with the same number
- * of executor threads, polling with lock-and-fetch at the settings its documentation gives for high
+ * The peer leg of {@code bench recovery}: db-scheduler on the same database with the same number of
+ * executor threads, polling with lock-and-fetch at the settings its documentation gives for high
  * throughput (fetch when a thread's worth is left, up to four per thread), executing N no-op
  * one-time tasks all due now (scheduled in one batch, untimed). Timed from the scheduler's start
  * until the last execution completed (its row deleted).

@@ -11,9 +11,9 @@ import java.util.Map;
 /**
  * {@code clearway bench recovery --flows N --threads T}: the recovery path (scanner and workers
  * moving N due PAYING flows to BIZ_SUCCESS) next to db-scheduler executing N no-op one-time tasks,
- * same database, same threads, same run. Prints flows/s, transitions/s, db-scheduler's
- * executions/s and recoveryRatio = transitions/s ÷ executions/s (target at least 1.0). Each leg
- * first runs a tenth of N (at most 2,000) untimed, so that neither is measured cold.
+ * same database, same threads, same run. Prints flows/s, transitions/s, db-scheduler's executions/s
+ * and recoveryRatio = transitions/s ÷ executions/s (target at least 1.0). Each leg first runs a
+ * tenth of N (at most 2,000) untimed, so that neither is measured cold.
  */
 public final class RecoveryBench {
   private RecoveryBench() {}
@@ -22,7 +22,8 @@ public final class RecoveryBench {
   public record Options(int flows, int threads, boolean json) {
     public Options {
       if (flows < 1 || flows > 1_000_000 || threads < 1 || threads > 64) {
-        throw new IllegalArgumentException("need --flows within 1..1000000, --threads within 1..64");
+        throw new IllegalArgumentException(
+            "need --flows within 1..1000000, --threads within 1..64");
       }
     }
   }
@@ -49,7 +50,8 @@ public final class RecoveryBench {
       err.printf("recovery: warm-up, %,d flows and %,d db-scheduler tasks%n", warmup, warmup);
       clearway.run(warmup);
       peer.run(warmup);
-      err.printf("recovery: %,d due PAYING flows, scanner and %d workers%n", o.flows(), o.threads());
+      err.printf(
+          "recovery: %,d due PAYING flows, scanner and %d workers%n", o.flows(), o.threads());
       RecoveryFlows.Result c = clearway.run(o.flows());
       err.printf("recovery: db-scheduler, %,d no-op tasks, %d threads%n", o.flows(), o.threads());
       DbSchedulerPeer.Result p = peer.run(o.flows());

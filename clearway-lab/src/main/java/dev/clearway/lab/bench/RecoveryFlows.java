@@ -105,8 +105,11 @@ final class RecoveryFlows {
     done.await(limit.toMillis(), TimeUnit.MILLISECONDS);
     double seconds = (System.nanoTime() - t0) / 1e9;
     runtime.close();
-    return new Result(flows, count("SELECT count(*) FROM pay_flow WHERE status = 'BIZ_SUCCESS'"),
-        count("SELECT count(*) FROM pay_flow_history"), seconds);
+    return new Result(
+        flows,
+        count("SELECT count(*) FROM pay_flow WHERE status = 'BIZ_SUCCESS'"),
+        count("SELECT count(*) FROM pay_flow_history"),
+        seconds);
   }
 
   /** Empty tables, then the flows: PAYING, unleased, due a second ago, one user each. */

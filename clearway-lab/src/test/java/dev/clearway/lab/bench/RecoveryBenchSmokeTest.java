@@ -13,8 +13,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A small run of {@code clearway bench recovery --json}: every flow reaches BIZ_SUCCESS, db-scheduler
- * executes every task, and the JSON names its figures. Keeps no figures (BENCHMARKS.md does).
+ * A small run of {@code clearway bench recovery --json}: every flow reaches BIZ_SUCCESS,
+ * db-scheduler executes every task, and the JSON names its figures. Keeps no figures (BENCHMARKS.md
+ * does).
  */
 class RecoveryBenchSmokeTest {
 
@@ -37,12 +38,14 @@ class RecoveryBenchSmokeTest {
         .containsExactly(
             "flowsPerSec", "transitionsPerSec", "dbSchedulerExecutionsPerSec", "recoveryRatio");
     assertThat(lines).anyMatch(l -> l.matches("flows +300 PAYING -> 300 BIZ_SUCCESS in .*"));
-    assertThat(lines).anyMatch(l -> l.matches("db-scheduler +300 of 300 no-op tasks in .*, 0 left"));
+    assertThat(lines)
+        .anyMatch(l -> l.matches("db-scheduler +300 of 300 no-op tasks in .*, 0 left"));
     assertThat(lines).anyMatch(l -> l.matches("transitions/s .*\\(600 history rows\\)"));
     assertThat(json.get("flowsPerSec").doubleValue()).isPositive();
     // Two transitions per flow: PAYING -> PAYED -> BIZ_SUCCESS.
     assertThat(json.get("transitionsPerSec").doubleValue())
-        .isCloseTo(2 * json.get("flowsPerSec").doubleValue(), org.assertj.core.data.Offset.offset(0.1));
+        .isCloseTo(
+            2 * json.get("flowsPerSec").doubleValue(), org.assertj.core.data.Offset.offset(0.1));
     assertThat(json.get("recoveryRatio").doubleValue())
         .isCloseTo(
             json.get("transitionsPerSec").doubleValue()

@@ -56,9 +56,7 @@ public final class Scanner {
         (PageClaims)
             (afterId, limit, lease, now) ->
                 store.claimDueRows(afterId, limit, lease, now).stream()
-                    .map(
-                        f ->
-                            new Claimed(f.id(), Trigger.claimed(TriggerSource.SCANNER, lease, f)))
+                    .map(f -> new Claimed(f.id(), Trigger.claimed(TriggerSource.SCANNER, lease, f)))
                     .toList(),
         leases,
         config,
