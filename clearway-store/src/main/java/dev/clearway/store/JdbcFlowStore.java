@@ -255,6 +255,15 @@ public final class JdbcFlowStore implements FlowStore {
   }
 
   @Override
+  public List<PayFlow> claimDueRows(long afterId, int limit, Lease lease, Instant now) {
+    List<PayFlow> rows =
+        new java.util.ArrayList<>(
+            leased.claimDueRows(afterId, limit, lease, now, FLOW_COLUMNS, FlowRows::map));
+    rows.sort(java.util.Comparator.comparingLong(PayFlow::id));
+    return rows;
+  }
+
+  @Override
   public Optional<PayFlow> transition(TransitionWrite w) {
     PayFlow from = w.from();
     Transitions.requireLegal(from.status(), w.to());

@@ -94,6 +94,24 @@ public final class LeasedTable {
   }
 
   /**
+   * Claims up to {@code limit} due rows with id above {@code afterId}; returns {@code columns} of
+   * each as the claim wrote it, mapped by {@code mapper}, in the order the statement returned them.
+   */
+  public <T> List<T> claimDueRows(
+      long afterId, int limit, Lease lease, Instant now, String columns, Sql.RowMapper<T> mapper) {
+    return sql.query(
+        dialect.claimDueRowsSql(shape, columns),
+        ps -> {
+          ps.setObject(1, ts(now));
+          ps.setLong(2, afterId);
+          ps.setInt(3, limit);
+          ps.setString(4, lease.token());
+          ps.setObject(5, ts(lease.until()));
+        },
+        mapper);
+  }
+
+  /**
    * Keeps the status, applies {@code sets} (which name the due column among others) and releases
    * the lease; CAS on (id, status, version) and {@code lease_owner = holder}. Race: a worker whose
    * lease expired and was taken over must not release the new holder's lease, so the fence is the

@@ -259,6 +259,11 @@ public final class MysqlDialect implements SqlDialect {
   }
 
   @Override
+  public String claimDueRowsSql(LeasedTable.Shape table, String columns) {
+    throw notYet("the claim that returns the claimed rows (UPDATE ... RETURNING)");
+  }
+
+  @Override
   public String claimDifferencesSql() {
     throw notYet("the reconciliation difference claim");
   }

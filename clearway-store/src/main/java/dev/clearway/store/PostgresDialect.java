@@ -197,6 +197,15 @@ public final class PostgresDialect implements SqlDialect {
    * after_id, limit, lease_owner, lease_until.
    */
   public String claimDueSql(LeasedTable.Shape t) {
+    return claimDueRowsSql(t, "id");
+  }
+
+  @Override
+  public String claimDueRowsSql(LeasedTable.Shape t, String columns) {
+    String returning =
+        java.util.Arrays.stream(columns.split(","))
+            .map(c -> "t." + c.strip())
+            .collect(java.util.stream.Collectors.joining(", "));
     // SKIP LOCKED: two scanners never claim the same row; the lease (the due column in the
     // future, lease_owner set) keeps it out of the next rounds until it expires. The open filter
     // matches the predicate of the table's partial scan index, so the page is read from it.
@@ -212,9 +221,9 @@ public final class PostgresDialect implements SqlDialect {
         )
         UPDATE %1$s t SET lease_owner = ?, %2$s = ?
           FROM due WHERE t.id = due.id
-        RETURNING t.id
+        RETURNING %4$s
         """
-        .formatted(t.table(), t.dueColumn(), t.open());
+        .formatted(t.table(), t.dueColumn(), t.open(), returning);
   }
 
   @Override

@@ -119,6 +119,13 @@ public interface SqlDialect {
   String refundTransitionSql();
 
   /**
+   * Claims a page of due rows of a leased table and returns {@code columns} of each claimed row
+   * as the claim wrote it (columns of the table, unqualified). Parameters, in order: now, after_id,
+   * limit, lease_owner, lease_until.
+   */
+  String claimDueRowsSql(LeasedTable.Shape table, String columns);
+
+  /**
    * {@code insert} (an INSERT ... VALUES or INSERT ... SELECT) that writes nothing, and fails
    * nothing, when a row with the same {@code conflictColumns} exists; its update count tells.
    */

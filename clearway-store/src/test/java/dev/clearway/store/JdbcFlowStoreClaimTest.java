@@ -203,6 +203,29 @@ class JdbcFlowStoreClaimTest {
   }
 
   @Test
+  void claimDueRowsReturnsEachClaimedRowAsTheClaimWroteIt() throws Exception {
+    Instant now = now();
+    Instant past = now.minusSeconds(10);
+    long paying = insertRaw(newGoal(), 1, FlowStatus.PAYING, past);
+    long notDue = insertRaw(newGoal(), 1, FlowStatus.PAYING, now.plusSeconds(10));
+    long payed = insertRaw(newGoal(), 1, FlowStatus.PAYED, past);
+    long done = insertRaw(newGoal(), 1, FlowStatus.BIZ_SUCCESS, past);
+
+    Lease lease = lease("scanner/rows", now);
+    List<PayFlow> rows = store().claimDueRows(0, 100, lease, now);
+
+    assertThat(rows).extracting(PayFlow::id).containsExactly(paying, payed);
+    for (PayFlow row : rows) {
+      assertThat(row.leaseOwner()).isEqualTo("scanner/rows");
+      assertThat(row.nextRetryTime()).isEqualTo(lease.until());
+      assertThat(row).isEqualTo(store().find(row.id()).orElseThrow());
+    }
+    assertThat(leaseOwner(notDue)).isNull();
+    assertThat(leaseOwner(done)).isNull();
+    assertThat(store().claimDueRows(0, 100, lease("scanner/2", now), now)).isEmpty();
+  }
+
+  @Test
   void claimDueSkipsARowLeasedByTheCreator() {
     Instant now = now();
     PayFlow f = created(now);

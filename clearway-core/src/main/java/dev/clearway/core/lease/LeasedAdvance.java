@@ -108,7 +108,7 @@ public final class LeasedAdvance<R, T> {
 
   /**
    * Advances a row that the caller's own transaction has just written and returned under {@code
-   * trigger}'s lease (creation), so no second read is needed.
+   * trigger}'s lease (creation, a scanner's claim), so no second read is needed.
    */
   public T advanceCreated(R created, Trigger trigger) {
     if (trigger.lease() == null) {

@@ -5,6 +5,7 @@ import dev.clearway.lab.bench.Bench;
 import dev.clearway.lab.bench.BenchOptions;
 import dev.clearway.lab.bench.DrainBench;
 import dev.clearway.lab.bench.ReconcileBench;
+import dev.clearway.lab.bench.RecoveryBench;
 import dev.clearway.lab.cluster.ClusterScaling;
 import java.io.PrintStream;
 import java.util.List;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code clearway bench} and its subcommands {@code drain}, {@code cluster} and {@code reconcile}.
+ * {@code clearway bench} and its subcommands {@code drain}, {@code cluster}, {@code reconcile},
+ * {@code archive} and {@code recovery}.
  */
 @Command(
     name = "bench",
@@ -56,7 +58,8 @@ public final class BenchCommand implements Callable<Integer> {
         .addSubcommand(new Drain(out, err))
         .addSubcommand(new Cluster(out, err))
         .addSubcommand(new Reconcile(out, err))
-        .addSubcommand(new Archive(out, err));
+        .addSubcommand(new Archive(out, err))
+        .addSubcommand(new Recovery(out, err));
   }
 
   @Override
@@ -207,6 +210,37 @@ public final class BenchCommand implements Callable<Integer> {
           new ArchiveBench.Options(archivedRows, hotRows, payments, concurrency, jdbcUrl, json),
           out,
           err);
+    }
+  }
+
+  /** {@code clearway bench recovery}: the scanner's recovery path next to db-scheduler. */
+  @Command(
+      name = "recovery",
+      mixinStandardHelpOptions = true,
+      description =
+          "Due PAYING flows moved to BIZ_SUCCESS by the scanner and its workers alone, next to"
+              + " db-scheduler executing as many no-op tasks, same database and threads, one run.")
+  static final class Recovery implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--flows", defaultValue = "20000", description = "due flows, also the tasks")
+    int flows;
+
+    @Option(names = "--threads", defaultValue = "8", description = "worker threads, 1 to 64")
+    int threads;
+
+    @Option(names = "--json", description = "one JSON object as the last stdout line")
+    boolean json;
+
+    Recovery(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      return RecoveryBench.run(new RecoveryBench.Options(flows, threads, json), out, err);
     }
   }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * store, psp, wallet-http, business-http, amqp, redis, starter, service) never reach the simulator
  * or the laboratory, the core needs nothing but the JDK, and dependencies point inwards: store,
  * psp, wallet-http, business-http, amqp and redis to the core only; the starter to those; the
- * service to the starter and what it brings.
+ * service to the starter and what it brings. Benchmark peers (db-scheduler) belong to the
+ * laboratory: no production module's code uses them and no production module's pom declares them.
  */
 class ModuleDependencyTest {
   private static final String CORE = "dev.clearway.core..";
@@ -29,6 +30,18 @@ class ModuleDependencyTest {
   private static final String SERVICE = "dev.clearway.service..";
   private static final String SIM = "dev.clearway.sim..";
   private static final String LAB = "dev.clearway.lab..";
+
+  private static final String[] PRODUCTION_MODULES = {
+    "clearway-core",
+    "clearway-store",
+    "clearway-psp",
+    "clearway-wallet-http",
+    "clearway-business-http",
+    "clearway-amqp",
+    "clearway-redis",
+    "clearway-spring-boot-starter",
+    "clearway-service"
+  };
 
   private static JavaClasses main;
 
@@ -121,5 +134,30 @@ class ModuleDependencyTest {
         .dependOnClassesThat()
         .resideInAPackage(SERVICE)
         .check(main);
+  }
+
+  @Test
+  void benchmarkPeersStayInTheLab() throws java.io.IOException {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            CORE, STORE, PSP, WALLET_HTTP, BUSINESS_HTTP, AMQP, REDIS, STARTER, SERVICE)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("com.github.kagkarlsson..")
+        .check(main);
+    // The build runs this test in clearway-lab; the modules are its siblings.
+    java.nio.file.Path root = java.nio.file.Path.of("..").toAbsolutePath().normalize();
+    for (String module : PRODUCTION_MODULES) {
+      java.nio.file.Path pom = root.resolve(module).resolve("pom.xml");
+      org.assertj.core.api.Assertions.assertThat(pom).exists();
+      org.assertj.core.api.Assertions.assertThat(java.nio.file.Files.readString(pom))
+          .as(module + " must not depend on db-scheduler")
+          .doesNotContain("db-scheduler")
+          .doesNotContain("com.github.kagkarlsson");
+    }
+    org.assertj.core.api.Assertions.assertThat(
+            java.nio.file.Files.readString(root.resolve("clearway-lab").resolve("pom.xml")))
+        .contains("<artifactId>db-scheduler</artifactId>");
   }
 }

@@ -78,11 +78,15 @@ public final class Advancer {
   }
 
   /**
-   * Advances a flow as far as the facts allow; re-reads the row from the primary first. A trigger
-   * without a lease, or whose lease expired while it waited (a scanner task in a queue), claims the
-   * flow afresh; the claim fails while another worker holds it.
+   * Advances a flow as far as the facts allow; re-reads the row from the primary first, unless the
+   * trigger carries the row its claim returned (a scanner's page). A trigger without a lease, or
+   * whose lease expired while it waited (a scanner task in a queue), claims the flow afresh from a
+   * fresh read; the claim fails while another worker holds it.
    */
   public AdvanceResult advance(long flowId, Trigger trigger) {
+    if (trigger.claimed() != null && trigger.claimed().id() == flowId) {
+      return loop.advanceCreated(trigger.claimed(), trigger);
+    }
     return loop.advance(flowId, trigger);
   }
 

@@ -59,6 +59,18 @@ public interface FlowStore extends LeasedRows<PayFlow> {
   List<Long> claimDue(long afterId, int limit, Lease lease, Instant now);
 
   /**
+   * {@link #claimDue}, returning the claimed rows ascending by id as the claim wrote them: the
+   * primary's state, held by {@code lease}, so the scanner's workers start from them without a
+   * second read. A store that cannot return them from its claim reads each one after it.
+   */
+  default List<PayFlow> claimDueRows(long afterId, int limit, Lease lease, Instant now) {
+    return claimDue(afterId, limit, lease, now).stream()
+        .map(this::find)
+        .flatMap(Optional::stream)
+        .toList();
+  }
+
+  /**
    * CAS transition and its history row, in one transaction. Returns the row as written (from the
    * primary, in the same statement), or empty when 0 rows were updated: the row moved, or the
    * writer ({@link TransitionWrite#holder()}) no longer holds its lease.

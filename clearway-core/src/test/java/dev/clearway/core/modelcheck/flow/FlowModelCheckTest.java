@@ -43,7 +43,10 @@ class FlowModelCheckTest {
             "write without the lease: W1#1 did transition WAIT_PAY->PAYING on a row held by W2#1/0/1");
     List<Step> trace = report.violation().trace();
     assertThat(trace).hasSize(4);
-    assertThat(trace.get(2).label()).isEqualTo("W2#1 [scanner] FlowStore.claimDue => [1]");
+    assertThat(trace.get(2).label())
+        .isEqualTo(
+            "W2#1 [scanner] FlowStore.claimDueRows => [#1 WAIT_PAY v0 lease=W2#1/0/1 next=+20s"
+                + " retries=0]");
   }
 
   /**

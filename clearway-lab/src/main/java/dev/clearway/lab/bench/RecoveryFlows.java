@@ -1,0 +1,148 @@
+package dev.clearway.lab.bench;
+
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.engine.AdvanceResult;
+import dev.clearway.core.flow.engine.Advancer;
+import dev.clearway.core.flow.engine.EngineConfig;
+import dev.clearway.core.flow.engine.EngineRuntime;
+import dev.clearway.core.flow.engine.Scanner;
+import dev.clearway.core.flow.port.EngineEvents;
+import dev.clearway.core.flow.port.WakeupScheduler;
+import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
+import dev.clearway.core.runtime.LeaseTokens;
+import dev.clearway.core.runtime.Supervision;
+import dev.clearway.sim.FaultPlan;
+import dev.clearway.sim.SimBusiness;
+import dev.clearway.sim.SimWallet;
+import dev.clearway.store.Database;
+import dev.clearway.store.Sql;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Clearway leg of {@code bench recovery}: N flows left PAYING and due now (inserted in one
+ * statement, untimed), a wallet that has every charge on record as SUCCESS and a business service
+ * that grants at once, and nothing but the scanner and its workers to move them: no synchronous
+ * path, no wake-ups. Timed from the scanner's start until every flow is BIZ_SUCCESS; the
+ * transitions are the history rows the run wrote.
+ */
+final class RecoveryFlows {
+  private static final String TRADE_PREFIX = "t_rec_";
+  private static final long AMOUNT = 100;
+
+  /**
+   * @param flows flows put in PAYING
+   * @param bizSuccess flows BIZ_SUCCESS at the end (read from the table)
+   * @param transitions history rows written by the run
+   * @param seconds from the scanner's start until the last flow reached BIZ_SUCCESS
+   */
+  record Result(int flows, long bizSuccess, long transitions, double seconds) {
+    double flowsPerSec() {
+      return bizSuccess / seconds;
+    }
+
+    double transitionsPerSec() {
+      return transitions / seconds;
+    }
+  }
+
+  private final Database db;
+  private final Sql sql;
+  private final int threads;
+  private final EngineConfig config;
+  private final Duration limit;
+  private final Clock clock = Clock.systemUTC();
+
+  /**
+   * @param config the engine's timing; the scanner's page is its scan batch
+   * @param limit how long the run may take before it is given up (reported as not converged)
+   */
+  RecoveryFlows(Database db, int threads, EngineConfig config, Duration limit) {
+    this.db = db;
+    this.sql = new Sql(db.dataSource());
+    this.threads = threads;
+    this.config = config;
+    this.limit = limit;
+  }
+
+  Result run(int flows) throws InterruptedException {
+    load(flows);
+    SimWallet wallet = paidWallet(flows);
+    SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
+    LeaseTokens leases = new LeaseTokens("recovery-bench", clock, config);
+    Advancer advancer =
+        new Advancer(
+            db.flowStore(),
+            wallet,
+            business,
+            WakeupScheduler.NONE,
+            EngineEvents.NONE,
+            leases,
+            config,
+            clock);
+    Scanner scanner = new Scanner(db.flowStore(), leases, config, EngineEvents.NONE, clock);
+    CountDownLatch done = new CountDownLatch(flows);
+    EngineRuntime runtime =
+        new EngineRuntime(
+            new EngineRuntime.Settings(
+                "recovery-bench",
+                "flow",
+                config.scanInterval(),
+                threads,
+                threads * 4,
+                Supervision.defaults()),
+            (id, trigger) -> {
+              AdvanceResult r = advancer.advance(id, trigger);
+              if (r.flow() != null && r.flow().status() == FlowStatus.BIZ_SUCCESS) {
+                done.countDown();
+              }
+            },
+            scanner::runRound);
+    long t0 = System.nanoTime();
+    runtime.start();
+    done.await(limit.toMillis(), TimeUnit.MILLISECONDS);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    runtime.close();
+    return new Result(
+        flows,
+        count("SELECT count(*) FROM pay_flow WHERE status = 'BIZ_SUCCESS'"),
+        count("SELECT count(*) FROM pay_flow_history"),
+        seconds);
+  }
+
+  /** Empty tables, then the flows: PAYING, unleased, due a second ago, one user each. */
+  private void load(int flows) {
+    new ScannerBench(db)
+        .exec(
+            "TRUNCATE pay_flow_history, pay_flow, outbox_event RESTART IDENTITY CASCADE",
+            "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
+                + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
+                + " next_retry_time, created_at, updated_at)"
+                + " SELECT g, 'bench', 'rec:' || g, 1, '"
+                + TRADE_PREFIX
+                + "' || g, 'r_"
+                + TRADE_PREFIX
+                + "' || g, 'PAYING', 1, "
+                + AMOUNT
+                + ", 'CNY', now() + interval '1 day', now() - interval '1 second', now(), now()"
+                + " FROM generate_series(1, "
+                + flows
+                + ") g",
+            "VACUUM ANALYZE pay_flow, pay_flow_history");
+  }
+
+  /** A wallet on which every flow's charge already executed, so its query answers SUCCESS. */
+  private SimWallet paidWallet(int flows) {
+    SimWallet wallet = new SimWallet(FaultPlan.none(), clock);
+    for (int g = 1; g <= flows; g++) {
+      wallet.pay(new ChargeRequest(TRADE_PREFIX + g, g, AMOUNT, "CNY"));
+    }
+    return wallet;
+  }
+
+  private long count(String query) {
+    return sql.query(query, ps -> {}, rs -> rs.getLong(1)).get(0);
+  }
+}

@@ -1,0 +1,55 @@
+package dev.clearway.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.lab.ClearwayMain;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A small run of {@code clearway bench recovery --json}: every flow reaches BIZ_SUCCESS,
+ * db-scheduler executes every task, and the JSON names its figures. Keeps no figures (BENCHMARKS.md
+ * does).
+ */
+class RecoveryBenchSmokeTest {
+
+  @Test
+  void everyFlowReachesBizSuccessAndEveryTaskRuns() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int exit =
+        ClearwayMain.run(
+            new String[] {"bench", "recovery", "--flows", "300", "--threads", "4", "--json"},
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            System.err);
+    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+    lines.forEach(System.err::println);
+    JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+
+    assertThat(exit).isZero();
+    List<String> names = new ArrayList<>();
+    json.propertyNames().forEach(names::add);
+    assertThat(names)
+        .containsExactly(
+            "flowsPerSec", "transitionsPerSec", "dbSchedulerExecutionsPerSec", "recoveryRatio");
+    assertThat(lines).anyMatch(l -> l.matches("flows +300 PAYING -> 300 BIZ_SUCCESS in .*"));
+    assertThat(lines)
+        .anyMatch(l -> l.matches("db-scheduler +300 of 300 no-op tasks in .*, 0 left"));
+    assertThat(lines).anyMatch(l -> l.matches("transitions/s .*\\(600 history rows\\)"));
+    assertThat(json.get("flowsPerSec").doubleValue()).isPositive();
+    // Two transitions per flow: PAYING -> PAYED -> BIZ_SUCCESS.
+    assertThat(json.get("transitionsPerSec").doubleValue())
+        .isCloseTo(
+            2 * json.get("flowsPerSec").doubleValue(), org.assertj.core.data.Offset.offset(0.1));
+    assertThat(json.get("recoveryRatio").doubleValue())
+        .isCloseTo(
+            json.get("transitionsPerSec").doubleValue()
+                / json.get("dbSchedulerExecutionsPerSec").doubleValue(),
+            org.assertj.core.data.Offset.offset(0.01));
+  }
+}
