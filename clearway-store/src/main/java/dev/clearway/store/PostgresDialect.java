@@ -295,9 +295,11 @@ public final class PostgresDialect implements SqlDialect {
     // sets by hash instead of probing the flows once per line.
     return """
         CREATE TEMPORARY TABLE recon_agreed AS
-        SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding
+        SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding,
+               s.trade_order_no IS NULL AS unsettled
           FROM statement_line l
           JOIN pay_flow f ON f.trade_order_no = l.trade_order_no
+          LEFT JOIN payment_settlement s ON s.trade_order_no = l.trade_order_no
          WHERE l.file_id = ?
            AND EXISTS (SELECT 1 FROM statement_file sf
                         WHERE sf.id = ? AND sf.account_ref = ? AND sf.status = 'IMPORTED')
@@ -310,8 +312,7 @@ public final class PostgresDialect implements SqlDialect {
                 OR NOT EXISTS (SELECT 1 FROM payment_attempt pa
                                 WHERE pa.provider_idempotency_key = l.attempt_key
                                   AND pa.trade_order_no <> l.trade_order_no))
-           AND NOT EXISTS (SELECT 1 FROM payment_settlement s
-                            WHERE s.trade_order_no = l.trade_order_no AND s.status <> 'SETTLED')
+           AND (s.trade_order_no IS NULL OR s.status = 'SETTLED')
         """;
   }
 }

@@ -11,6 +11,7 @@ import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.Objects;
@@ -29,8 +30,10 @@ public final class JdbcAgreeingLines implements AgreeingLines {
   /**
    * The first settlement of each agreeing payment: its row at version 0, which is the record of
    * that settlement until the row first changes (the change writes the version-0 history row from
-   * the row as it was, then its own; see {@link JdbcSettlementStore}). A trade order on two
-   * agreeing lines is inserted once: the second conflicts with the first.
+   * the row as it was, then its own; see {@link JdbcSettlementStore}). Only the payments that had
+   * no settlement row when the lines were selected are inserted, by a plain INSERT; it fails as a
+   * whole on a payment named by two agreeing lines, or inserted meanwhile by another run, and is
+   * then redone as {@link #SETTLE_EACH}.
    */
   private static final String SETTLE =
       """
@@ -38,8 +41,25 @@ public final class JdbcAgreeingLines implements AgreeingLines {
              statement_line_no, version, updated_at)
       SELECT trade_order_no, 'SETTLED', NULL::bigint, ?::bigint, NULL::bigint, 0, ?::timestamptz
         FROM recon_agreed
-      ON CONFLICT (trade_order_no) DO NOTHING
+       WHERE unsettled
       """;
+
+  /**
+   * {@link #SETTLE} leaving alone a trade order already inserted (by an earlier agreeing line of
+   * the file, or by another run).
+   */
+  private static final String SETTLE_EACH = SETTLE + "ON CONFLICT (trade_order_no) DO NOTHING\n";
+
+  /** A unique key violated: SQLSTATE 23505. */
+  private static final String UNIQUE_VIOLATION = "23505";
+
+  /**
+   * The columns the agreeing lines and the lines left to the matcher are selected by: their
+   * statistics let the planner see the new file's size (the wide raw text needs none).
+   */
+  private static final String ANALYZE_LINES =
+      "ANALYZE statement_line (file_id, line_no, kind, trade_order_no, attempt_key, amount, fee,"
+          + " currency, at)";
 
   private static final String REMAINING =
       "SELECT "
@@ -100,8 +120,11 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         st.execute("DROP TABLE IF EXISTS recon_agreed");
         // A file just copied in has no statistics yet: without them the planner probes the flows
         // once per line instead of joining the two sets by hash.
-        st.execute("ANALYZE statement_line");
+        st.execute(ANALYZE_LINES);
         st.execute("SET work_mem = '64MB'");
+        // The planner's estimate of these few large statements would buy compiling them to
+        // machine code, which takes longer than running them.
+        st.execute("SET jit = off");
       }
       long agreed;
       try (PreparedStatement ps = c.prepareStatement(dialect.agreeingLinesSql())) {
@@ -117,11 +140,7 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         st.execute("CREATE INDEX ON recon_agreed (trade_order_no)");
         st.execute("ANALYZE recon_agreed");
       }
-      try (PreparedStatement ps = c.prepareStatement(SETTLE)) {
-        ps.setLong(1, fileId);
-        ps.setObject(2, ts(at));
-        ps.executeUpdate();
-      }
+      settle(c, fileId, at);
       c.commit();
       c.setAutoCommit(true);
       return new JdbcClaim(c, fileId, account, agreed);
@@ -130,6 +149,30 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       throw e instanceof SQLException s
           ? new StoreException("agreeing lines", s)
           : (RuntimeException) e;
+    }
+  }
+
+  /** Inserts the settlement rows of the agreed payments that had none. */
+  private static void settle(Connection c, long fileId, Instant at) throws SQLException {
+    Savepoint before = c.setSavepoint();
+    try {
+      settle(c, SETTLE, fileId, at);
+      c.releaseSavepoint(before);
+    } catch (SQLException e) {
+      if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        throw e;
+      }
+      c.rollback(before);
+      settle(c, SETTLE_EACH, fileId, at);
+    }
+  }
+
+  private static void settle(Connection c, String sql, long fileId, Instant at)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setLong(1, fileId);
+      ps.setObject(2, ts(at));
+      ps.executeUpdate();
     }
   }
 
@@ -145,6 +188,7 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       try (Statement st = c.createStatement()) {
         st.execute("DROP TABLE IF EXISTS recon_agreed");
         st.execute("RESET work_mem");
+        st.execute("RESET jit");
       }
     } catch (SQLException e) {
       throw new StoreException("release agreeing lines", e);

@@ -1,10 +1,8 @@
 package dev.clearway.store.statement;
 
 import dev.clearway.core.statement.StatementLine;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.ZoneOffset;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -22,79 +20,56 @@ final class StatementLineCopy implements StatementLineWriter {
   private static final int BUFFER = 256 * 1024;
   static final int CHUNK = 100_000;
 
-  private final String fileId;
+  private final long fileId;
   private final PGConnection connection;
   private CopyIn copy;
-  private final StringBuilder row = new StringBuilder(256);
+  private final CopyTextRow row = new CopyTextRow();
   private byte[] buffer = new byte[BUFFER];
   private int used;
   private long sent;
   private long stored;
 
   StatementLineCopy(Connection c, long fileId) throws SQLException {
-    this.fileId = Long.toString(fileId);
+    this.fileId = fileId;
     this.connection = c.unwrap(PGConnection.class);
   }
 
   @Override
   public void add(StatementLine line) throws SQLException {
-    row.setLength(0);
-    row.append(fileId).append('\t').append(line.lineNo()).append('\t');
-    text(line.raw());
-    row.append('\t');
-    text(line.recordsMoney() ? line.kind().name() : null);
-    row.append('\t');
-    text(line.tradeOrderNo());
-    row.append('\t');
-    text(line.refundOrderNo());
-    row.append('\t');
-    text(line.attemptKey());
-    row.append('\t');
-    text(line.pspReference());
+    row.clear().number(fileId).number(line.lineNo()).text(line.raw());
     if (line.recordsMoney()) {
-      row.append('\t').append(line.amount()).append('\t').append(line.fee()).append('\t');
-      text(line.currency());
-      row.append('\t').append(line.at().atOffset(ZoneOffset.UTC));
+      row.text(line.kind().name());
     } else {
-      row.append("\t\\N\t\\N\t\\N\t\\N");
+      row.none();
     }
-    row.append('\n');
+    row.text(line.tradeOrderNo())
+        .text(line.refundOrderNo())
+        .text(line.attemptKey())
+        .text(line.pspReference());
+    if (line.recordsMoney()) {
+      row.number(line.amount()).number(line.fee()).text(line.currency()).instant(line.at());
+    } else {
+      row.none().none().none().none();
+    }
+    row.end();
     if (copy == null) {
       copy = connection.getCopyAPI().copyIn(COPY);
     }
-    write(row.toString().getBytes(StandardCharsets.UTF_8));
+    write(row.bytes(), row.length());
     if (++sent == CHUNK) {
       flush();
     }
   }
 
-  /** A text column of COPY's text format: {@code \N} for null, backslash escapes otherwise. */
-  private void text(String value) {
-    if (value == null) {
-      row.append("\\N");
-      return;
-    }
-    for (int i = 0; i < value.length(); i++) {
-      char ch = value.charAt(i);
-      switch (ch) {
-        case '\\' -> row.append("\\\\");
-        case '\t' -> row.append("\\t");
-        case '\n' -> row.append("\\n");
-        case '\r' -> row.append("\\r");
-        default -> row.append(ch);
-      }
-    }
-  }
-
-  private void write(byte[] bytes) throws SQLException {
-    if (used + bytes.length > buffer.length) {
+  private void write(byte[] bytes, int length) throws SQLException {
+    if (used + length > buffer.length) {
       drain();
-      if (bytes.length > buffer.length) {
-        buffer = new byte[bytes.length];
+      if (length > buffer.length) {
+        buffer = new byte[length];
       }
     }
-    System.arraycopy(bytes, 0, buffer, used, bytes.length);
-    used += bytes.length;
+    System.arraycopy(bytes, 0, buffer, used, length);
+    used += length;
   }
 
   private void drain() throws SQLException {

@@ -1,6 +1,7 @@
 package dev.clearway.store.statement;
 
 import dev.clearway.core.statement.HeaderedCsv;
+import dev.clearway.core.statement.IsoInstants;
 import dev.clearway.core.statement.MalformedStatementException;
 import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementLine;
@@ -9,7 +10,6 @@ import dev.clearway.core.statement.StatementParser;
 import java.io.InputStream;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.regex.Pattern;
 
 /**
  * The wallet's daily statement: a header {@code kind,order_no,trade_order_no,amount,currency,at},
@@ -19,8 +19,7 @@ import java.util.regex.Pattern;
  */
 public final class WalletCsvParser implements StatementParser {
   static final String HEADER = "kind,order_no,trade_order_no,amount,currency,at";
-  private static final Pattern CURRENCY = Pattern.compile("[A-Z]{3}");
-  private static final Pattern MINOR_UNITS = Pattern.compile("[0-9]{1,18}");
+  private static final int COLUMNS = 6;
 
   @Override
   public StatementFormat format() {
@@ -34,22 +33,14 @@ public final class WalletCsvParser implements StatementParser {
 
   private static StatementLine parseLine(long lineNo, String raw)
       throws MalformedStatementException {
-    String[] f = raw.split(",", -1);
-    if (f.length != 6) {
-      throw new MalformedStatementException(lineNo, "expected 6 columns, found " + f.length);
-    }
-    for (int i = 0; i < f.length; i++) {
-      if (f[i].isEmpty()) {
-        throw new MalformedStatementException(lineNo, "column " + (i + 1) + " is empty");
-      }
-    }
+    String[] f = columns(lineNo, raw);
     long amount = positiveAmount(lineNo, f[3]);
-    if (!CURRENCY.matcher(f[4]).matches()) {
+    if (!isCurrency(f[4])) {
       throw new MalformedStatementException(lineNo, "currency is not three capital letters");
     }
     Instant at;
     try {
-      at = Instant.parse(f[5]);
+      at = IsoInstants.parse(f[5]);
     } catch (DateTimeParseException e) {
       throw new MalformedStatementException(lineNo, "at is not an ISO-8601 instant");
     }
@@ -64,11 +55,56 @@ public final class WalletCsvParser implements StatementParser {
     };
   }
 
+  /** The six comma-separated columns of a data line, none of them empty. */
+  private static String[] columns(long lineNo, String raw) throws MalformedStatementException {
+    String[] f = new String[COLUMNS];
+    int count = 0;
+    int start = 0;
+    for (int i = 0; i <= raw.length(); i++) {
+      if (i == raw.length() || raw.charAt(i) == ',') {
+        if (count < COLUMNS) {
+          f[count] = raw.substring(start, i);
+        }
+        count++;
+        start = i + 1;
+      }
+    }
+    if (count != COLUMNS) {
+      throw new MalformedStatementException(
+          lineNo, "expected " + COLUMNS + " columns, found " + count);
+    }
+    for (int i = 0; i < COLUMNS; i++) {
+      if (f[i].isEmpty()) {
+        throw new MalformedStatementException(lineNo, "column " + (i + 1) + " is empty");
+      }
+    }
+    return f;
+  }
+
+  private static boolean isCurrency(String text) {
+    return text.length() == 3
+        && isCapital(text.charAt(0))
+        && isCapital(text.charAt(1))
+        && isCapital(text.charAt(2));
+  }
+
+  private static boolean isCapital(char ch) {
+    return ch >= 'A' && ch <= 'Z';
+  }
+
+  /** Whole minor units: one to eighteen ASCII digits, above zero. */
   private static long positiveAmount(long lineNo, String text) throws MalformedStatementException {
-    if (!MINOR_UNITS.matcher(text).matches()) {
+    if (text.length() > 18) {
       throw new MalformedStatementException(lineNo, "amount is not whole minor units");
     }
-    long amount = Long.parseLong(text);
+    long amount = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (ch < '0' || ch > '9') {
+        throw new MalformedStatementException(lineNo, "amount is not whole minor units");
+      }
+      amount = amount * 10 + (ch - '0');
+    }
     if (amount <= 0) {
       throw new MalformedStatementException(lineNo, "amount is not positive");
     }
