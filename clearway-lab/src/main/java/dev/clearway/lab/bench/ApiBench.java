@@ -17,9 +17,17 @@ import tools.jackson.databind.JsonNode;
 public final class ApiBench {
   private ApiBench() {}
 
-  /** Options of {@code bench api}. */
+    /**
+   * Options of {@code bench api}; {@code jfr}, when not null, is the file a flight recording of the
+   * service JVM over the measured time only is written to.
+   */
   public record Options(
-      double durationSec, int concurrency, double warmupSec, String jdbcUrl, boolean json) {
+      double durationSec,
+      int concurrency,
+      double warmupSec,
+      String jdbcUrl,
+      boolean json,
+      java.nio.file.Path jfr) {
     public Options {
       if (durationSec <= 0 || warmupSec < 0 || concurrency < 1 || concurrency > 256) {
         throw new IllegalArgumentException(
@@ -37,6 +45,7 @@ public final class ApiBench {
           o.warmupSec(),
           o.durationSec());
       long[] cpu = new long[2];
+      ServiceProfile profile = new ServiceProfile(o.jfr());
       JsonNode load =
           LoadProcess.run(
               service.base(),
@@ -45,12 +54,14 @@ public final class ApiBench {
               new LoadProcess.Marks() {
                 @Override
                 public void warmupDone() {
+                  profile.start();
                   cpu[0] = ServiceJvm.cpuNanos();
                 }
 
                 @Override
                 public void measureDone() {
                   cpu[1] = ServiceJvm.cpuNanos();
+                  profile.stop();
                 }
               });
       service.stopService();

@@ -14,13 +14,15 @@ import java.util.regex.Pattern;
 
 /**
  * The load generator's client of the payment API: {@code POST /v1/payments} with a fresh
- * Idempotency-Key and {@code GET /v1/payment-flows/{id}}, over HTTP/1.1 keep-alive connections. A
- * flow is final when its answer (2xx) carries no number of milliseconds to poll after.
+ * Idempotency-Key (sent again with the same key on 503 or 409, as the API asks) and {@code GET
+ * /v1/payment-flows/{id}}, over HTTP/1.1 keep-alive connections. A flow is final when its answer (2xx) carries no number of milliseconds to poll after.
  */
 final class ApiClient {
   private static final Pattern FLOW_ID = Pattern.compile("\"flowId\":(\\d+)");
   private static final Pattern POLL_AGAIN = Pattern.compile("\"pollAfterMs\":\\d");
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final int MAX_RETRIES = 200;
+  private static final long RETRY_MILLIS = 50;
 
   /** One answer: its HTTP status, the flow id (or -1) and whether the flow is final. */
   record Answer(int status, long flowId, boolean terminal) {}
@@ -61,7 +63,18 @@ final class ApiClient {
             .header("Idempotency-Key", "idem-" + bizKey)
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build();
-    return send(request);
+    Answer answer = send(request);
+    for (int retry = 0; retry < MAX_RETRIES && retryable(answer.status()); retry++) {
+      // 503: created but no worker free, or the node is busy; 409: the key's request still runs.
+      // A client sends the same request with the same key again, as the API asks.
+      Thread.sleep(RETRY_MILLIS);
+      answer = send(request);
+    }
+    return answer;
+  }
+
+  private static boolean retryable(int status) {
+    return status == 503 || status == 409 || status == 0;
   }
 
   /** Reads the flow. */

@@ -36,6 +36,8 @@ final class ApiLoad {
   private final ApiClient client;
   private final Plan plan;
   private final LoadRecorder recorder = new LoadRecorder();
+  private final java.util.concurrent.atomic.AtomicInteger failuresShown =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final long t0 = System.nanoTime();
   private final long deadline = Instant.now().plusSeconds(3_600).getEpochSecond();
 
@@ -118,11 +120,18 @@ final class ApiLoad {
       long post = (System.nanoTime() - intended) / 1_000;
       boolean created = a.status() >= 200 && a.status() < 300 && a.flowId() > 0;
       boolean terminal = a.terminal();
+      ApiClient.Answer last = a;
       while (created && !terminal && System.nanoTime() - intended < GIVE_UP_NANOS) {
         LockSupport.parkNanos(POLL_NANOS);
-        terminal = client.get(a.flowId()).terminal();
+        last = client.get(a.flowId());
+        terminal = last.terminal();
       }
       long done = terminal ? (System.nanoTime() - intended) / 1_000 : -1;
+      if (!terminal && failuresShown.getAndIncrement() < 3) {
+        System.err.printf(
+            "load: a payment did not end: POST %d, last answer %d, flow %d%n",
+            a.status(), last.status(), a.flowId());
+      }
       recorder.add(new LoadRecorder.Sample(intended - t0, post, done));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -241,6 +241,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON object as the last stdout line")
     boolean json;
 
+    @Option(
+        names = "--jfr",
+        paramLabel = "FILE",
+        description = "write a flight recording of the service over the measured time")
+    java.nio.file.Path jfr;
+
     Api(PrintStream out, PrintStream err) {
       this.out = out;
       this.err = err;
@@ -249,7 +255,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
       return ApiBench.run(
-          new ApiBench.Options(duration, concurrency, warmup, jdbcUrl, json), out, err);
+          new ApiBench.Options(duration, concurrency, warmup, jdbcUrl, json, jfr), out, err);
     }
   }
 
