@@ -17,7 +17,7 @@ import tools.jackson.databind.JsonNode;
 public final class ApiBench {
   private ApiBench() {}
 
-    /**
+  /**
    * Options of {@code bench api}; {@code jfr}, when not null, is the file a flight recording of the
    * service JVM over the measured time only is written to.
    */
@@ -74,7 +74,10 @@ public final class ApiBench {
       if (o.json()) {
         out.println(BenchJson.line(json));
       }
-      return load.get("measured").get("payments").intValue() > 0 ? 0 : 1;
+      int ended =
+          load.get("measured").get("payments").intValue()
+              + load.get("warmup").get("payments").intValue();
+      return ended > 0 ? 0 : 1;
     }
   }
 
@@ -100,6 +103,7 @@ public final class ApiBench {
     json.put("failed", m.get("failed").intValue());
     json.put("inProcessPayments", inProcess.converged());
     JsonNode w = load.get("warmup");
+    json.put("warmupPayments", w.get("payments").intValue());
     json.put("warmupPaymentsPerSec", BenchJson.fixed(w.get("paymentsPerSec").doubleValue(), 3));
     json.put("warmupPostP99Ms", BenchJson.fixed(w.get("postP99Ms").doubleValue(), 3));
     return json;

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 /**
  * The load generator's client of the payment API: {@code POST /v1/payments} with a fresh
  * Idempotency-Key (sent again with the same key on 503 or 409, as the API asks) and {@code GET
- * /v1/payment-flows/{id}}, over HTTP/1.1 keep-alive connections. A flow is final when its answer (2xx) carries no number of milliseconds to poll after.
+ * /v1/payment-flows/{id}}, over HTTP/1.1 keep-alive connections. A flow is final when its answer
+ * (2xx) carries no number of milliseconds to poll after.
  */
 final class ApiClient {
   private static final Pattern FLOW_ID = Pattern.compile("\"flowId\":(\\d+)");
@@ -31,6 +32,8 @@ final class ApiClient {
   private final String authorization;
   private final String run = UUID.randomUUID().toString().substring(0, 8);
   private final AtomicLong next = new AtomicLong();
+  private final java.util.Map<String, AtomicLong> answers =
+      new java.util.concurrent.ConcurrentSkipListMap<>();
   private final HttpClient http =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
@@ -88,6 +91,15 @@ final class ApiClient {
     return send(request);
   }
 
+  /** How many answers of each kind (method and status, or the transport error) were seen. */
+  java.util.Map<String, AtomicLong> answers() {
+    return answers;
+  }
+
+  private void count(String kind) {
+    answers.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+  }
+
   private Answer send(HttpRequest request) throws InterruptedException {
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -95,9 +107,11 @@ final class ApiClient {
       Matcher m = FLOW_ID.matcher(text);
       long id = m.find() ? Long.parseLong(m.group(1)) : -1;
       int status = response.statusCode();
+      count(request.method() + " " + status);
       boolean ok = status >= 200 && status < 300;
       return new Answer(status, id, ok && id > 0 && !POLL_AGAIN.matcher(text).find());
     } catch (IOException e) {
+      count("io " + e.getClass().getSimpleName());
       return new Answer(0, -1, false);
     }
   }

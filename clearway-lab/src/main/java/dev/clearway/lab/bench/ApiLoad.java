@@ -27,7 +27,8 @@ final class ApiLoad {
    * @param rate payments started per second; 0 means a closed loop of {@code concurrency} workers
    * @param windowSec the length of the first and last windows reported apart (0: none)
    */
-  record Plan(int concurrency, double rate, double warmupSec, double durationSec, double windowSec) {
+  record Plan(
+      int concurrency, double rate, double warmupSec, double durationSec, double windowSec) {
     double endSec() {
       return warmupSec + durationSec;
     }

@@ -36,6 +36,7 @@ public final class ApiLoadMain {
             Double.parseDouble(a.getOrDefault("--window", "0")));
     ApiClient client = new ApiClient(URI.create(a.get("--base")), key);
     Map<String, Object> figures = new ApiLoad(client, plan).run(System.out);
+    System.err.println("load: answers " + client.answers());
     System.out.println(RESULT + BenchJson.line(figures));
     System.out.flush();
     System.exit(0);

@@ -36,8 +36,7 @@ final class ApiService implements AutoCloseable {
             .withJdbcUrl(jdbcUrl)
             .withProperties(
                 Map.of(
-                    "clearway.keys.merchant", MERCHANT + "=" + key,
-                    "logging.level.root", "WARN"));
+                    "clearway.keys.merchant", MERCHANT + "=" + key, "logging.level.root", "WARN"));
     return new ApiService(Serve.start(options, progress), key);
   }
 

@@ -24,7 +24,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class LoadProcess {
   private static final JsonMapper JSON = JsonMapper.builder().build();
-  private static final String LAUNCHER = "org.springframework.boot.loader.launch.PropertiesLauncher";
+  private static final String LAUNCHER =
+      "org.springframework.boot.loader.launch.PropertiesLauncher";
 
   /** Called on the reading thread at the load generator's markers. */
   interface Marks {

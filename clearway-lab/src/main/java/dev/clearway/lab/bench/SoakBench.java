@@ -9,10 +9,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * {@code clearway bench soak}: the service of {@code bench api} driven by the same load generator
  * at a constant rate (an open loop: payments start on time whatever the answers) for a number of
- * minutes; payments per second and POST p99 of the first and of the last window (five minutes, or
- * a third of a shorter run), the service JVM's heap after a full collection at the end of each,
- * and the largest tables' sizes before and after. Without a rate, a short closed-loop run at 16
- * clients on the same service measures what the API reaches, and the soak runs at half of it.
+ * minutes; payments per second and POST p99 of the first and of the last window (five minutes, or a
+ * third of a shorter run), the service JVM's heap after a full collection at the end of each, and
+ * the largest tables' sizes before and after. Without a rate, a short closed-loop run at 16 clients
+ * on the same service measures what the API reaches, and the soak runs at half of it.
  */
 public final class SoakBench {
   private static final double WINDOW_SEC = 300;
