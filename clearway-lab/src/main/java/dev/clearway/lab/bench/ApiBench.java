@@ -19,7 +19,7 @@ public final class ApiBench {
 
   /**
    * Options of {@code bench api}; {@code jfr}, when not null, is the file a flight recording of the
-   * service JVM over the measured time only is written to.
+   * service JVM over the warm-up and the measured time is written to.
    */
   public record Options(
       double durationSec,
@@ -45,7 +45,9 @@ public final class ApiBench {
           o.warmupSec(),
           o.durationSec());
       long[] cpu = new long[2];
+      // Started before the load: starting a recording can take seconds on a loaded machine.
       ServiceProfile profile = new ServiceProfile(o.jfr());
+      profile.start();
       JsonNode load =
           LoadProcess.run(
               service.base(),
@@ -54,7 +56,6 @@ public final class ApiBench {
               new LoadProcess.Marks() {
                 @Override
                 public void warmupDone() {
-                  profile.start();
                   cpu[0] = ServiceJvm.cpuNanos();
                 }
 
