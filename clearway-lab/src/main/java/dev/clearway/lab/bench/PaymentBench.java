@@ -14,6 +14,8 @@ import dev.clearway.store.Database;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
@@ -46,19 +48,7 @@ final class PaymentBench {
   }
 
   Result run(int payments) {
-    SimWallet wallet = new SimWallet(FaultPlan.none(), clock);
-    SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
-    try (EngineAssembly engine =
-        new EngineAssembly(
-            db.flowStore(),
-            wallet,
-            business,
-            EngineEvents.NONE,
-            EngineConfig.production(),
-            clock,
-            "bench",
-            concurrency,
-            UnaryOperator.identity())) {
+    try (EngineAssembly engine = engine()) {
       engine.start();
       drive(engine, "warmup", Math.min(WARMUP, payments));
       CommitCounter commits = new CommitCounter(db);
@@ -74,6 +64,62 @@ final class PaymentBench {
     }
   }
 
+  /**
+   * Payments for {@code warmupSec} seconds, then for {@code measureSec} seconds measured: the same
+   * closed loop the API bench drives through HTTP. Commits are not counted (0).
+   */
+  Result runFor(double warmupSec, double measureSec) {
+    String run = Long.toString(System.nanoTime(), 36);
+    try (EngineAssembly engine = engine()) {
+      engine.start();
+      timed(engine, run + ":warmup", warmupSec);
+      long t0 = System.nanoTime();
+      long[] latencies = timed(engine, run + ":run", measureSec);
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      long[] ok = Arrays.stream(latencies).filter(l -> l >= 0).sorted().toArray();
+      return new Result(
+          latencies.length, ok.length, seconds, 0, percentile(ok, 0.50), percentile(ok, 0.99));
+    }
+  }
+
+  private EngineAssembly engine() {
+    return new EngineAssembly(
+        db.flowStore(),
+        new SimWallet(FaultPlan.none(), clock),
+        new SimBusiness(FaultPlan.none(), clock),
+        EngineEvents.NONE,
+        EngineConfig.production(),
+        clock,
+        "bench",
+        concurrency,
+        UnaryOperator.identity());
+  }
+
+  /** Payments started until {@code seconds} have passed; latencies as in {@link #drive}. */
+  private long[] timed(EngineAssembly engine, String tag, double seconds) {
+    long end = System.nanoTime() + (long) (seconds * 1e9);
+    AtomicInteger next = new AtomicInteger();
+    Queue<Long> latencies = new ConcurrentLinkedQueue<>();
+    Parallel.run(
+        concurrency,
+        "bench",
+        t -> {
+          while (System.nanoTime() < end) {
+            latencies.add(pay(engine, tag, next.getAndIncrement()));
+          }
+        });
+    return latencies.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  private long pay(EngineAssembly engine, String tag, int i) {
+    GoalKey goal = GoalKey.ofDefaultMerchant(1 + i % 10_000, "bench", tag + ":" + i);
+    NewPayment p =
+        new NewPayment(goal, 100 + i % 1000, "CNY", clock.instant().plus(Duration.ofHours(1)));
+    long s = System.nanoTime();
+    AdvanceResult r = engine.payments().start(p).result();
+    return r.outcome() == AdvanceResult.Outcome.TERMINAL ? (System.nanoTime() - s) / 1_000 : -1;
+  }
+
   /** Returns each payment's create-to-terminal latency in microseconds, or -1 if not terminal. */
   private long[] drive(EngineAssembly engine, String tag, int payments) {
     long[] latencies = new long[payments];
@@ -84,16 +130,7 @@ final class PaymentBench {
         t -> {
           int i;
           while ((i = next.getAndIncrement()) < payments) {
-            GoalKey goal = GoalKey.ofDefaultMerchant(1 + i % 10_000, "bench", tag + ":" + i);
-            NewPayment p =
-                new NewPayment(
-                    goal, 100 + i % 1000, "CNY", clock.instant().plus(Duration.ofHours(1)));
-            long s = System.nanoTime();
-            AdvanceResult r = engine.payments().start(p).result();
-            latencies[i] =
-                r.outcome() == AdvanceResult.Outcome.TERMINAL
-                    ? (System.nanoTime() - s) / 1_000
-                    : -1;
+            latencies[i] = pay(engine, tag, i);
           }
         });
     return latencies;

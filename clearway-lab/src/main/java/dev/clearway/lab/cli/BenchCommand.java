@@ -1,11 +1,12 @@
 package dev.clearway.lab.cli;
 
+import dev.clearway.lab.bench.ApiBench;
 import dev.clearway.lab.bench.ArchiveBench;
 import dev.clearway.lab.bench.Bench;
 import dev.clearway.lab.bench.BenchOptions;
 import dev.clearway.lab.bench.DrainBench;
 import dev.clearway.lab.bench.ReconcileBench;
-import dev.clearway.lab.bench.RecoveryBench;
+import dev.clearway.lab.bench.SoakBench;
 import dev.clearway.lab.cluster.ClusterScaling;
 import java.io.PrintStream;
 import java.util.List;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code clearway bench} and its subcommands {@code drain}, {@code cluster}, {@code reconcile},
- * {@code archive} and {@code recovery}.
+ * {@code archive}, {@code recovery}, {@code api} and {@code soak}.
  */
 @Command(
     name = "bench",
@@ -59,7 +60,9 @@ public final class BenchCommand implements Callable<Integer> {
         .addSubcommand(new Cluster(out, err))
         .addSubcommand(new Reconcile(out, err))
         .addSubcommand(new Archive(out, err))
-        .addSubcommand(new Recovery(out, err));
+        .addSubcommand(new RecoveryBenchCommand(out, err))
+        .addSubcommand(new Api(out, err))
+        .addSubcommand(new Soak(out, err));
   }
 
   @Override
@@ -213,34 +216,87 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  /** {@code clearway bench recovery}: the scanner's recovery path next to db-scheduler. */
+  /** {@code clearway bench api}: payments through the HTTP API next to the in-process engine. */
   @Command(
-      name = "recovery",
+      name = "api",
       mixinStandardHelpOptions = true,
       description =
-          "Due PAYING flows moved to BIZ_SUCCESS by the scanner and its workers alone, next to"
-              + " db-scheduler executing as many no-op tasks, same database and threads, one run.")
-  static final class Recovery implements Callable<Integer> {
+          "Payments through POST /v1/payments of the service (as serve starts it) from a load"
+              + " generator JVM, then the in-process bench in the same run, and their ratio.")
+  static final class Api implements Callable<Integer> {
     private final PrintStream out;
     private final PrintStream err;
 
-    @Option(names = "--flows", defaultValue = "20000", description = "due flows, also the tasks")
-    int flows;
+    @Option(names = "--duration", defaultValue = "60", description = "measured seconds")
+    double duration;
 
-    @Option(names = "--threads", defaultValue = "8", description = "worker threads, 1 to 64")
-    int threads;
+    @Option(names = "--concurrency", defaultValue = "16", description = "clients, 1 to 256")
+    int concurrency;
+
+    @Option(names = "--warmup", defaultValue = "20", description = "warm-up seconds")
+    double warmup;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
 
     @Option(names = "--json", description = "one JSON object as the last stdout line")
     boolean json;
 
-    Recovery(PrintStream out, PrintStream err) {
+    @Option(
+        names = "--jfr",
+        paramLabel = "FILE",
+        description = "write a flight recording of the service over the measured time")
+    java.nio.file.Path jfr;
+
+    Api(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+      return ApiBench.run(
+          new ApiBench.Options(duration, concurrency, warmup, jdbcUrl, json, jfr), out, err);
+    }
+  }
+
+  /** {@code clearway bench soak}: a constant rate through the API for minutes. */
+  @Command(
+      name = "soak",
+      mixinStandardHelpOptions = true,
+      description =
+          "The service at a constant rate for --minutes: payments/s, POST p99 and heap after GC"
+              + " of the first and last five minutes, and the table sizes.")
+  static final class Soak implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--minutes", defaultValue = "30", description = "minutes at the rate")
+    double minutes;
+
+    @Option(
+        names = "--rate",
+        defaultValue = "0",
+        description = "payments/s (default: half of what a short bench api reaches)")
+    double rate;
+
+    @Option(names = "--warmup", defaultValue = "30", description = "warm-up seconds at the rate")
+    double warmup;
+
+    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    String jdbcUrl;
+
+    @Option(names = "--json", description = "one JSON object as the last stdout line")
+    boolean json;
+
+    Soak(PrintStream out, PrintStream err) {
       this.out = out;
       this.err = err;
     }
 
     @Override
     public Integer call() throws InterruptedException {
-      return RecoveryBench.run(new RecoveryBench.Options(flows, threads, json), out, err);
+      return SoakBench.run(new SoakBench.Options(minutes, rate, warmup, jdbcUrl, json), out, err);
     }
   }
 }

@@ -1,0 +1,140 @@
+package dev.clearway.lab.bench;
+
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code clearway bench api}: payments as a user makes them, through {@code POST /v1/payments} of
+ * the service started as {@code serve} starts it, from a load generator in a JVM of its own (a
+ * closed loop of {@code concurrency} clients, each polling its payment until final), after a
+ * warm-up reported apart; then, in the same run and on the same database, the in-process bench
+ * warmed and measured for as long; and the ratio of the two rates. The CPU per payment is the
+ * service JVM's (this one) over the measured time only.
+ */
+public final class ApiBench {
+  private ApiBench() {}
+
+  /**
+   * Options of {@code bench api}; {@code jfr}, when not null, is the file a flight recording of the
+   * service JVM over the warm-up and the measured time is written to.
+   */
+  public record Options(
+      double durationSec,
+      int concurrency,
+      double warmupSec,
+      String jdbcUrl,
+      boolean json,
+      java.nio.file.Path jfr) {
+    public Options {
+      if (durationSec <= 0 || warmupSec < 0 || concurrency < 1 || concurrency > 256) {
+        throw new IllegalArgumentException(
+            "--duration > 0, --warmup >= 0, --concurrency within [1, 256]");
+      }
+    }
+  }
+
+  public static int run(Options o, PrintStream out, PrintStream err) {
+    try (ApiService service = ApiService.start(o.jdbcUrl(), err)) {
+      err.printf(
+          Locale.ROOT,
+          "bench api: %d clients, warm-up %.0f s, measured %.0f s%n",
+          o.concurrency(),
+          o.warmupSec(),
+          o.durationSec());
+      long[] cpu = new long[2];
+      // Started before the load: starting a recording can take seconds on a loaded machine.
+      ServiceProfile profile = new ServiceProfile(o.jfr());
+      profile.start();
+      JsonNode load =
+          LoadProcess.run(
+              service.base(),
+              service.merchantKey(),
+              new ApiLoad.Plan(o.concurrency(), 0, o.warmupSec(), o.durationSec(), 0),
+              new LoadProcess.Marks() {
+                @Override
+                public void warmupDone() {
+                  cpu[0] = ServiceJvm.cpuNanos();
+                }
+
+                @Override
+                public void measureDone() {
+                  cpu[1] = ServiceJvm.cpuNanos();
+                  profile.stop();
+                }
+              });
+      service.stopService();
+      err.printf("bench api: the in-process bench, warmed and measured as long%n");
+      PaymentBench.Result inProcess =
+          new PaymentBench(service.database(), o.concurrency())
+              .runFor(o.warmupSec(), o.durationSec());
+      Map<String, Object> json = json(o, load, cpu, inProcess);
+      print(load.get("warmup"), json, out);
+      if (o.json()) {
+        out.println(BenchJson.line(json));
+      }
+      int ended =
+          load.get("measured").get("payments").intValue()
+              + load.get("warmup").get("payments").intValue();
+      return ended > 0 ? 0 : 1;
+    }
+  }
+
+  private static Map<String, Object> json(
+      Options o, JsonNode load, long[] cpu, PaymentBench.Result inProcess) {
+    JsonNode m = load.get("measured");
+    double api = m.get("paymentsPerSec").doubleValue();
+    int payments = m.get("payments").intValue();
+    double cpuMs = cpu[0] < 0 || payments == 0 ? Double.NaN : (cpu[1] - cpu[0]) / 1e6 / payments;
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("apiPaymentsPerSec", BenchJson.fixed(api, 2));
+    json.put("postP50Ms", BenchJson.fixed(m.get("postP50Ms").doubleValue(), 3));
+    json.put("postP99Ms", BenchJson.fixed(m.get("postP99Ms").doubleValue(), 3));
+    json.put("terminalP50Ms", BenchJson.fixed(m.get("terminalP50Ms").doubleValue(), 3));
+    json.put("terminalP99Ms", BenchJson.fixed(m.get("terminalP99Ms").doubleValue(), 3));
+    json.put("cpuMsPerPayment", BenchJson.fixed(cpuMs, 3));
+    json.put("inProcessPaymentsPerSec", BenchJson.fixed(inProcess.paymentsPerSec(), 2));
+    json.put("inProcessP99Ms", BenchJson.fixed(inProcess.p99Micros() / 1e3, 3));
+    json.put("apiRatio", BenchJson.fixed(api / inProcess.paymentsPerSec(), 3));
+    json.put("concurrency", o.concurrency());
+    json.put("durationSec", BenchJson.fixed(o.durationSec(), 1));
+    json.put("payments", payments);
+    json.put("failed", m.get("failed").intValue());
+    json.put("inProcessPayments", inProcess.converged());
+    JsonNode w = load.get("warmup");
+    json.put("warmupPayments", w.get("payments").intValue());
+    json.put("warmupPaymentsPerSec", BenchJson.fixed(w.get("paymentsPerSec").doubleValue(), 3));
+    json.put("warmupPostP99Ms", BenchJson.fixed(w.get("postP99Ms").doubleValue(), 3));
+    return json;
+  }
+
+  private static void print(JsonNode warmup, Map<String, Object> j, PrintStream out) {
+    out.printf(
+        Locale.ROOT,
+        "warm-up             %s payments/s, POST p99 %s ms%n",
+        BenchJson.fixed(warmup.get("paymentsPerSec").doubleValue(), 2),
+        BenchJson.fixed(warmup.get("postP99Ms").doubleValue(), 2));
+    out.printf(
+        Locale.ROOT,
+        "api payments/s      %s (%s payments, %s failed)%n",
+        j.get("apiPaymentsPerSec"),
+        j.get("payments"),
+        j.get("failed"));
+    out.printf(
+        Locale.ROOT, "POST p50 / p99      %s ms / %s ms%n", j.get("postP50Ms"), j.get("postP99Ms"));
+    out.printf(
+        Locale.ROOT,
+        "terminal p50 / p99  %s ms / %s ms%n",
+        j.get("terminalP50Ms"),
+        j.get("terminalP99Ms"));
+    out.printf(Locale.ROOT, "service CPU         %s ms/payment%n", j.get("cpuMsPerPayment"));
+    out.printf(
+        Locale.ROOT,
+        "in-process          %s payments/s, p99 %s ms%n",
+        j.get("inProcessPaymentsPerSec"),
+        j.get("inProcessP99Ms"));
+    out.printf(Locale.ROOT, "apiRatio            %s%n", j.get("apiRatio"));
+  }
+}

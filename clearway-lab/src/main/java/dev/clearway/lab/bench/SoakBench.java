@@ -1,0 +1,162 @@
+package dev.clearway.lab.bench;
+
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code clearway bench soak}: the service of {@code bench api} driven by the same load generator
+ * at a constant rate (an open loop: payments start on time whatever the answers) for a number of
+ * minutes; payments per second and POST p99 of the first and of the last window (five minutes, or a
+ * third of a shorter run), the service JVM's heap after a full collection at the end of each, and
+ * the largest tables' sizes before and after. Without a rate, a short closed-loop run at 16 clients
+ * on the same service measures what the API reaches, and the soak runs at half of it.
+ */
+public final class SoakBench {
+  private static final double WINDOW_SEC = 300;
+  private static final int PROBE_CLIENTS = 16;
+
+  private SoakBench() {}
+
+  /** Options of {@code bench soak}; {@code rate} 0 means half of a short {@code bench api}. */
+  public record Options(
+      double minutes, double rate, double warmupSec, String jdbcUrl, boolean json) {
+    public Options {
+      if (minutes <= 0 || rate < 0 || warmupSec < 0) {
+        throw new IllegalArgumentException("--minutes > 0, --rate >= 0, --warmup >= 0");
+      }
+    }
+  }
+
+  public static int run(Options o, PrintStream out, PrintStream err) throws InterruptedException {
+    try (ApiService service = ApiService.start(o.jdbcUrl(), err)) {
+      double rate = o.rate() > 0 ? o.rate() : probe(service, err) / 2;
+      double duration = o.minutes() * 60;
+      double window = Math.min(WINDOW_SEC, duration / 3);
+      err.printf(
+          Locale.ROOT,
+          "bench soak: %.1f payments/s for %.1f min after a %.0f s warm-up, windows of %.0f s%n",
+          rate,
+          o.minutes(),
+          o.warmupSec(),
+          window);
+      Map<String, Long> before = TableSizes.largest(service.database().dataSource(), 6);
+      long[] heap = new long[2];
+      Thread[] firstWindow = new Thread[1];
+      JsonNode load =
+          LoadProcess.run(
+              service.base(),
+              service.merchantKey(),
+              new ApiLoad.Plan(1, rate, o.warmupSec(), duration, window),
+              new LoadProcess.Marks() {
+                @Override
+                public void warmupDone() {
+                  firstWindow[0] = new Thread(() -> heap[0] = heapAfter(window), "soak-heap");
+                  firstWindow[0].start();
+                }
+
+                @Override
+                public void measureDone() {
+                  heap[1] = ServiceJvm.heapAfterGc();
+                }
+              });
+      if (firstWindow[0] != null) {
+        firstWindow[0].join();
+      }
+      Map<String, Long> after = TableSizes.largest(service.database().dataSource(), 6);
+      Map<String, Object> json = json(o, rate, window, load, heap, after);
+      print(json, before, after, out);
+      if (o.json()) {
+        out.println(BenchJson.line(json));
+      }
+      return load.get("measured").get("payments").intValue() > 0 ? 0 : 1;
+    }
+  }
+
+  /** What the API reaches at 16 clients in a short closed-loop run (also the soak's warm-up). */
+  private static double probe(ApiService service, PrintStream err) {
+    err.println("bench soak: measuring the API rate (10 s warm-up, 20 s at 16 clients)");
+    JsonNode load =
+        LoadProcess.run(
+            service.base(),
+            service.merchantKey(),
+            new ApiLoad.Plan(PROBE_CLIENTS, 0, 10, 20, 0),
+            new LoadProcess.Marks() {
+              @Override
+              public void warmupDone() {}
+
+              @Override
+              public void measureDone() {}
+            });
+    return Math.max(1, load.get("measured").get("paymentsPerSec").doubleValue());
+  }
+
+  private static long heapAfter(double seconds) {
+    try {
+      Thread.sleep((long) (seconds * 1000));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return ServiceJvm.heapAfterGc();
+  }
+
+  private static Map<String, Object> json(
+      Options o, double rate, double window, JsonNode load, long[] heap, Map<String, Long> sizes) {
+    JsonNode m = load.get("measured");
+    JsonNode first = load.get("first");
+    JsonNode last = load.get("last");
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("ratePerSec", BenchJson.fixed(rate, 2));
+    json.put("minutes", BenchJson.fixed(o.minutes(), 2));
+    json.put("windowSec", BenchJson.fixed(window, 1));
+    json.put("payments", m.get("payments").intValue());
+    json.put("failed", m.get("failed").intValue());
+    json.put("paymentsPerSec", BenchJson.fixed(m.get("paymentsPerSec").doubleValue(), 2));
+    json.put("postP99Ms", BenchJson.fixed(m.get("postP99Ms").doubleValue(), 3));
+    json.put("firstPaymentsPerSec", BenchJson.fixed(first.get("paymentsPerSec").doubleValue(), 2));
+    json.put("lastPaymentsPerSec", BenchJson.fixed(last.get("paymentsPerSec").doubleValue(), 2));
+    json.put("firstPostP99Ms", BenchJson.fixed(first.get("postP99Ms").doubleValue(), 3));
+    json.put("lastPostP99Ms", BenchJson.fixed(last.get("postP99Ms").doubleValue(), 3));
+    json.put("firstHeapAfterGcMb", BenchJson.fixed(heap[0] / 1048576.0, 1));
+    json.put("lastHeapAfterGcMb", BenchJson.fixed(heap[1] / 1048576.0, 1));
+    json.put("tableBytes", sizes);
+    return json;
+  }
+
+  private static void print(
+      Map<String, Object> j, Map<String, Long> before, Map<String, Long> after, PrintStream out) {
+    out.printf(
+        Locale.ROOT,
+        "rate                %s payments/s for %s min (%s payments, %s failed)%n",
+        j.get("ratePerSec"),
+        j.get("minutes"),
+        j.get("payments"),
+        j.get("failed"));
+    out.printf(
+        Locale.ROOT,
+        "payments/s          first %s s: %s, last: %s%n",
+        j.get("windowSec"),
+        j.get("firstPaymentsPerSec"),
+        j.get("lastPaymentsPerSec"));
+    out.printf(
+        Locale.ROOT,
+        "POST p99            first: %s ms, last: %s ms%n",
+        j.get("firstPostP99Ms"),
+        j.get("lastPostP99Ms"));
+    out.printf(
+        Locale.ROOT,
+        "heap after GC       first: %s MB, last: %s MB%n",
+        j.get("firstHeapAfterGcMb"),
+        j.get("lastHeapAfterGcMb"));
+    after.forEach(
+        (table, bytes) ->
+            out.printf(
+                Locale.ROOT,
+                "table %-24s %,d kB (before %,d kB)%n",
+                table,
+                bytes / 1024,
+                before.getOrDefault(table, 0L) / 1024));
+  }
+}

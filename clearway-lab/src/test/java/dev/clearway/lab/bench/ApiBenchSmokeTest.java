@@ -1,0 +1,88 @@
+package dev.clearway.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.lab.ClearwayMain;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Short runs of {@code clearway bench api --json} and {@code clearway bench soak --json}: the
+ * service over HTTP, the load generator in its own JVM, payments reaching terminal; keeps the
+ * commands working, keeps no figures.
+ */
+class ApiBenchSmokeTest {
+
+  @Test
+  void apiBenchPrintsItsFiguresAsJsonOnTheLastLine() {
+    JsonNode json =
+        lastLine(
+            "bench", "api", "--duration", "8", "--warmup", "3", "--concurrency", "2", "--json");
+
+    assertThat(names(json))
+        .startsWith(
+            "apiPaymentsPerSec",
+            "postP50Ms",
+            "postP99Ms",
+            "terminalP50Ms",
+            "terminalP99Ms",
+            "cpuMsPerPayment",
+            "inProcessPaymentsPerSec",
+            "inProcessP99Ms",
+            "apiRatio");
+    // Payments reached terminal through the API; on a loaded machine possibly only in warm-up.
+    assertThat(json.get("payments").intValue() + json.get("warmupPayments").intValue())
+        .isPositive();
+    assertThat(json.get("postP99Ms").doubleValue())
+        .isGreaterThanOrEqualTo(json.get("postP50Ms").doubleValue());
+    assertThat(json.get("terminalP50Ms").doubleValue())
+        .isGreaterThanOrEqualTo(json.get("postP50Ms").doubleValue());
+    assertThat(json.get("inProcessPayments").intValue()).isPositive();
+    assertThat(json.get("apiRatio").doubleValue())
+        .isCloseTo(
+            json.get("apiPaymentsPerSec").doubleValue()
+                / json.get("inProcessPaymentsPerSec").doubleValue(),
+            org.assertj.core.data.Offset.offset(0.01));
+  }
+
+  @Test
+  void soakPrintsBothWindowsHeapAndTablesAsJsonOnTheLastLine() {
+    JsonNode json =
+        lastLine("bench", "soak", "--minutes", "0.1", "--rate", "20", "--warmup", "1", "--json");
+
+    assertThat(names(json))
+        .contains(
+            "firstPaymentsPerSec",
+            "lastPaymentsPerSec",
+            "firstPostP99Ms",
+            "lastPostP99Ms",
+            "firstHeapAfterGcMb",
+            "lastHeapAfterGcMb",
+            "tableBytes");
+    assertThat(json.get("payments").intValue()).isPositive();
+    assertThat(json.get("windowSec").doubleValue()).isEqualTo(2.0);
+    assertThat(json.get("lastHeapAfterGcMb").doubleValue()).isPositive();
+    assertThat(json.get("tableBytes").get("pay_flow").longValue()).isPositive();
+  }
+
+  private static JsonNode lastLine(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int exit =
+        ClearwayMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
+    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+    assertThat(exit).as(String.join("\n", lines)).isZero();
+    return JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+  }
+
+  private static List<String> names(JsonNode json) {
+    List<String> names = new ArrayList<>();
+    json.propertyNames().forEach(names::add);
+    return names;
+  }
+}
