@@ -119,8 +119,8 @@ public interface SqlDialect {
   String refundTransitionSql();
 
   /**
-   * Claims a page of due rows of a leased table and returns {@code columns} of each claimed row
-   * as the claim wrote it (columns of the table, unqualified). Parameters, in order: now, after_id,
+   * Claims a page of due rows of a leased table and returns {@code columns} of each claimed row as
+   * the claim wrote it (columns of the table, unqualified). Parameters, in order: now, after_id,
    * limit, lease_owner, lease_until.
    */
   String claimDueRowsSql(LeasedTable.Shape table, String columns);
