@@ -102,7 +102,8 @@ public final class TestDatabase {
     try (Connection c = dataSource().getConnection();
         Statement st = c.createStatement()) {
       st.execute(
-          "TRUNCATE pay_flow_history, pay_flow, pay_flow_history_archive, pay_flow_archive,"
+          "TRUNCATE pay_flow_history, pay_flow_state, pay_flow_fact, pay_flow_history_archive,"
+              + " pay_flow_archive,"
               + " outbox_event, late_charge_sweep,"
               + " recon_difference_history, recon_difference, recon_run,"
               + " payment_settlement_history, payment_settlement RESTART IDENTITY CASCADE");
