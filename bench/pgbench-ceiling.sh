@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# What the database alone allows: replays the engine's exact happy-path SQL with pgbench (no Java),
+# What the database alone allows: replays the engine's exact happy-path SQL with pgbench (no Java)
 # for the schema before the hot-row split (migrations below V31, statements of
 # bench/pgbench/payment-v30.sql) and for the current schema (every migration, statements of
-# bench/pgbench/payment.sql), each on a fresh database of the same server, with
-# synchronous_commit=on, the same clients and the same duration, alternating old and new ROUNDS
-# times, and prints the payments/s of each and their ratio. Usage:
+# bench/pgbench/payment.sql), each on a fresh database of the same server, synchronous_commit=on,
+# same clients and duration, alternating old and new ROUNDS times. Prints for each: payments/s,
+# WAL bytes per payment and the server's CPU ms per payment (all PostgreSQL processes, when the
+# server runs on this machine; other activity on the server counts too), and the new/old ratios.
+# Usage:
 #   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-x EXTRA_SQL_FOR_NEW]
 #   (server: PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432 postgres)
 set -euo pipefail
@@ -21,27 +23,50 @@ version() { basename "$1" | sed -E 's/^V([0-9]+).*/\1/'; }
 create() { # database, highest major version to apply
   psql -qd postgres -c "CREATE DATABASE $1" -c "ALTER DATABASE $1 SET synchronous_commit = on" >/dev/null
   for f in $(ls "$migrations"/V*.sql | sort -V); do
-    [ "$(version "$f")" -le "$2" ] && psql -qd "$1" -v ON_ERROR_STOP=1 -f "$f" >/dev/null
+    if [ "$(version "$f")" -le "$2" ]; then psql -qd "$1" -v ON_ERROR_STOP=1 -f "$f" >/dev/null; fi
   done
-  psql -qd "$1" -c "VACUUM ANALYZE" >/dev/null
 }
 create "$old" 30
 create "$new" 999999
-[ -n "$extra" ] && psql -qd "$new" -v ON_ERROR_STOP=1 -f "$extra" >/dev/null
-tps() { pgbench -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$1" "$2" 2>/dev/null | awk '/^tps/ {print $3}'; }
+if [ -n "$extra" ]; then psql -qd "$new" -v ON_ERROR_STOP=1 -f "$extra" >/dev/null; fi
+# CPU ticks of the server: its live processes plus the reaped ones (the postmaster's children).
+pidfile="$(psql -Atd postgres -c 'SHOW data_directory' 2>/dev/null)/postmaster.pid"
+postmaster=$(head -1 "$pidfile" 2>/dev/null || echo "")
+ticks() {
+  [ -n "$postmaster" ] && [ -r "/proc/$postmaster/stat" ] || { echo 0; return; }
+  local t; t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat")
+  for p in $(pgrep -P "$postmaster"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  echo "$t"
+}
+lsn() { psql -Atd postgres -c "SELECT pg_current_wal_lsn()"; }
+# One run: prints "payments/s payments walBytes cpuTicks".
+run() {
+  local a w out
+  psql -qd postgres -c "CHECKPOINT" >/dev/null
+  a=$(ticks); w=$(lsn)
+  out=$(pgbench -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$1" "$2" 2>/dev/null)
+  echo "$(awk '/^tps/ {print $3}' <<<"$out") $(awk '/actually processed/ {print $NF}' <<<"$out" | cut -d/ -f1)" \
+    "$(psql -Atd postgres -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$w')")" "$(($(ticks) - a))"
+}
 # A short warm-up fills each schema's tables, then statistics are taken, as autovacuum would.
-seconds_given=$seconds; seconds=3
-tps "$here/pgbench/payment-v30.sql" "$old" >/dev/null; tps "$here/pgbench/payment.sql" "$new" >/dev/null
-for d in $old $new; do psql -qd "$d" -c "VACUUM ANALYZE" -c "CHECKPOINT" >/dev/null; done
-seconds=$seconds_given
-o=0; n=0
+warm() { pgbench -n -M prepared -c "$clients" -j 2 -T 3 -f "$1" "$2" >/dev/null 2>&1; psql -qd "$2" -c "VACUUM ANALYZE" >/dev/null; }
+warm "$here/pgbench/payment-v30.sql" "$old"; warm "$here/pgbench/payment.sql" "$new"
+results=""
 for ((i = 0; i < rounds; i++)); do
-  o=$(awk -v a="$o" -v b="$(tps "$here/pgbench/payment-v30.sql" "$old")" 'BEGIN {print a + b}')
-  n=$(awk -v a="$n" -v b="$(tps "$here/pgbench/payment.sql" "$new")" 'BEGIN {print a + b}')
+  results+="old $(run "$here/pgbench/payment-v30.sql" "$old")"$'\n'
+  results+="new $(run "$here/pgbench/payment.sql" "$new")"$'\n'
 done
-awk -v o="$o" -v n="$n" -v r="$rounds" -v c="$clients" -v t="$seconds" 'BEGIN {
-  printf "clients / seconds / rounds             %d / %d / %d (synchronous_commit=on)\n", c, t, r
-  printf "SQL-only payments/s, before V31        %.0f\n", o / r
-  printf "SQL-only payments/s, current schema    %.0f\n", n / r
-  printf "ratio current / before                 %.2f\n", n / o
-}'
+hz=$(getconf CLK_TCK)
+awk -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
+  NF == 5 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5 }
+  END {
+    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=on)\n", c, t, r
+    printf "                                        before V31   current   current/before\n"
+    printf "SQL-only payments/s                     %10.0f %9.0f %10.2f\n", tps["old"] / r, tps["new"] / r, tps["new"] / tps["old"]
+    wo = wal["old"] / n["old"]; wn = wal["new"] / n["new"]
+    printf "WAL bytes per payment                   %10.0f %9.0f %10.2f\n", wo, wn, wn / wo
+    if (cpu["old"] > 0) {
+      co = cpu["old"] * 1000 / hz / n["old"]; cn = cpu["new"] * 1000 / hz / n["new"]
+      printf "server CPU ms per payment               %10.2f %9.2f %10.2f\n", co, cn, cn / co
+    }
+  }' <<<"$results"

@@ -62,8 +62,8 @@ final class FlowCreation {
   private FlowCreation() {}
 
   /**
-   * The goal's live or done attempt if there is one, else the new attempt. A concurrent creation
-   * of the same goal makes this throw a unique violation (uk_biz_attempt, uk_live_attempt).
+   * The goal's live or done attempt if there is one, else the new attempt. A concurrent creation of
+   * the same goal makes this throw a unique violation (uk_biz_attempt, uk_live_attempt).
    */
   static CreateResult create(DataSource dataSource, NewPayment payment, Lease lease, Instant now)
       throws SQLException {

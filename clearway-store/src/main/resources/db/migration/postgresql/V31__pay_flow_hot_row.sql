@@ -248,5 +248,11 @@ BEGIN
 END
 $$ LANGUAGE plpgsql;
 
+-- The functions that reach the other table find it in the schema they were created in, whatever
+-- the caller's search_path (a schema other than the default one works as the default one does).
+ALTER FUNCTION pay_flow_fact_guard() SET search_path FROM CURRENT;
+ALTER FUNCTION pay_flow_state_ended() SET search_path FROM CURRENT;
+ALTER FUNCTION pay_flow_view_write() SET search_path FROM CURRENT;
+
 CREATE TRIGGER trg_pay_flow_view_write INSTEAD OF INSERT OR UPDATE OR DELETE ON pay_flow
   FOR EACH ROW EXECUTE FUNCTION pay_flow_view_write();
