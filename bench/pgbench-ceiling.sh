@@ -7,21 +7,24 @@
 # WAL bytes per payment and the server's CPU ms per payment (all PostgreSQL processes, when the
 # server runs on this machine; other activity on the server counts too), and the new/old ratios.
 # Usage:
-#   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-x EXTRA_SQL_FOR_NEW]
+#   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-s on|off] [-x EXTRA_SQL_FOR_NEW]
+#   (-s off: synchronous_commit=off instead, for a figure labelled as such)
 #   (server: PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432 postgres)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 migrations="$here/../clearway-store/src/main/resources/db/migration/postgresql"
-clients=16; seconds=10; rounds=1; extra=""
-while getopts "c:T:r:x:" o; do
-  case $o in c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; x) extra=$OPTARG;; *) exit 2;; esac
+clients=16; seconds=10; rounds=1; extra=""; sync=on
+while getopts "c:T:r:s:x:" o; do
+  case $o in
+    c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; s) sync=$OPTARG;; x) extra=$OPTARG;; *) exit 2;;
+  esac
 done
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 old="clearway_pgbench_old_$$"; new="clearway_pgbench_new_$$"
 trap 'for d in $old $new; do psql -qd postgres -c "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done' EXIT
 version() { basename "$1" | sed -E 's/^V([0-9]+).*/\1/'; }
 create() { # database, highest major version to apply
-  psql -qd postgres -c "CREATE DATABASE $1" -c "ALTER DATABASE $1 SET synchronous_commit = on" >/dev/null
+  psql -qd postgres -c "CREATE DATABASE $1" -c "ALTER DATABASE $1 SET synchronous_commit = $sync" >/dev/null
   for f in $(ls "$migrations"/V*.sql | sort -V); do
     if [ "$(version "$f")" -le "$2" ]; then psql -qd "$1" -v ON_ERROR_STOP=1 -f "$f" >/dev/null; fi
   done
@@ -57,10 +60,10 @@ for ((i = 0; i < rounds; i++)); do
   results+="new $(run "$here/pgbench/payment.sql" "$new")"$'\n'
 done
 hz=$(getconf CLK_TCK)
-awk -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
+awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
   NF == 5 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5 }
   END {
-    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=on)\n", c, t, r
+    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s)\n", c, t, r, s
     printf "                                        before V31   current   current/before\n"
     printf "SQL-only payments/s                     %10.0f %9.0f %10.2f\n", tps["old"] / r, tps["new"] / r, tps["new"] / tps["old"]
     wo = wal["old"] / n["old"]; wn = wal["new"] / n["new"]
