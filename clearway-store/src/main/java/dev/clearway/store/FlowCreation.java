@@ -21,8 +21,8 @@ import javax.sql.DataSource;
  * Creates an attempt of a goal in one statement (one commit): the goal's attempts are read in both
  * tables, and only if none of them is live or done are the facts (with the order numbers derived
  * from the new id), the WAIT_PAY state held by the creator's lease and the creation history row
- * written. The id is taken from the sequence first, so that the numbers are written with the row
- * and never by a second version of it.
+ * written. The id is taken from the sequence first (in the same transaction), so that the numbers
+ * are written with the row and never by a second version of it.
  */
 final class FlowCreation {
 
@@ -67,36 +67,40 @@ final class FlowCreation {
    */
   static CreateResult create(DataSource dataSource, NewPayment payment, Lease lease, Instant now)
       throws SQLException {
+    // One transaction for the id and the row: one commit per creation.
+    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now));
+  }
+
+  private static CreateResult create(Connection c, NewPayment payment, Lease lease, Instant now)
+      throws SQLException {
     GoalKey goal = payment.goal();
-    try (Connection c = dataSource.getConnection()) {
-      long id = nextId(c);
-      OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
-      try (PreparedStatement ps = c.prepareStatement(CREATE)) {
-        JdbcFlowStore.bindGoalTwice(ps, goal);
-        int i = 9;
-        ps.setLong(i++, id);
-        ps.setString(i++, goal.merchant());
-        ps.setLong(i++, goal.userId());
-        ps.setString(i++, goal.scene());
-        ps.setString(i++, goal.bizKey());
-        ps.setString(i++, numbers.tradeOrderNo());
-        ps.setString(i++, numbers.refundOrderNo());
-        ps.setLong(i++, payment.amount());
-        ps.setString(i++, payment.currency());
-        ps.setObject(i++, ts(payment.bizDeadline()));
-        ps.setObject(i++, ts(now));
-        ps.setObject(i++, ts(lease.until()));
-        ps.setString(i++, lease.token());
-        ps.setObject(i++, ts(now));
-        ps.setString(i++, TriggerSource.SYNC.name());
-        ps.setObject(i, ts(now));
-        try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next()) {
-            throw new SQLException("create attempt: neither a new nor an existing attempt");
-          }
-          PayFlow flow = FlowRows.map(rs);
-          return new CreateResult(flow, rs.getBoolean("created"));
+    long id = nextId(c);
+    OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
+    try (PreparedStatement ps = c.prepareStatement(CREATE)) {
+      JdbcFlowStore.bindGoalTwice(ps, goal);
+      int i = 9;
+      ps.setLong(i++, id);
+      ps.setString(i++, goal.merchant());
+      ps.setLong(i++, goal.userId());
+      ps.setString(i++, goal.scene());
+      ps.setString(i++, goal.bizKey());
+      ps.setString(i++, numbers.tradeOrderNo());
+      ps.setString(i++, numbers.refundOrderNo());
+      ps.setLong(i++, payment.amount());
+      ps.setString(i++, payment.currency());
+      ps.setObject(i++, ts(payment.bizDeadline()));
+      ps.setObject(i++, ts(now));
+      ps.setObject(i++, ts(lease.until()));
+      ps.setString(i++, lease.token());
+      ps.setObject(i++, ts(now));
+      ps.setString(i++, TriggerSource.SYNC.name());
+      ps.setObject(i, ts(now));
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("create attempt: neither a new nor an existing attempt");
         }
+        PayFlow flow = FlowRows.map(rs);
+        return new CreateResult(flow, rs.getBoolean("created"));
       }
     }
   }
