@@ -1,30 +1,75 @@
 #!/usr/bin/env bash
 # What the database alone allows: replays the engine's exact happy-path SQL with pgbench (no Java)
-# and the single-row UPDATE baseline, on a fresh database of a PostgreSQL server, and prints the
-# efficiency ceiling that the SQL itself sets. The database runs with synchronous_commit=on, as a
-# payment engine must; -a measures it with synchronous_commit=off instead (an extra, labelled so in
-# the output). Usage:
-#   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-a]      (server: PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432 postgres)
+# for the schema before the hot-row split (migrations below V31, statements of
+# bench/pgbench/payment-v30.sql) and for the current schema (every migration, statements of
+# bench/pgbench/payment.sql), each on a fresh database of the same server, synchronous_commit=on,
+# same clients and duration, alternating old and new ROUNDS times. Prints for each: payments/s,
+# WAL bytes per payment and the server's CPU ms per payment (all PostgreSQL processes, when the
+# server runs on this machine; other activity on the server counts too), and the new/old ratios.
+# Usage:
+#   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-s on|off] [-x EXTRA_SQL_FOR_NEW]
+#   (-s off: synchronous_commit=off instead, for a figure labelled as such)
+#   (server: PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432 postgres)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-clients=16; seconds=10; sync=on
-while getopts "c:T:a" o; do case $o in c) clients=$OPTARG;; T) seconds=$OPTARG;; a) sync=off;; *) exit 2;; esac; done
+migrations="$here/../clearway-store/src/main/resources/db/migration/postgresql"
+clients=16; seconds=10; rounds=1; extra=""; sync=on
+while getopts "c:T:r:s:x:" o; do
+  case $o in
+    c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; s) sync=$OPTARG;; x) extra=$OPTARG;; *) exit 2;;
+  esac
+done
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
-db="clearway_pgbench_$$"
-trap 'psql -qd postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true' EXIT
-psql -qd postgres -c "CREATE DATABASE $db" -c "ALTER DATABASE $db SET synchronous_commit = $sync" >/dev/null
-shown=$(psql -Atqd "$db" -c "SHOW synchronous_commit")
-psql -qd "$db" -v ON_ERROR_STOP=1 \
-  -f "$here/../clearway-store/src/main/resources/db/migration/postgresql/V1__pay_flow.sql" >/dev/null
-psql -qd "$db" -c "CREATE TABLE bench_account (id INT PRIMARY KEY, balance BIGINT NOT NULL)" \
-  -c "INSERT INTO bench_account SELECT g, 0 FROM generate_series(1, 100000) g" -c "VACUUM ANALYZE" >/dev/null
-tps() { pgbench -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$1" "$db" 2>/dev/null | awk '/^tps/ {print $3}'; }
-payments=$(tps "$here/pgbench/payment.sql")
-baseline=$(tps "$here/pgbench/baseline.sql")
-awk -v p="$payments" -v b="$baseline" -v c="$clients" -v s="$shown" 'BEGIN {
-  printf "synchronous_commit                     %s%s\n", s, (s == "on" ? "" : "   (extra: not how the engine runs)")
-  printf "clients                                %d\n", c
-  printf "SQL-only payments/s (4 commits each)   %.0f\n", p
-  printf "baseline single-row UPDATE commits/s   %.0f\n", b
-  printf "efficiency ceiling of the SQL alone    %.3f\n", p * 4 / b
-}'
+old="clearway_pgbench_old_$$"; new="clearway_pgbench_new_$$"
+trap 'for d in $old $new; do psql -qd postgres -c "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done' EXIT
+version() { basename "$1" | sed -E 's/^V([0-9]+).*/\1/'; }
+create() { # database, highest major version to apply
+  psql -qd postgres -c "CREATE DATABASE $1" -c "ALTER DATABASE $1 SET synchronous_commit = $sync" >/dev/null
+  for f in $(ls "$migrations"/V*.sql | sort -V); do
+    if [ "$(version "$f")" -le "$2" ]; then psql -qd "$1" -v ON_ERROR_STOP=1 -f "$f" >/dev/null; fi
+  done
+}
+create "$old" 30
+create "$new" 999999
+if [ -n "$extra" ]; then psql -qd "$new" -v ON_ERROR_STOP=1 -f "$extra" >/dev/null; fi
+# CPU ticks of the server: its live processes plus the reaped ones (the postmaster's children).
+pidfile="$(psql -Atd postgres -c 'SHOW data_directory' 2>/dev/null)/postmaster.pid"
+postmaster=$(head -1 "$pidfile" 2>/dev/null || echo "")
+ticks() {
+  [ -n "$postmaster" ] && [ -r "/proc/$postmaster/stat" ] || { echo 0; return; }
+  local t; t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat")
+  for p in $(pgrep -P "$postmaster"); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  echo "$t"
+}
+lsn() { psql -Atd postgres -c "SELECT pg_current_wal_lsn()"; }
+# One run: prints "payments/s payments walBytes cpuTicks".
+run() {
+  local a w out
+  psql -qd postgres -c "CHECKPOINT" >/dev/null
+  a=$(ticks); w=$(lsn)
+  out=$(pgbench -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$1" "$2" 2>/dev/null)
+  echo "$(awk '/^tps/ {print $3}' <<<"$out") $(awk '/actually processed/ {print $NF}' <<<"$out" | cut -d/ -f1)" \
+    "$(psql -Atd postgres -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$w')")" "$(($(ticks) - a))"
+}
+# A short warm-up fills each schema's tables, then statistics are taken, as autovacuum would.
+warm() { pgbench -n -M prepared -c "$clients" -j 2 -T 3 -f "$1" "$2" >/dev/null 2>&1; psql -qd "$2" -c "VACUUM ANALYZE" >/dev/null; }
+warm "$here/pgbench/payment-v30.sql" "$old"; warm "$here/pgbench/payment.sql" "$new"
+results=""
+for ((i = 0; i < rounds; i++)); do
+  results+="old $(run "$here/pgbench/payment-v30.sql" "$old")"$'\n'
+  results+="new $(run "$here/pgbench/payment.sql" "$new")"$'\n'
+done
+hz=$(getconf CLK_TCK)
+awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
+  NF == 5 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5 }
+  END {
+    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s)\n", c, t, r, s
+    printf "                                        before V31   current   current/before\n"
+    printf "SQL-only payments/s                     %10.0f %9.0f %10.2f\n", tps["old"] / r, tps["new"] / r, tps["new"] / tps["old"]
+    wo = wal["old"] / n["old"]; wn = wal["new"] / n["new"]
+    printf "WAL bytes per payment                   %10.0f %9.0f %10.2f\n", wo, wn, wn / wo
+    if (cpu["old"] > 0) {
+      co = cpu["old"] * 1000 / hz / n["old"]; cn = cpu["new"] * 1000 / hz / n["new"]
+      printf "server CPU ms per payment               %10.2f %9.2f %10.2f\n", co, cn, cn / co
+    }
+  }' <<<"$results"

@@ -30,7 +30,7 @@ public final class ClearwayNode implements AutoCloseable {
   /** The leased tables: the table, its due column (the lease expiry while a row is held). */
   private static final List<String[]> LEASED =
       List.of(
-          new String[] {"pay_flow", "next_retry_time"},
+          new String[] {"pay_flow_state", "next_retry_time"},
           new String[] {"refund_order", "next_retry_time"},
           new String[] {"late_charge_check", "next_check_time"},
           new String[] {"late_charge_sweep", "lease_until"});

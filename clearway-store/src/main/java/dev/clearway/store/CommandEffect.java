@@ -33,7 +33,7 @@ final class CommandEffect {
           update(
               c,
               """
-              UPDATE pay_flow SET review_state = 'NONE', review_reason = NULL, retry_count = 0,
+              UPDATE pay_flow_state SET review_state = 'NONE', review_reason = NULL, retry_count = 0,
                      version = version + 1, next_retry_time = ?, lease_owner = NULL,
                      updated_at = ?
                WHERE id = ? AND status = ? AND version = ?
@@ -52,7 +52,7 @@ final class CommandEffect {
         update(
             c,
             """
-            UPDATE pay_flow SET status = ?, version = version + 1, review_state = 'NONE',
+            UPDATE pay_flow_state SET status = ?, version = version + 1, review_state = 'NONE',
                    review_reason = NULL, retry_count = 0, next_retry_time = ?,
                    lease_owner = NULL, last_error_code = ?, updated_at = ?
              WHERE id = ? AND status = ? AND version = ?

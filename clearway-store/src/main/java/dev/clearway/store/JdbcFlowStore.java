@@ -10,11 +10,8 @@ import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.Transitions;
-import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -42,7 +39,7 @@ public final class JdbcFlowStore implements FlowStore {
   public CreateResult createAttempt(NewPayment payment, Lease lease, Instant now) {
     for (int i = 0; i < CREATE_TRIES; i++) {
       try {
-        return Sql.inTransaction(dataSource, c -> createInTransaction(c, payment, lease, now));
+        return FlowCreation.create(dataSource, payment, lease, now);
       } catch (SQLException e) {
         // Race: another request created an attempt of this goal between our read and insert.
         // uk_biz_attempt or uk_live_attempt refused ours; read again and return the live one.
@@ -52,96 +49,6 @@ public final class JdbcFlowStore implements FlowStore {
       }
     }
     throw new StoreException("create attempt: too many concurrent creations of one goal", null);
-  }
-
-  private CreateResult createInTransaction(
-      Connection c, NewPayment payment, Lease lease, Instant now) throws SQLException {
-    GoalKey goal = payment.goal();
-    int lastAttempt = 0;
-    for (PayFlow existing : GoalAttempts.read(c, goal)) {
-      lastAttempt = Math.max(lastAttempt, existing.attemptNo());
-      if (!existing.status().isDefiniteFailure()) {
-        return new CreateResult(existing, false);
-      }
-    }
-    long id = insertWaitPay(c, payment, lastAttempt + 1, lease, now);
-    // Numbers are derived from the id; the same derivation repairs a row left without them.
-    PayFlow created = writeNumbers(c, id, OrderNumbers.derive(goal.userId(), id));
-    appendCreationHistory(c, created, now);
-    return new CreateResult(created, true);
-  }
-
-  /** Inserts the attempt, WAIT_PAY and held by the creator's lease; returns its id. */
-  private static long insertWaitPay(
-      Connection c, NewPayment payment, int attemptNo, Lease lease, Instant now)
-      throws SQLException {
-    GoalKey goal = payment.goal();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no, status, amount,
-                                  currency, biz_deadline_time, next_retry_time, lease_owner,
-                                  created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, 'WAIT_PAY', ?, ?, ?, ?, ?, ?, ?)
-            RETURNING id
-            """)) {
-      ps.setString(1, goal.merchant());
-      ps.setLong(2, goal.userId());
-      ps.setString(3, goal.scene());
-      ps.setString(4, goal.bizKey());
-      ps.setInt(5, attemptNo);
-      ps.setLong(6, payment.amount());
-      ps.setString(7, payment.currency());
-      ps.setObject(8, ts(payment.bizDeadline()));
-      ps.setObject(9, ts(lease.until()));
-      ps.setString(10, lease.token());
-      ps.setObject(11, ts(now));
-      ps.setObject(12, ts(now));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
-  }
-
-  /** Writes the derived numbers of the row just inserted; returns the row as written. */
-  private static PayFlow writeNumbers(Connection c, long id, OrderNumbers numbers)
-      throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "UPDATE pay_flow SET trade_order_no = ?, refund_order_no = ?"
-                + " WHERE id = ? AND trade_order_no IS NULL RETURNING "
-                + FLOW_COLUMNS)) {
-      ps.setString(1, numbers.tradeOrderNo());
-      ps.setString(2, numbers.refundOrderNo());
-      ps.setLong(3, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new SQLException("pay_flow " + id + " vanished inside its own transaction");
-        }
-        return FlowRows.map(rs);
-      }
-    }
-  }
-
-  private static void appendCreationHistory(Connection c, PayFlow f, Instant now)
-      throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
-                   refund_order_no, from_status, to_status, version, trigger_source, created_at)
-            VALUES (?, ?, ?, ?, ?, NULL, 'WAIT_PAY', 0, ?, ?)
-            """)) {
-      ps.setLong(1, f.id());
-      ps.setString(2, f.goal().bizKey());
-      ps.setInt(3, f.attemptNo());
-      ps.setString(4, f.tradeOrderNo());
-      ps.setString(5, f.refundOrderNo());
-      ps.setString(6, TriggerSource.SYNC.name());
-      ps.setObject(7, ts(now));
-      ps.executeUpdate();
-    }
   }
 
   @Override
@@ -173,7 +80,7 @@ public final class JdbcFlowStore implements FlowStore {
         .findFirst();
   }
 
-  private static String goalInBothTables(String order) {
+  static String goalInBothTables(String order) {
     String where = " WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?";
     return "SELECT "
         + FLOW_COLUMNS
@@ -186,7 +93,7 @@ public final class JdbcFlowStore implements FlowStore {
         + order;
   }
 
-  private static void bindGoalTwice(PreparedStatement ps, GoalKey goal) throws SQLException {
+  static void bindGoalTwice(PreparedStatement ps, GoalKey goal) throws SQLException {
     for (int offset = 0; offset <= 4; offset += 4) {
       ps.setString(offset + 1, goal.merchant());
       ps.setLong(offset + 2, goal.userId());
@@ -234,13 +141,18 @@ public final class JdbcFlowStore implements FlowStore {
   public void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now) {
     // 0 rows is fine: the numbers were already there (written by the creator or a peer).
     update(
-        "UPDATE pay_flow SET trade_order_no = ?, refund_order_no = ?, updated_at = ?"
-            + " WHERE id = ? AND trade_order_no IS NULL",
+        """
+        WITH numbered AS (
+          UPDATE pay_flow_fact SET trade_order_no = ?, refund_order_no = ?
+           WHERE id = ? AND trade_order_no IS NULL
+          RETURNING id)
+        UPDATE pay_flow_state s SET updated_at = ? FROM numbered WHERE s.id = numbered.id
+        """,
         ps -> {
           ps.setString(1, numbers.tradeOrderNo());
           ps.setString(2, numbers.refundOrderNo());
-          ps.setObject(3, ts(now));
-          ps.setLong(4, flowId);
+          ps.setLong(3, flowId);
+          ps.setObject(4, ts(now));
         });
   }
 
@@ -329,7 +241,7 @@ public final class JdbcFlowStore implements FlowStore {
     // held by a worker keeps its lease: that worker sees the cancel in the row its CAS returns.
     return update(
             """
-            UPDATE pay_flow SET cancel_requested_at = ?, updated_at = ?,
+            UPDATE pay_flow_state SET cancel_requested_at = ?, updated_at = ?,
                    next_retry_time = CASE WHEN lease_owner IS NULL
                                           THEN LEAST(next_retry_time, ?)
                                           ELSE next_retry_time END
@@ -349,7 +261,7 @@ public final class JdbcFlowStore implements FlowStore {
     // Fenced like every worker write: a worker that lost its lease freezes nothing.
     return update(
             """
-            UPDATE pay_flow SET review_state = 'FROZEN', review_reason = ?, lease_owner = NULL,
+            UPDATE pay_flow_state SET review_state = 'FROZEN', review_reason = ?, lease_owner = NULL,
                    updated_at = ?
              WHERE id = ? AND lease_owner = ?
             """,

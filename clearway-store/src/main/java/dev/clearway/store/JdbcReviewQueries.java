@@ -16,8 +16,8 @@ import javax.sql.DataSource;
  * transitions, commands and audit trail. Every list is one page, newest first by id: at most {@code
  * limit} rows with an id below {@code beforeId} (the id of the last row of the previous page, or
  * {@link Long#MAX_VALUE} for the first). Each statement reads an index that serves its filter and
- * its order: {@code idx_pay_flow_review_queue}, {@code idx_pay_flow_review_merchant}, {@code
- * idx_history_flow}, {@code idx_command_flow}, {@code idx_audit_flow}.
+ * its order: {@code idx_pay_flow_review_queue} (one merchant's page filters the facts joined to
+ * it), {@code idx_history_flow}, {@code idx_command_flow}, {@code idx_audit_flow}.
  */
 public final class JdbcReviewQueries {
   private final Sql sql;

@@ -18,10 +18,13 @@ import java.util.List;
  */
 public final class LeasedTable {
 
-  /** Payment flows; a frozen flow is never claimed and takes no worker write. */
+  /**
+   * Payment flows, through their narrow mutable state row; a frozen flow is never claimed and takes
+   * no worker write.
+   */
   public static final Shape PAY_FLOW =
       new Shape(
-          "pay_flow",
+          "pay_flow_state",
           "next_retry_time",
           "status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING') AND review_state <> 'FROZEN'",
           "review_state <> 'FROZEN'");

@@ -124,9 +124,11 @@ public final class PostgresDialect implements SqlDialect {
     // command (holder null) holds no lease and is fenced by the version alone. A frozen flow
     // takes no automatic transition. A transition opens a new stage: an escalation of the
     // previous stage is cleared.
+    // The update touches only the narrow state row (its primary key and the due index); the facts
+    // are joined for the history row, the event and the row returned.
     return """
         WITH moved AS (
-          UPDATE pay_flow
+          UPDATE pay_flow_state
              SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
                  lease_owner = ?, last_error_code = ?,
                  channel_request_id = COALESCE(?, channel_request_id),
@@ -137,22 +139,24 @@ public final class PostgresDialect implements SqlDialect {
                  updated_at = ?
            WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
              AND (?::text IS NULL OR lease_owner = ?)
-          RETURNING %s
+          RETURNING *
+        ), flow AS (
+          SELECT %s FROM moved JOIN pay_flow_fact USING (id)
         ), hist AS (
           INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
                  refund_order_no, from_status, to_status, version, trigger_source, request_id,
                  result_class, error_code, elapsed_ms, created_at)
           SELECT id, biz_key, attempt_no, trade_order_no, refund_order_no, ?, status, version,
                  ?, ?, ?, ?, ?, ?
-            FROM moved
+            FROM flow
         ), evt AS (
           INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
                                     created_at)
           SELECT 'flow-' || id || '-v' || version, ?, id, merchant_id, %s, ?
-            FROM moved
+            FROM flow
            WHERE ?::text IS NOT NULL
         )
-        SELECT %s FROM moved
+        SELECT %s FROM flow
         """
         .formatted(FLOW_COLUMNS, EVENT_PAYLOAD, FLOW_COLUMNS);
   }

@@ -81,7 +81,7 @@ final class ReconBenchData {
       }
       c.setAutoCommit(true);
       try (Statement st = c.createStatement()) {
-        st.execute("ANALYZE pay_flow");
+        st.execute("ANALYZE pay_flow_fact, pay_flow_state");
         st.execute("ANALYZE payment_attempt");
         st.execute("ANALYZE payment_order");
       }

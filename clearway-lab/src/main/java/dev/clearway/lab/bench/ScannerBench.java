@@ -63,33 +63,41 @@ final class ScannerBench {
 
   private void load(int terminalRows) {
     exec(
-        "TRUNCATE pay_flow_history, pay_flow, outbox_event"
+        "TRUNCATE pay_flow_history, pay_flow_state, pay_flow_fact, outbox_event"
             + (restartIds ? " RESTART IDENTITY" : "")
             + " CASCADE",
         // Terminal rows, as years of finished payments leave them.
-        "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
-            + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
-            + " next_retry_time, created_at, updated_at)"
-            + " SELECT g % 100000, 'bench', 'done:' || g, 1, 't_done_' || g, 'r_t_done_' || g,"
-            + " 'BIZ_SUCCESS', 3, 100, 'CNY', now(), now() - interval '1 day', now(), now()"
-            + " FROM generate_series(1, "
-            + terminalRows
-            + ") g",
+        flows(
+            "g % 100000, 'bench', 'done:' || g, 1, 't_done_' || g, 'r_t_done_' || g, 100, 'CNY',"
+                + " now(), now()",
+            "'BIZ_SUCCESS', 3, now() - interval '1 day', now()", terminalRows),
         // The due work: flows left PAYING by lost wake-ups, spread through the id range.
-        "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
-            + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
-            + " next_retry_time, created_at, updated_at)"
-            + " SELECT g, 'bench', 'due:' || g, 1, 't_due_' || g, 'r_t_due_' || g, 'PAYING', 1,"
-            + " 100, 'CNY', now() + interval '1 day', now() - interval '1 minute', now(), now()"
-            + " FROM generate_series(1, "
-            + DUE
-            + ") g",
-        "VACUUM ANALYZE pay_flow");
+        flows(
+            "g, 'bench', 'due:' || g, 1, 't_due_' || g, 'r_t_due_' || g, 100, 'CNY',"
+                + " now() + interval '1 day', now()",
+            "'PAYING', 1, now() - interval '1 minute', now()",
+            DUE),
+        "VACUUM ANALYZE pay_flow_fact, pay_flow_state");
+  }
+
+  /** Inserts {@code rows} flows (facts and state) with the given column expressions of g. */
+  private static String flows(String facts, String state, int rows) {
+    return "WITH f AS (INSERT INTO pay_flow_fact (user_id, scene, biz_key, attempt_no,"
+        + " trade_order_no, refund_order_no, amount, currency, biz_deadline_time, created_at)"
+        + " SELECT "
+        + facts
+        + " FROM generate_series(1, "
+        + rows
+        + ") g RETURNING id)"
+        + " INSERT INTO pay_flow_state (id, status, version, next_retry_time, updated_at)"
+        + " SELECT id, "
+        + state
+        + " FROM f";
   }
 
   private void makeDue() {
     exec(
-        "UPDATE pay_flow SET lease_owner = NULL, next_retry_time = now() - interval '1 minute'"
+        "UPDATE pay_flow_state SET lease_owner = NULL, next_retry_time = now() - interval '1 minute'"
             + " WHERE status = 'PAYING'");
   }
 

@@ -43,7 +43,8 @@ class ReconcileCommandTest {
       st.execute(
           "TRUNCATE recon_difference_history, recon_difference, recon_run,"
               + " payment_settlement_history, payment_settlement, statement_line, statement_file,"
-              + " refund_order_history, refund_order, pay_flow_history, pay_flow, outbox_event"
+              + " refund_order_history, refund_order, pay_flow_history, pay_flow_state, pay_flow_fact,"
+              + " outbox_event"
               + " RESTART IDENTITY CASCADE");
     }
   }

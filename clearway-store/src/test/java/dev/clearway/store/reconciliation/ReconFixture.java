@@ -33,7 +33,8 @@ final class ReconFixture {
             + " payment_settlement_history, payment_settlement, statement_line, statement_file,"
             + " attempt_compensation, channel_refund, recovery_task, payment_attempt_history,"
             + " provider_evidence, payment_attempt, payment_order, channel_account,"
-            + " refund_order_history, refund_order, pay_flow_history, pay_flow, outbox_event"
+            + " refund_order_history, refund_order, pay_flow_history, pay_flow_state, pay_flow_fact,"
+            + " outbox_event"
             + " RESTART IDENTITY CASCADE");
   }
 

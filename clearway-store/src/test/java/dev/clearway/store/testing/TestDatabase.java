@@ -167,7 +167,11 @@ public final class TestDatabase {
     try (Connection c = dataSource().getConnection();
         Statement st = c.createStatement()) {
       if (!isMysqlFamily()) {
-        st.execute("TRUNCATE " + RESET_TABLES + " RESTART IDENTITY CASCADE");
+        // PostgreSQL keeps a flow in two tables (its facts and its state) behind the pay_flow view.
+        st.execute(
+            "TRUNCATE "
+                + RESET_TABLES.replace("pay_flow,", "pay_flow_state, pay_flow_fact,")
+                + " RESTART IDENTITY CASCADE");
         return;
       }
       // One table per TRUNCATE (it also restarts AUTO_INCREMENT and fires no DELETE trigger),
