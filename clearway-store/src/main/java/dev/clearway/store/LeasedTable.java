@@ -27,7 +27,8 @@ public final class LeasedTable {
           "pay_flow_state",
           "next_retry_time",
           "status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING') AND review_state <> 'FROZEN'",
-          "review_state <> 'FROZEN'");
+          "review_state <> 'FROZEN'",
+          "pay_flow_fact");
 
   /** After-sales refund orders. */
   public static final Shape REFUND_ORDER =
@@ -53,8 +54,15 @@ public final class LeasedTable {
    * @param open the filter of rows a worker may claim; it matches the predicate of the table's
    *     partial scan index, so a page is read from that index
    * @param heldFilter a further condition every worker write requires (null: none)
+   * @param factsTable the table of the row's write-once facts, joined by id when a claim returns
+   *     whole rows (null: the table holds the whole row)
    */
-  public record Shape(String table, String dueColumn, String open, String heldFilter) {}
+  public record Shape(
+      String table, String dueColumn, String open, String heldFilter, String factsTable) {
+    public Shape(String table, String dueColumn, String open, String heldFilter) {
+      this(table, dueColumn, open, heldFilter, null);
+    }
+  }
 
   /** Binds the SET parameters of a reschedule; returns the index of the next parameter. */
   @FunctionalInterface

@@ -206,13 +206,11 @@ public final class PostgresDialect implements SqlDialect {
 
   @Override
   public String claimDueRowsSql(LeasedTable.Shape t, String columns) {
-    String returning =
-        java.util.Arrays.stream(columns.split(","))
-            .map(c -> "t." + c.strip())
-            .collect(java.util.stream.Collectors.joining(", "));
     // SKIP LOCKED: two scanners never claim the same row; the lease (the due column in the
     // future, lease_owner set) keeps it out of the next rounds until it expires. The open filter
-    // matches the predicate of the table's partial scan index, so the page is read from it.
+    // matches the predicate of the table's partial scan index, so the page is read from it. A table
+    // whose write-once facts live apart returns the claimed rows joined with their facts.
+    String facts = t.factsTable() == null ? "" : " JOIN " + t.factsTable() + " USING (id)";
     return """
         WITH due AS (
           SELECT id FROM %1$s
@@ -222,12 +220,14 @@ public final class PostgresDialect implements SqlDialect {
            ORDER BY id
            LIMIT ?
              FOR UPDATE SKIP LOCKED
+        ), moved AS (
+          UPDATE %1$s t SET lease_owner = ?, %2$s = ?
+            FROM due WHERE t.id = due.id
+          RETURNING t.*
         )
-        UPDATE %1$s t SET lease_owner = ?, %2$s = ?
-          FROM due WHERE t.id = due.id
-        RETURNING %4$s
+        SELECT %4$s FROM moved%5$s
         """
-        .formatted(t.table(), t.dueColumn(), t.open(), returning);
+        .formatted(t.table(), t.dueColumn(), t.open(), columns, facts);
   }
 
   @Override

@@ -14,16 +14,11 @@ import static dev.clearway.store.StoreFixtures.store;
 import static dev.clearway.store.StoreFixtures.walk;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.port.FlowStore.CreateResult;
 import dev.clearway.core.retention.RetentionKind;
 import dev.clearway.store.retention.JdbcRetentionStore;
 import dev.clearway.store.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
@@ -86,43 +81,5 @@ class ArchivedGoalCreationTest {
     assertThat(retry.flow().attemptNo()).isEqualTo(2);
     assertThat(repeat.created()).isFalse();
     assertThat(repeat.flow().id()).isEqualTo(retry.flow().id());
-    assertThat(archiveBranch(first.goal())).isEqualTo("never executed");
-  }
-
-  @Test
-  void aGoalWithoutALiveHotAttemptProbesTheArchive() throws Exception {
-    Instant now = now();
-    PayFlow failed = walk(created(now), now, PAYING, PAY_FAIL);
-    GoalKey unknown = GoalKey.ofDefaultMerchant(7, "renew", "never-seen");
-
-    assertThat(archiveBranch(failed.goal())).isEqualTo("executed");
-    assertThat(archiveBranch(unknown)).isEqualTo("executed");
-  }
-
-  /** Whether the creation read's archive branch ran for {@code goal}, from its executed plan. */
-  private static String archiveBranch(GoalKey goal) throws SQLException {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + GoalAttempts.SQL)) {
-      for (int offset = 0; offset <= 8; offset += 4) {
-        ps.setString(offset + 1, goal.merchant());
-        ps.setLong(offset + 2, goal.userId());
-        ps.setString(offset + 3, goal.scene());
-        ps.setString(offset + 4, goal.bizKey());
-      }
-      StringBuilder plan = new StringBuilder();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          plan.append(rs.getString(1)).append('\n');
-        }
-      }
-      String archiveScan =
-          plan.toString()
-              .lines()
-              .filter(line -> line.contains("on pay_flow_archive"))
-              .findFirst()
-              .orElseThrow(() -> new AssertionError("no archive scan in\n" + plan));
-      return archiveScan.contains("never executed") ? "never executed" : "executed";
-    }
   }
 }
