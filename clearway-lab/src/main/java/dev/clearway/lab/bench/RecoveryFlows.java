@@ -116,21 +116,25 @@ final class RecoveryFlows {
   private void load(int flows) {
     new ScannerBench(db)
         .exec(
-            "TRUNCATE pay_flow_history, pay_flow, outbox_event RESTART IDENTITY CASCADE",
-            "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
-                + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
-                + " next_retry_time, created_at, updated_at)"
+            "TRUNCATE pay_flow_history, pay_flow_state, pay_flow_fact, outbox_event"
+                + " RESTART IDENTITY CASCADE",
+            // A flow's write-once facts and its mutable state live in two tables.
+            "WITH f AS (INSERT INTO pay_flow_fact (user_id, scene, biz_key, attempt_no,"
+                + " trade_order_no, refund_order_no, amount, currency, biz_deadline_time,"
+                + " created_at)"
                 + " SELECT g, 'bench', 'rec:' || g, 1, '"
                 + TRADE_PREFIX
                 + "' || g, 'r_"
                 + TRADE_PREFIX
-                + "' || g, 'PAYING', 1, "
+                + "' || g, "
                 + AMOUNT
-                + ", 'CNY', now() + interval '1 day', now() - interval '1 second', now(), now()"
+                + ", 'CNY', now() + interval '1 day', now()"
                 + " FROM generate_series(1, "
                 + flows
-                + ") g",
-            "VACUUM ANALYZE pay_flow, pay_flow_history");
+                + ") g RETURNING id)"
+                + " INSERT INTO pay_flow_state (id, status, version, next_retry_time, updated_at)"
+                + " SELECT id, 'PAYING', 1, now() - interval '1 second', now() FROM f",
+            "VACUUM ANALYZE pay_flow_fact, pay_flow_state, pay_flow_history");
   }
 
   /** A wallet on which every flow's charge already executed, so its query answers SUCCESS. */

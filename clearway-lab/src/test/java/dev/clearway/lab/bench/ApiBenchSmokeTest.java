@@ -68,7 +68,9 @@ class ApiBenchSmokeTest {
     assertThat(json.get("payments").intValue()).isPositive();
     assertThat(json.get("windowSec").doubleValue()).isEqualTo(2.0);
     assertThat(json.get("lastHeapAfterGcMb").doubleValue()).isPositive();
-    assertThat(json.get("tableBytes").get("pay_flow").longValue()).isPositive();
+    List<String> tables = new ArrayList<>();
+    json.get("tableBytes").propertyNames().forEach(tables::add);
+    assertThat(tables).anyMatch(t -> t.startsWith("pay_flow"));
   }
 
   private static JsonNode lastLine(String... args) {
