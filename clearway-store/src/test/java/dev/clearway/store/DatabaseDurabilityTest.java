@@ -20,6 +20,12 @@ class DatabaseDurabilityTest {
 
   @Test
   void theSharedTestDatabaseDefersItsCommits() {
-    assertThat(TestDatabase.get().database().synchronousCommit()).isEqualTo("off");
+    String reported = TestDatabase.get().database().synchronousCommit();
+    if (System.getProperty("clearway.test.server", "").isBlank()) {
+      assertThat(reported).isEqualTo("off");
+    } else {
+      // On a server of the machine the setting is the server's own, not the test's to choose.
+      assertThat(reported).isIn("on", "off", "local", "remote_write", "remote_apply");
+    }
   }
 }
