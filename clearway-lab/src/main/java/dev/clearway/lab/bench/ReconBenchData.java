@@ -84,6 +84,7 @@ final class ReconBenchData {
         st.execute("ANALYZE pay_flow_fact, pay_flow_state");
         st.execute("ANALYZE payment_attempt");
         st.execute("ANALYZE payment_order");
+        st.execute("ANALYZE channel_account");
       }
       return accountId;
     }

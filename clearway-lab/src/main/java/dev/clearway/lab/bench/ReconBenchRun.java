@@ -1,6 +1,7 @@
 package dev.clearway.lab.bench;
 
 import dev.clearway.core.reconciliation.engine.ReconciliationJob;
+import dev.clearway.core.reconciliation.port.AgreeingLines;
 import dev.clearway.lab.reconcile.FixedTerms;
 import dev.clearway.lab.reconcile.LabRecon;
 import dev.clearway.store.Database;
@@ -30,10 +31,25 @@ final class ReconBenchRun {
     }
   }
 
-  /** Runs the job for the plan's account-day; fails unless the run ends DONE. */
-  static Found reconcile(Database db, ReconBenchPlan plan) {
-    LabRecon recon = new LabRecon(db, FixedTerms.wallet(), "wallet", Clock.systemUTC());
-    ReconciliationJob.Result result = recon.job().run(plan.account(), plan.day());
+  /**
+   * Runs the job for the plan's account-day, counting its time by phase; fails unless the run ends
+   * DONE.
+   */
+  static Found reconcile(Database db, ReconBenchPlan plan, ReconPhases phases) {
+    Clock clock = Clock.systemUTC();
+    LabRecon recon = new LabRecon(db, FixedTerms.wallet(), "wallet", clock);
+    AgreeingLines agreeing =
+        TimedReconPorts.of(
+            recon.agreeing(
+                (step, nanos) ->
+                    phases.add(
+                        "settle".equals(step) ? ReconPhases.SETTLEMENT : ReconPhases.AGREE,
+                        nanos)),
+            phases);
+    ReconciliationJob job =
+        new ReconciliationJob(
+            TimedReconPorts.of(recon.ports(), phases), recon.config(), clock, agreeing);
+    ReconciliationJob.Result result = job.run(plan.account(), plan.day());
     if (result.outcome() != ReconciliationJob.Outcome.DONE) {
       throw new IllegalStateException(
           "the bench run ended " + result.outcome() + ": " + result.detail());

@@ -43,11 +43,13 @@ public final class LabRecon {
   private final DataSource dataSource;
   private final Database db;
   private final JdbcAgreeingLines agreeing;
+  private final String walletAccount;
 
   public LabRecon(Database db, AccountTermsSource terms, String walletAccount, Clock clock) {
     this.db = db;
     this.dataSource = db.dataSource();
     this.clock = clock;
+    this.walletAccount = walletAccount;
     PostgresDialect dialect = new PostgresDialect();
     JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, walletAccount);
     this.ports =
@@ -68,6 +70,20 @@ public final class LabRecon {
 
   public ReconciliationJob job() {
     return new ReconciliationJob(ports, config, clock, agreeing);
+  }
+
+  /** The job's ports, to wrap (the bench times them). */
+  public ReconPorts ports() {
+    return ports;
+  }
+
+  public ReconConfig config() {
+    return config;
+  }
+
+  /** The set-based agreeing lines, telling {@code steps} how long each step of a claim took. */
+  public JdbcAgreeingLines agreeing(JdbcAgreeingLines.Steps steps) {
+    return new JdbcAgreeingLines(dataSource, new PostgresDialect(), walletAccount, steps);
   }
 
   public RepairPass repairPass() {

@@ -145,7 +145,7 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
           JOIN channel_account ca ON ca.id = a.channel_account_id
           JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
          WHERE a.status = 'SUCCEEDED'
-           AND a.channel_account_id IN (SELECT id FROM channel_account WHERE account_ref = ?)
+           AND ca.account_ref = ?
            AND a.updated_at >= ? AND a.updated_at < ?
            AND\s"""
         + attemptViewKept
