@@ -159,7 +159,6 @@ public final class ReconcileBench {
       fields.put("importMs", t.importMs());
       fields.put("reconcileMs", t.reconcileMs());
       fields.put("totalMs", total);
-      t.phaseMs().forEach((phase, ms) -> fields.put(phase + "Ms", ms));
       fields.put("baselineMs", baseline.millis());
       fields.put("ratio", BenchJson.fixed(ratio, 3));
       fields.put("peakHeapMiB", BenchJson.fixed(heapMiB, 1));
@@ -170,6 +169,7 @@ public final class ReconcileBench {
       fields.put("found", t.found().byClass());
       fields.put("baselineDiffering", baseline.differing());
       fields.put("synchronousCommit", synchronousCommit);
+      t.phaseMs().forEach((phase, ms) -> fields.put(phase + "Ms", ms));
       out.println(BenchJson.line(fields));
     }
     return allFound ? 0 : 1;

@@ -70,6 +70,18 @@ class ReconcileBenchTest {
     assertThat(json.get("planted").get("UNKNOWN_STATEMENT_LINE").intValue()).isEqualTo(2);
     assertThat(json.get("planted").get("BIZ_SUCCESS_WITHOUT_CHARGE").intValue()).isEqualTo(2);
     assertThat(json.get("planted").get("CHARGED_LOCAL_PAYING").intValue()).isEqualTo(2);
+    // The time by phase: every phase present, together the import and the reconciliation (each
+    // rounded down to the millisecond).
+    long phases = 0;
+    for (String phase :
+        List.of("parse", "copy", "agree", "match", "settlement", "differences", "unseen")) {
+      assertThat(json.get(phase + "Ms").longValue()).as(phase).isNotNegative();
+      phases += json.get(phase + "Ms").longValue();
+    }
+    assertThat(phases)
+        .isBetween(json.get("totalMs").longValue() - 8, json.get("totalMs").longValue());
+    assertThat(json.get("copyMs").longValue()).isPositive();
+    assertThat(json.get("agreeMs").longValue()).isPositive();
     // The baseline's join sees the amount mismatches and the unknown lines.
     assertThat(json.get("baselineDiffering").intValue()).isEqualTo(4);
   }
