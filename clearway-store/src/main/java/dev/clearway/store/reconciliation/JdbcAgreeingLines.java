@@ -144,6 +144,11 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         // The planner's estimate of these few large statements would buy compiling them to
         // machine code, which takes longer than running them.
         st.execute("SET jit = off");
+        // The select keeps a line only when its amount, currency and fee equal expressions of the
+        // flow's columns, conditions whose selectivity the planner can only guess (a default that
+        // estimates one row of a million): a nested loop built on that guess scans the flows once
+        // per line. Every side of this select is a whole file or a whole table: hash joins only.
+        st.execute("SET enable_nestloop = off");
       }
       long agreed;
       try (PreparedStatement ps = c.prepareStatement(dialect.agreeingLinesSql())) {
@@ -155,6 +160,8 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         agreed = ps.executeUpdate();
       }
       try (Statement st = c.createStatement()) {
+        // The reads that follow probe by index the few rows they keep.
+        st.execute("RESET enable_nestloop");
         // charge_shown probes the table once per movement kept: an index, whatever its size. Only
         // equality is asked of it, so a hash index, built from the keys' hash codes without
         // comparing the text of a million keys.
@@ -213,6 +220,7 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         st.execute("DROP TABLE IF EXISTS recon_agreed");
         st.execute("RESET work_mem");
         st.execute("RESET jit");
+        st.execute("RESET enable_nestloop");
       }
     } catch (SQLException e) {
       throw new StoreException("release agreeing lines", e);
