@@ -43,8 +43,7 @@ final class ReconBenchRun {
             recon.agreeing(
                 (step, nanos) ->
                     phases.add(
-                        "settle".equals(step) ? ReconPhases.SETTLEMENT : ReconPhases.AGREE,
-                        nanos)),
+                        "settle".equals(step) ? ReconPhases.SETTLEMENT : ReconPhases.AGREE, nanos)),
             phases);
     ReconciliationJob job =
         new ReconciliationJob(

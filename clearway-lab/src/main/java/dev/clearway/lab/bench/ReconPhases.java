@@ -41,10 +41,11 @@ final class ReconPhases {
 
   /** Sets {@code phase} to what is left of {@code totalNanos} once every other phase is counted. */
   void remainder(String phase, long totalNanos) {
-    long others = nanos.entrySet().stream()
-        .filter(e -> !e.getKey().equals(phase))
-        .mapToLong(Map.Entry::getValue)
-        .sum();
+    long others =
+        nanos.entrySet().stream()
+            .filter(e -> !e.getKey().equals(phase))
+            .mapToLong(Map.Entry::getValue)
+            .sum();
     nanos.put(phase, Math.max(0, totalNanos - others));
   }
 

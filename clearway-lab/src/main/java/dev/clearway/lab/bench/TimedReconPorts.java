@@ -18,9 +18,9 @@ import java.util.stream.Stream;
 /**
  * The reconciliation ports of the bench's timed run, each counting its time in a phase of {@link
  * ReconPhases}: the difference store in {@code differences}, the settlement store in {@code
- * settlement}, the unseen movements' stream (open to close, less the differences recorded meanwhile)
- * in {@code unseen}. The store's own split of the claim (selection, settlement) is passed in by the
- * store.
+ * settlement}, the unseen movements' stream (open to close, less the differences recorded
+ * meanwhile) in {@code unseen}. The store's own split of the claim (selection, settlement) is
+ * passed in by the store.
  */
 final class TimedReconPorts {
   private TimedReconPorts() {}
@@ -40,7 +40,8 @@ final class TimedReconPorts {
   }
 
   static AgreeingLines of(AgreeingLines agreeing, ReconPhases phases) {
-    return (fileId, account, terms, at) -> new Claim(agreeing.claim(fileId, account, terms, at), phases);
+    return (fileId, account, terms, at) ->
+        new Claim(agreeing.claim(fileId, account, terms, at), phases);
   }
 
   private static <T> T timed(ReconPhases phases, String phase, Supplier<T> work) {
@@ -52,8 +53,7 @@ final class TimedReconPorts {
     }
   }
 
-  private record Differences(DifferenceStore store, ReconPhases phases)
-      implements DifferenceStore {
+  private record Differences(DifferenceStore store, ReconPhases phases) implements DifferenceStore {
     @Override
     public Recorded record(Found found, Instant now) {
       return timed(phases, ReconPhases.DIFFERENCES, () -> store.record(found, now));
@@ -76,22 +76,27 @@ final class TimedReconPorts {
     }
   }
 
-  private record Settlements(SettlementStore store, ReconPhases phases)
-      implements SettlementStore {
+  private record Settlements(SettlementStore store, ReconPhases phases) implements SettlementStore {
     @Override
     public void mark(Mark mark) {
-      timed(phases, ReconPhases.SETTLEMENT, () -> {
-        store.mark(mark);
-        return null;
-      });
+      timed(
+          phases,
+          ReconPhases.SETTLEMENT,
+          () -> {
+            store.mark(mark);
+            return null;
+          });
     }
 
     @Override
     public void markAll(List<Mark> marks) {
-      timed(phases, ReconPhases.SETTLEMENT, () -> {
-        store.markAll(marks);
-        return null;
-      });
+      timed(
+          phases,
+          ReconPhases.SETTLEMENT,
+          () -> {
+            store.markAll(marks);
+            return null;
+          });
     }
 
     @Override

@@ -6,9 +6,9 @@ import java.time.LocalDate;
 import java.util.Optional;
 
 /**
- * A statement store that tells the bench how an import's time splits: the time spent in the
- * store's line sink (encoding and sending the lines) and everything else the store does count as
- * {@code copy}; the parser's time between two lines counts as {@code parse}.
+ * A statement store that tells the bench how an import's time splits: the time spent in the store's
+ * line sink (encoding and sending the lines) and everything else the store does count as {@code
+ * copy}; the parser's time between two lines counts as {@code parse}.
  */
 final class TimedStatementStore implements StatementStore {
   private final StatementStore store;
