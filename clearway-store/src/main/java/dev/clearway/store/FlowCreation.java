@@ -22,8 +22,8 @@ import javax.sql.DataSource;
  * Creates an attempt of a goal in one statement (one commit, one round trip): the goal's attempts
  * are read in both tables, and only if none of them is live or done is an id drawn from the
  * sequence and the facts (with the order numbers the database derives from the new id, by the rule
- * of {@link OrderNumbers#derive}), the state held by the creator's lease and the history written.
- * A started attempt is written already in PAYING at version 1, with both history rows (creation and
+ * of {@link OrderNumbers#derive}), the state held by the creator's lease and the history written. A
+ * started attempt is written already in PAYING at version 1, with both history rows (creation and
  * WAIT_PAY to PAYING), as if created and moved by two commits; otherwise it is WAIT_PAY at version
  * 0 with the creation row.
  */

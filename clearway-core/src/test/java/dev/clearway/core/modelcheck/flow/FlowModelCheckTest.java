@@ -48,7 +48,8 @@ class FlowModelCheckTest {
         .anySatisfy(
             label ->
                 assertThat(label)
-                    .startsWith("W2#1 [scanner] FlowStore.claimDueRows => [#1 PAYING v1 lease=W2#1"));
+                    .startsWith(
+                        "W2#1 [scanner] FlowStore.claimDueRows => [#1 PAYING v1 lease=W2#1"));
   }
 
   /**
