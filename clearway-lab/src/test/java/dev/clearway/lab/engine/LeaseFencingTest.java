@@ -1,8 +1,8 @@
 package dev.clearway.lab.engine;
 
 import static dev.clearway.core.flow.domain.FlowStatus.PAYED;
-import static dev.clearway.core.flow.domain.FlowStatus.REFUNDED;
 import static dev.clearway.core.flow.domain.FlowStatus.PAYING;
+import static dev.clearway.core.flow.domain.FlowStatus.REFUNDED;
 import static dev.clearway.service.testkit.EngineHarness.T0;
 import static dev.clearway.service.testkit.EngineHarness.goal;
 import static dev.clearway.service.testkit.EngineHarness.payment;
