@@ -65,7 +65,7 @@ warm "$here/pgbench/payment-v30.sql" "$old"; warm "$here/pgbench/payment.sql" "$
 engine_run() {
   local json
   psql -qd postgres -c "DROP DATABASE IF EXISTS $engine" -c "CREATE DATABASE $engine" \
-    -c "ALTER DATABASE $engine SET synchronous_commit = $sync" >/dev/null
+    -c "ALTER DATABASE $engine SET synchronous_commit = $sync" >/dev/null 2>&1
   json=$(java -jar "$jar" bench --jdbc-url "jdbc:postgresql://$PGHOST:$PGPORT/$engine?user=$PGUSER" \
     --payments "$payments" --concurrency "$clients" --no-scanner --json 2>/dev/null | tail -1)
   echo "engine $(sed -E 's/.*"paymentsPerSec":([0-9.]+).*/\1/' <<<"$json") $(sed -E 's/.*"commitsPerPayment":([0-9.]+).*/\1/' <<<"$json")"
