@@ -6,22 +6,29 @@
 # same clients and duration, alternating old and new ROUNDS times. Prints for each: payments/s,
 # WAL bytes per payment and the server's CPU ms per payment (all PostgreSQL processes, when the
 # server runs on this machine; other activity on the server counts too), and the new/old ratios.
+# With -e JAR (the lab jar, clearway-lab/target/clearway.jar), each round also runs the engine
+# itself on a third fresh database of the same server (`bench --jdbc-url ... --payments PAYMENTS
+# --concurrency CLIENTS --no-scanner --json`: in-process simulators, the same happy path) and prints
+# its payments/s, its commits per payment and engine / SQL-only (current): how close the engine
+# comes to the ceiling its own SQL sets.
 # Usage:
 #   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-s on|off] [-x EXTRA_SQL_FOR_NEW]
+#                            [-e JAR] [-p PAYMENTS]
 #   (-s off: synchronous_commit=off instead, for a figure labelled as such)
 #   (server: PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432 postgres)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 migrations="$here/../clearway-store/src/main/resources/db/migration/postgresql"
-clients=16; seconds=10; rounds=1; extra=""; sync=on
-while getopts "c:T:r:s:x:" o; do
+clients=16; seconds=10; rounds=1; extra=""; sync=on; jar=""; payments=3000
+while getopts "c:T:r:s:x:e:p:" o; do
   case $o in
-    c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; s) sync=$OPTARG;; x) extra=$OPTARG;; *) exit 2;;
+    c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; s) sync=$OPTARG;; x) extra=$OPTARG;;
+    e) jar=$OPTARG;; p) payments=$OPTARG;; *) exit 2;;
   esac
 done
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
-old="clearway_pgbench_old_$$"; new="clearway_pgbench_new_$$"
-trap 'for d in $old $new; do psql -qd postgres -c "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done' EXIT
+old="clearway_pgbench_old_$$"; new="clearway_pgbench_new_$$"; engine="clearway_pgbench_engine_$$"
+trap 'for d in $old $new $engine; do psql -qd postgres -c "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done' EXIT
 version() { basename "$1" | sed -E 's/^V([0-9]+).*/\1/'; }
 create() { # database, highest major version to apply
   psql -qd postgres -c "CREATE DATABASE $1" -c "ALTER DATABASE $1 SET synchronous_commit = $sync" >/dev/null
@@ -54,14 +61,25 @@ run() {
 # A short warm-up fills each schema's tables, then statistics are taken, as autovacuum would.
 warm() { pgbench -n -M prepared -c "$clients" -j 2 -T 3 -f "$1" "$2" >/dev/null 2>&1; psql -qd "$2" -c "VACUUM ANALYZE" >/dev/null; }
 warm "$here/pgbench/payment-v30.sql" "$old"; warm "$here/pgbench/payment.sql" "$new"
+# One engine run on a fresh database (Flyway migrates it): prints "engine payments/s commits".
+engine_run() {
+  local json
+  psql -qd postgres -c "DROP DATABASE IF EXISTS $engine" -c "CREATE DATABASE $engine" \
+    -c "ALTER DATABASE $engine SET synchronous_commit = $sync" >/dev/null 2>&1
+  json=$(java -jar "$jar" bench --jdbc-url "jdbc:postgresql://$PGHOST:$PGPORT/$engine?user=$PGUSER" \
+    --payments "$payments" --concurrency "$clients" --no-scanner --json 2>/dev/null | tail -1)
+  echo "engine $(sed -E 's/.*"paymentsPerSec":([0-9.]+).*/\1/' <<<"$json") $(sed -E 's/.*"commitsPerPayment":([0-9.]+).*/\1/' <<<"$json")"
+}
 results=""
 for ((i = 0; i < rounds; i++)); do
   results+="old $(run "$here/pgbench/payment-v30.sql" "$old")"$'\n'
   results+="new $(run "$here/pgbench/payment.sql" "$new")"$'\n'
+  if [ -n "$jar" ]; then results+="$(engine_run)"$'\n'; fi
 done
 hz=$(getconf CLK_TCK)
 awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
   NF == 5 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5 }
+  $1 == "engine" { eps += $2; ecommits += $3; engines++ }
   END {
     printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s)\n", c, t, r, s
     printf "                                        before V31   current   current/before\n"
@@ -71,5 +89,10 @@ awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
     if (cpu["old"] > 0) {
       co = cpu["old"] * 1000 / hz / n["old"]; cn = cpu["new"] * 1000 / hz / n["new"]
       printf "server CPU ms per payment               %10.2f %9.2f %10.2f\n", co, cn, cn / co
+    }
+    if (engines > 0) {
+      printf "engine payments/s (bench, same server)            %9.0f\n", eps / engines
+      printf "engine commits per payment                        %9.2f\n", ecommits / engines
+      printf "engine / SQL-only (current)                                  %10.2f\n", (eps / engines) / (tps["new"] / r)
     }
   }' <<<"$results"

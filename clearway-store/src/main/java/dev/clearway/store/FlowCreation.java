@@ -3,6 +3,7 @@ package dev.clearway.store;
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 import static dev.clearway.store.Sql.ts;
 
+import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.OrderNumbers;
@@ -18,11 +19,13 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 /**
- * Creates an attempt of a goal in one statement (one commit): the goal's attempts are read in both
- * tables, and only if none of them is live or done are the facts (with the order numbers derived
- * from the new id), the WAIT_PAY state held by the creator's lease and the creation history row
- * written. The id is taken from the sequence first (in the same transaction), so that the numbers
- * are written with the row and never by a second version of it.
+ * Creates an attempt of a goal in one statement (one commit, one round trip): the goal's attempts
+ * are read in both tables, and only if none of them is live or done is an id drawn from the
+ * sequence and the facts (with the order numbers the database derives from the new id, by the rule
+ * of {@link OrderNumbers#derive}), the state held by the creator's lease and the history written. A
+ * started attempt is written already in PAYING at version 1, with both history rows (creation and
+ * WAIT_PAY to PAYING), as if created and moved by two commits; otherwise it is WAIT_PAY at version
+ * 0 with the creation row.
  */
 final class FlowCreation {
 
@@ -33,21 +36,31 @@ final class FlowCreation {
       ), open AS (
         SELECT * FROM prior WHERE status NOT IN ('PAY_FAIL', 'CLOSED')
          ORDER BY attempt_no DESC LIMIT 1
+      ), n AS (
+        SELECT nextval('pay_flow_id_seq') AS id WHERE NOT EXISTS (SELECT 1 FROM open)
+      ), numbered AS (
+        SELECT id, pay_flow_trade_order_no(?, id) AS trade_order_no FROM n
       ), f AS (
         INSERT INTO pay_flow_fact (id, merchant_id, user_id, scene, biz_key, attempt_no,
                trade_order_no, refund_order_no, amount, currency, biz_deadline_time, created_at)
-        SELECT ?, ?, ?, ?, ?, (SELECT COALESCE(max(attempt_no), 0) + 1 FROM prior), ?, ?, ?, ?, ?, ?
-         WHERE NOT EXISTS (SELECT 1 FROM open)
+        SELECT id, ?, ?, ?, ?, (SELECT COALESCE(max(attempt_no), 0) + 1 FROM prior),
+               trade_order_no, 'r_' || trade_order_no, ?, ?, ?, ?
+          FROM numbered
         RETURNING *
       ), s AS (
-        INSERT INTO pay_flow_state (id, status, next_retry_time, lease_owner, updated_at)
-        SELECT id, 'WAIT_PAY', ?, ?, ? FROM f
+        INSERT INTO pay_flow_state (id, status, version, next_retry_time, lease_owner, updated_at)
+        SELECT id, ?, ?, ?, ?, ? FROM f
         RETURNING *
       ), h AS (
         INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
-               refund_order_no, from_status, to_status, version, trigger_source, created_at)
-        SELECT id, biz_key, attempt_no, trade_order_no, refund_order_no, NULL, 'WAIT_PAY', 0, ?, ?
-          FROM f
+               refund_order_no, from_status, to_status, version, trigger_source, result_class,
+               created_at)
+        SELECT id, biz_key, attempt_no, trade_order_no, refund_order_no, e.from_status,
+               e.to_status, e.version, ?, e.result_class, ?
+          FROM f CROSS JOIN (VALUES (NULL, 'WAIT_PAY', 0, NULL),
+                                    ('WAIT_PAY', 'PAYING', 1, 'START_PAY'))
+                 AS e (from_status, to_status, version, result_class)
+         WHERE e.version <= ?
       )
       SELECT true AS created, %2$s FROM f JOIN s USING (id)
       UNION ALL
@@ -62,39 +75,37 @@ final class FlowCreation {
   private FlowCreation() {}
 
   /**
-   * The goal's live or done attempt if there is one, else the new attempt. A concurrent creation of
-   * the same goal makes this throw a unique violation (uk_biz_attempt, uk_live_attempt).
+   * The goal's live or done attempt if there is one, else the new attempt, in PAYING when {@code
+   * started}. A concurrent creation of the same goal makes this throw a unique violation
+   * (uk_biz_attempt, uk_live_attempt); nothing is written then.
    */
-  static CreateResult create(DataSource dataSource, NewPayment payment, Lease lease, Instant now)
-      throws SQLException {
-    // One transaction for the id and the row: one commit per creation.
-    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now));
-  }
-
-  private static CreateResult create(Connection c, NewPayment payment, Lease lease, Instant now)
+  static CreateResult create(
+      DataSource dataSource, NewPayment payment, Lease lease, Instant now, boolean started)
       throws SQLException {
     GoalKey goal = payment.goal();
-    long id = nextId(c);
-    OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
-    try (PreparedStatement ps = c.prepareStatement(CREATE)) {
+    FlowStatus status = started ? FlowStatus.PAYING : FlowStatus.WAIT_PAY;
+    int version = started ? 1 : 0;
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(CREATE)) {
       JdbcFlowStore.bindGoalTwice(ps, goal);
       int i = 9;
-      ps.setLong(i++, id);
+      ps.setLong(i++, goal.userId());
       ps.setString(i++, goal.merchant());
       ps.setLong(i++, goal.userId());
       ps.setString(i++, goal.scene());
       ps.setString(i++, goal.bizKey());
-      ps.setString(i++, numbers.tradeOrderNo());
-      ps.setString(i++, numbers.refundOrderNo());
       ps.setLong(i++, payment.amount());
       ps.setString(i++, payment.currency());
       ps.setObject(i++, ts(payment.bizDeadline()));
       ps.setObject(i++, ts(now));
+      ps.setString(i++, status.name());
+      ps.setInt(i++, version);
       ps.setObject(i++, ts(lease.until()));
       ps.setString(i++, lease.token());
       ps.setObject(i++, ts(now));
       ps.setString(i++, TriggerSource.SYNC.name());
-      ps.setObject(i, ts(now));
+      ps.setObject(i++, ts(now));
+      ps.setInt(i, version);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("create attempt: neither a new nor an existing attempt");
@@ -102,14 +113,6 @@ final class FlowCreation {
         PayFlow flow = FlowRows.map(rs);
         return new CreateResult(flow, rs.getBoolean("created"));
       }
-    }
-  }
-
-  private static long nextId(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT nextval('pay_flow_id_seq')");
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getLong(1);
     }
   }
 }

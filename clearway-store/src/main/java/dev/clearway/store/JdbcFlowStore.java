@@ -37,9 +37,18 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public CreateResult createAttempt(NewPayment payment, Lease lease, Instant now) {
+    return create(payment, lease, now, false);
+  }
+
+  @Override
+  public CreateResult createStarted(NewPayment payment, Lease lease, Instant now) {
+    return create(payment, lease, now, true);
+  }
+
+  private CreateResult create(NewPayment payment, Lease lease, Instant now, boolean started) {
     for (int i = 0; i < CREATE_TRIES; i++) {
       try {
-        return FlowCreation.create(dataSource, payment, lease, now);
+        return FlowCreation.create(dataSource, payment, lease, now, started);
       } catch (SQLException e) {
         // Race: another request created an attempt of this goal between our read and insert.
         // uk_biz_attempt or uk_live_attempt refused ours; read again and return the live one.

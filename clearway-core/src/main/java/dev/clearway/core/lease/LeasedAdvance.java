@@ -47,6 +47,12 @@ public final class LeasedAdvance<R, T> {
 
     /** The result after {@code maxSteps} steps: the machine hands the row to a later trigger. */
     T stepLimit(R row, LeaseHold hold);
+
+    /** A step chosen by the caller for a row it has just written (see advanceStarted). */
+    @FunctionalInterface
+    interface FirstStep<R, T> {
+      Step<R, T> step(R row, LeaseHold hold);
+    }
   }
 
   /** Either the row to step next, or the result that ends the advance. */
@@ -120,6 +126,25 @@ public final class LeasedAdvance<R, T> {
       return advance(machine.id(created), Trigger.unclaimed(trigger.source()));
     }
     return run(created, new LeaseHold(trigger, trigger.lease()));
+  }
+
+  /**
+   * {@link #advanceCreated}, whose first step is {@code first} rather than the machine's own step
+   * for the row's state: the caller's statement both created the row and took a step the machine
+   * would take (a payment created in PAYING whose charge is still to send). With an expired lease
+   * the row is claimed afresh and the machine's own steps run from a fresh read.
+   */
+  public T advanceStarted(R started, Trigger trigger, Machine.FirstStep<R, T> first) {
+    if (trigger.lease() == null) {
+      throw new IllegalArgumentException("a created row is advanced under its creation lease");
+    }
+    if (expired(trigger.lease())) {
+      return advance(machine.id(started), Trigger.unclaimed(trigger.source()));
+    }
+    LeaseHold hold = new LeaseHold(trigger, trigger.lease());
+    hold.start(clock.millis());
+    Step<R, T> step = first.step(started, hold);
+    return step.result() != null ? step.result() : run(step.next(), hold);
   }
 
   /**

@@ -1,8 +1,8 @@
 package dev.clearway.lab.engine;
 
 import static dev.clearway.core.flow.domain.FlowStatus.PAYED;
+import static dev.clearway.core.flow.domain.FlowStatus.PAYING;
 import static dev.clearway.core.flow.domain.FlowStatus.REFUNDED;
-import static dev.clearway.core.flow.domain.FlowStatus.WAIT_PAY;
 import static dev.clearway.service.testkit.EngineHarness.T0;
 import static dev.clearway.service.testkit.EngineHarness.goal;
 import static dev.clearway.service.testkit.EngineHarness.payment;
@@ -134,12 +134,13 @@ class LeaseFencingTest {
 
     queue.get(0).run();
 
+    // Created already in PAYING (creation and start are one commit), its charge not sent yet.
     PayFlow flow = h.flow(1);
-    assertThat(flow.status()).isEqualTo(WAIT_PAY);
-    assertThat(flow.version()).isZero();
+    assertThat(flow.status()).isEqualTo(PAYING);
+    assertThat(flow.version()).isEqualTo(1);
     assertThat(flow.leaseOwner()).isEqualTo(takeover.get(0).lease().token());
     assertThat(h.wallet.calls()).as("no payment sent from the stale creation row").isEmpty();
-    assertThat(h.path(1)).containsExactly("WAIT_PAY");
+    assertThat(h.path(1)).containsExactly("WAIT_PAY", "PAYING");
   }
 
   @Test

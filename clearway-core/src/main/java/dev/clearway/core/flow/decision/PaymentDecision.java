@@ -1,6 +1,7 @@
 package dev.clearway.core.flow.decision;
 
 import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.fact.WalletResult;
 import java.time.Duration;
@@ -51,6 +52,14 @@ public final class PaymentDecision {
       return "CANCELLED";
     }
     return now.isBefore(flow.bizDeadline()) ? "UNPAID_TIMEOUT" : "CLOSED_BEFORE_CHARGE";
+  }
+
+  /**
+   * At creation: a new attempt starts paying at once (created in PAYING) while its deadline is
+   * ahead, the decision {@link #startPayment} takes for a new WAIT_PAY row (no cancel exists yet).
+   */
+  public static boolean startsAtCreation(NewPayment payment, Instant now) {
+    return now.isBefore(payment.bizDeadline());
   }
 
   /** WAIT_PAY: pay while the deadline is ahead, else close before any side effect exists. */

@@ -98,6 +98,23 @@ public final class Advancer {
     return loop.advanceCreated(created, trigger);
   }
 
+  /**
+   * Advances a row the caller's own statement has just created already in PAYING under {@code
+   * trigger}'s lease, its charge not sent yet (creation and start in one commit): the first step
+   * sends the charge, as the WAIT_PAY step does right after its move to PAYING, and the steps after
+   * it are the usual ones. Any other row is advanced as {@link #advanceCreated}.
+   */
+  public AdvanceResult advanceStarted(PayFlow started, Trigger trigger) {
+    boolean unsent =
+        started.status() == FlowStatus.PAYING
+            && trigger.lease() != null
+            && trigger.lease().token().equals(started.leaseOwner());
+    if (!unsent) {
+      return advanceCreated(started, trigger);
+    }
+    return loop.advanceStarted(started, trigger, (flow, step) -> toStep(flow, charge(flow, step)));
+  }
+
   /** The flow's part of the leased-advance loop. */
   private final class FlowMachine implements LeasedAdvance.Machine<PayFlow, AdvanceResult> {
     @Override
@@ -130,11 +147,7 @@ public final class Advancer {
             case REFUNDING -> confirmRefund(flow, step);
             case PAY_FAIL, BIZ_SUCCESS, REFUNDED, CLOSED -> StepResult.end(Outcome.TERMINAL);
           };
-      if (result.outcome() == null) {
-        return Step.next(result.next());
-      }
-      PayFlow last = result.next() != null ? result.next() : store.find(flow.id()).orElse(null);
-      return Step.done(settled(last, result.outcome()));
+      return toStep(flow, result);
     }
 
     @Override
@@ -143,6 +156,14 @@ public final class Advancer {
       Outcome handover = writes.reschedule(flow, step, "STEP_LIMIT", false);
       return settled(store.find(flow.id()).orElse(null), handover);
     }
+  }
+
+  private Step<PayFlow, AdvanceResult> toStep(PayFlow flow, StepResult result) {
+    if (result.outcome() == null) {
+      return Step.next(result.next());
+    }
+    PayFlow last = result.next() != null ? result.next() : store.find(flow.id()).orElse(null);
+    return Step.done(settled(last, result.outcome()));
   }
 
   private static AdvanceResult settled(PayFlow flow, Outcome outcome) {
@@ -172,8 +193,13 @@ public final class Advancer {
     if (paying.isEmpty()) {
       return StepResult.end(Outcome.BUSY);
     }
-    WalletResult result = pay(paying.get());
-    return apply(paying.get(), PaymentDecision.onPaymentResult(result), step, result, null);
+    return charge(paying.get(), step);
+  }
+
+  /** Sends the charge of a PAYING row this step has just moved there, and decides from it. */
+  private StepResult charge(PayFlow paying, LeaseHold step) {
+    WalletResult result = pay(paying);
+    return apply(paying, PaymentDecision.onPaymentResult(result), step, result, null);
   }
 
   // ---- PAYING ------------------------------------------------------------------------------

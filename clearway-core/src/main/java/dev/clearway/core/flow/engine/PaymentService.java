@@ -1,5 +1,6 @@
 package dev.clearway.core.flow.engine;
 
+import dev.clearway.core.flow.decision.PaymentDecision;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
@@ -10,6 +11,7 @@ import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.core.runtime.Overloaded;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -48,13 +50,24 @@ public final class PaymentService {
    */
   public Started start(NewPayment payment) {
     Lease lease = leases.next();
-    CreateResult created = store.createAttempt(payment, lease, clock.instant());
+    CreateResult created = create(payment, lease);
     if (!created.created()) {
       return new Started(
           advancer.advance(created.flow().id(), Trigger.unclaimed(TriggerSource.SYNC)), false);
     }
     return new Started(
-        advancer.advanceCreated(created.flow(), Trigger.held(TriggerSource.SYNC, lease)), true);
+        advancer.advanceStarted(created.flow(), Trigger.held(TriggerSource.SYNC, lease)), true);
+  }
+
+  /**
+   * The goal's live attempt, or a new one: started (created in PAYING, in the same commit) while
+   * its deadline is ahead, else WAIT_PAY, which the advance closes before any charge.
+   */
+  private CreateResult create(NewPayment payment, Lease lease) {
+    Instant now = clock.instant();
+    return PaymentDecision.startsAtCreation(payment, now)
+        ? store.createStarted(payment, lease, now)
+        : store.createAttempt(payment, lease, now);
   }
 
   /**
@@ -68,11 +81,11 @@ public final class PaymentService {
    */
   public Started start(NewPayment payment, Duration budget, Executor executor) {
     Lease lease = leases.next();
-    CreateResult created = store.createAttempt(payment, lease, clock.instant());
+    CreateResult created = create(payment, lease);
     long flowId = created.flow().id();
     Supplier<AdvanceResult> advance =
         created.created()
-            ? () -> advancer.advanceCreated(created.flow(), Trigger.held(TriggerSource.SYNC, lease))
+            ? () -> advancer.advanceStarted(created.flow(), Trigger.held(TriggerSource.SYNC, lease))
             : () -> advancer.advance(flowId, Trigger.unclaimed(TriggerSource.SYNC));
     CompletableFuture<AdvanceResult> running;
     try {

@@ -30,6 +30,32 @@ public interface FlowStore extends LeasedRows<PayFlow> {
    */
   CreateResult createAttempt(NewPayment payment, Lease lease, Instant now);
 
+  /**
+   * {@link #createAttempt}, for a payment the caller has decided to start now (its deadline is
+   * ahead): a new attempt is returned already moved to PAYING under {@code lease}, with the history
+   * of its creation and of {@code WAIT_PAY -> PAYING}, and no charge sent yet. A store that writes
+   * both in one commit overrides this; here they are two. An existing attempt is returned as {@link
+   * #createAttempt} returns it.
+   */
+  default CreateResult createStarted(NewPayment payment, Lease lease, Instant now) {
+    CreateResult created = createAttempt(payment, lease, now);
+    if (!created.created()) {
+      return created;
+    }
+    HistoryNote note = new HistoryNote(TriggerSource.SYNC, null, "START_PAY", 0);
+    TransitionWrite start =
+        new TransitionWrite(
+            created.flow(),
+            FlowStatus.PAYING,
+            null,
+            lease.until(),
+            lease.token(),
+            note,
+            now,
+            lease.token());
+    return transition(start).map(paying -> new CreateResult(paying, true)).orElse(created);
+  }
+
   @Override
   Optional<PayFlow> find(long flowId);
 
