@@ -73,13 +73,12 @@ class TransitionGroupTest {
   }
 
   @Test
-  void aWriteWhoseRowMovedOrWhoseLeaseWasLostChangesNothingWhileTheOthersCommit()
-      throws Exception {
+  void aWriteWhoseRowMovedOrWhoseLeaseWasLostChangesNothingWhileTheOthersCommit() throws Exception {
     Instant now = now();
     PayFlow good = paying(now, "mover");
     PayFlow stale = paying(now, "mover");
-    PayFlow movedMeanwhile = store().transition(byWorker(stale, FlowStatus.PAYED, "mover", now))
-        .orElseThrow();
+    PayFlow movedMeanwhile =
+        store().transition(byWorker(stale, FlowStatus.PAYED, "mover", now)).orElseThrow();
     PayFlow takenOver = paying(now, "taker"); // "mover" lost this lease
 
     List<Optional<PayFlow>> results =
@@ -112,7 +111,8 @@ class TransitionGroupTest {
     PayFlow a = paying(now, "mover");
     PayFlow b = paying(now, "mover");
 
-    // PAYING -> BIZ_SUCCESS skips PAYED: the database's guard refuses it, and with it the statement.
+    // PAYING -> BIZ_SUCCESS skips PAYED: the database's guard refuses it, and with it the
+    // statement.
     assertThatThrownBy(
             () ->
                 group.write(
@@ -162,7 +162,8 @@ class TransitionGroupTest {
       Future<Optional<PayFlow>> fa =
           pool.submit(() -> commits.submit(byWorker(a, FlowStatus.PAYED, "mover", now)));
       Future<Optional<PayFlow>> fr =
-          pool.submit(() -> commits.submit(byWorker(refused, FlowStatus.BIZ_SUCCESS, "mover", now)));
+          pool.submit(
+              () -> commits.submit(byWorker(refused, FlowStatus.BIZ_SUCCESS, "mover", now)));
       Future<Optional<PayFlow>> fc =
           pool.submit(() -> commits.submit(byWorker(c, FlowStatus.PAYED, "mover", now)));
       Thread.sleep(300);
@@ -171,7 +172,8 @@ class TransitionGroupTest {
       assertThat(f0.get(10, TimeUnit.SECONDS)).isPresent();
       assertThat(fa.get(10, TimeUnit.SECONDS).orElseThrow().status()).isEqualTo(FlowStatus.PAYED);
       assertThat(fc.get(10, TimeUnit.SECONDS).orElseThrow().status()).isEqualTo(FlowStatus.PAYED);
-      assertThatThrownBy(() -> fr.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(StoreException.class);
+      assertThatThrownBy(() -> fr.get(10, TimeUnit.SECONDS))
+          .hasCauseInstanceOf(StoreException.class);
     } finally {
       pool.shutdownNow();
     }
