@@ -23,16 +23,36 @@ public final class JdbcFlowStore implements FlowStore {
   private static final String UNIQUE_VIOLATION = "23505";
   private static final int CREATE_TRIES = 5;
 
+  /**
+   * Groups of workers' transitions written at once: about the database's cores on a small server;
+   * more writes than that wait and go together in the next group, one commit for all.
+   */
+  private static final int GROUPS_IN_FLIGHT = 2;
+
+  /** Workers' transitions in one group at most. */
+  private static final int GROUP_SIZE = 64;
+
   private final DataSource dataSource;
   private final SqlDialect dialect;
   private final Sql sql;
   private final LeasedTable leased;
+  private final GroupCommit<TransitionWrite, Optional<PayFlow>> grouped;
 
   public JdbcFlowStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.sql = new Sql(dataSource);
     this.leased = new LeasedTable(LeasedTable.PAY_FLOW, sql, dialect);
+    String groupSql = dialect.transitionGroupSql();
+    this.grouped =
+        groupSql == null
+            ? null
+            : new GroupCommit<>(
+                GROUPS_IN_FLIGHT,
+                GROUP_SIZE,
+                w -> w.from().id(),
+                this::transitionAlone,
+                new TransitionGroup(sql, groupSql)::write);
   }
 
   @Override
@@ -184,10 +204,22 @@ public final class JdbcFlowStore implements FlowStore {
     return rows;
   }
 
+  /**
+   * A worker's transition (held under its lease) may be written in one statement and one commit
+   * with other workers' transitions of other flows; it returns once that commit is done, with the
+   * row it wrote or empty, exactly as when written alone. A command's is always written alone.
+   */
   @Override
   public Optional<PayFlow> transition(TransitionWrite w) {
+    Transitions.requireLegal(w.from().status(), w.to());
+    if (grouped != null && w.holder() != null) {
+      return grouped.submit(w);
+    }
+    return transitionAlone(w);
+  }
+
+  private Optional<PayFlow> transitionAlone(TransitionWrite w) {
     PayFlow from = w.from();
-    Transitions.requireLegal(from.status(), w.to());
     List<PayFlow> rows =
         query(
             dialect.transitionSql(),

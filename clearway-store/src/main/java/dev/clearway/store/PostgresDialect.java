@@ -162,6 +162,57 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public String transitionGroupSql() {
+    // The same CAS as transitionSql, row by row, for several flows in one statement and one commit:
+    // each write applies only to its own row, only while that row still has the status and version
+    // the writer read and is held by the writer's own lease token; a write whose row does not match
+    // changes nothing and returns no row, whatever the others do. Every write here is a worker's
+    // (fenced by its lease). Timestamps travel as ISO-8601 text.
+    return """
+        WITH w AS (
+          SELECT * FROM unnest(?::bigint[], ?::text[], ?::bigint[], ?::text[], ?::text[],
+                               ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                               ?::bigint[], ?::text[], ?::text[])
+            AS u(w_id, w_from, w_version, w_to, w_next_retry, w_lease, w_holder, w_error,
+                 w_request, w_trigger, w_class, w_elapsed, w_now, w_event)
+        ), moved AS (
+          UPDATE pay_flow_state s
+             SET status = w.w_to, version = s.version + 1, retry_count = 0,
+                 next_retry_time = w.w_next_retry::timestamptz, lease_owner = w.w_lease,
+                 last_error_code = w.w_error,
+                 channel_request_id = COALESCE(w.w_request, s.channel_request_id),
+                 review_reason = CASE WHEN s.review_state = 'ESCALATED' THEN NULL
+                                      ELSE s.review_reason END,
+                 review_state = CASE WHEN s.review_state = 'ESCALATED' THEN 'NONE'
+                                     ELSE s.review_state END,
+                 updated_at = w.w_now::timestamptz
+            FROM w
+           WHERE s.id = w.w_id AND s.status = w.w_from AND s.version = w.w_version
+             AND s.review_state <> 'FROZEN' AND s.lease_owner = w.w_holder
+          RETURNING s.*
+        ), flow AS (
+          SELECT %s FROM moved JOIN pay_flow_fact USING (id)
+        ), hist AS (
+          INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
+                 refund_order_no, from_status, to_status, version, trigger_source, request_id,
+                 result_class, error_code, elapsed_ms, created_at)
+          SELECT id, biz_key, attempt_no, trade_order_no, refund_order_no, w_from, status, version,
+                 w_trigger, w_request, w_class, w_error, w_elapsed, w_now::timestamptz
+            FROM flow JOIN w ON w_id = id
+        ), evt AS (
+          INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                    created_at)
+          SELECT 'flow-' || id || '-v' || version, w_event, id, merchant_id, %s,
+                 w_now::timestamptz
+            FROM flow JOIN w ON w_id = id
+           WHERE w_event IS NOT NULL
+        )
+        SELECT %s FROM flow
+        """
+        .formatted(FLOW_COLUMNS, EVENT_PAYLOAD, FLOW_COLUMNS);
+  }
+
+  @Override
   public String refundTransitionSql() {
     // Race: a worker whose lease expired and was taken over may still try this; the lease fence
     // (lease_owner = the writer's own token) refuses it even before the new holder has written,

@@ -109,6 +109,18 @@ public interface SqlDialect {
   String transitionSql();
 
   /**
+   * {@link #transitionSql} for several workers' transitions of distinct flows in one statement, or
+   * null when the dialect writes each alone. Parameters: fourteen arrays, one element per write, in
+   * order: id, from_status, from_version, to_status, next_retry_time (ISO-8601 text), lease_owner,
+   * the writer's lease token, error_code, request_id, trigger, result_class, elapsed_ms, updated_at
+   * (ISO-8601 text), event_type (null: no event). Returns the rows written; a write whose row
+   * moved, or whose writer no longer holds the lease, returns none and changes nothing.
+   */
+  default String transitionGroupSql() {
+    return null;
+  }
+
+  /**
    * CAS transition of a refund order fenced by the writer's lease, with its history and outbox
    * rows, returning the updated row ({@code RefundRows.COLUMNS}). Parameters, in order: to_status,
    * next_retry_time, lease_owner, error_code, request_id, updated_at, id, from_status,

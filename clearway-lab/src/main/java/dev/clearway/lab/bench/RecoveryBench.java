@@ -29,7 +29,8 @@ public final class RecoveryBench {
   }
 
   /** What one run measured. */
-  record Result(RecoveryFlows.Result clearway, DbSchedulerPeer.Result peer) {
+  record Result(
+      RecoveryFlows.Result clearway, DbSchedulerPeer.Result peer, String synchronousCommit) {
     double ratio() {
       return clearway.transitionsPerSec() / peer.executionsPerSec();
     }
@@ -55,7 +56,8 @@ public final class RecoveryBench {
       RecoveryFlows.Result c = clearway.run(o.flows());
       err.printf("recovery: db-scheduler, %,d no-op tasks, %d threads%n", o.flows(), o.threads());
       DbSchedulerPeer.Result p = peer.run(o.flows());
-      Result r = new Result(c, p);
+      // Both legs run on this one server, durable: a commit is answered once its WAL is written.
+      Result r = new Result(c, p, db.synchronousCommit());
       print(r, out);
       if (o.json()) {
         out.println(json(r));
@@ -64,13 +66,17 @@ public final class RecoveryBench {
     }
   }
 
-  /** One JSON line: flowsPerSec, transitionsPerSec, dbSchedulerExecutionsPerSec, recoveryRatio. */
+  /**
+   * One JSON line: flowsPerSec, transitionsPerSec, dbSchedulerExecutionsPerSec, recoveryRatio, and
+   * the server's synchronousCommit that both legs ran with.
+   */
   static String json(Result r) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("flowsPerSec", BenchJson.fixed(r.clearway().flowsPerSec(), 2));
     json.put("transitionsPerSec", BenchJson.fixed(r.clearway().transitionsPerSec(), 2));
     json.put("dbSchedulerExecutionsPerSec", BenchJson.fixed(r.peer().executionsPerSec(), 2));
     json.put("recoveryRatio", BenchJson.fixed(r.ratio(), 4));
+    json.put("synchronousCommit", r.synchronousCommit());
     return BenchJson.line(json);
   }
 
@@ -98,5 +104,6 @@ public final class RecoveryBench {
         p.left());
     out.printf(Locale.ROOT, "db-scheduler exec/s %.1f%n", p.executionsPerSec());
     out.printf(Locale.ROOT, "recoveryRatio       %.3f   (target >= 1.0)%n", r.ratio());
+    out.println("synchronous_commit  " + r.synchronousCommit());
   }
 }

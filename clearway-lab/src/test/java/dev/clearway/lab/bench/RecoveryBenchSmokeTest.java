@@ -36,7 +36,13 @@ class RecoveryBenchSmokeTest {
     json.propertyNames().forEach(names::add);
     assertThat(names)
         .containsExactly(
-            "flowsPerSec", "transitionsPerSec", "dbSchedulerExecutionsPerSec", "recoveryRatio");
+            "flowsPerSec",
+            "transitionsPerSec",
+            "dbSchedulerExecutionsPerSec",
+            "recoveryRatio",
+            "synchronousCommit");
+    // Both legs are measured with durable commits.
+    assertThat(json.get("synchronousCommit").asString()).isEqualTo("on");
     assertThat(lines).anyMatch(l -> l.matches("flows +300 PAYING -> 300 BIZ_SUCCESS in .*"));
     assertThat(lines)
         .anyMatch(l -> l.matches("db-scheduler +300 of 300 no-op tasks in .*, 0 left"));
