@@ -16,9 +16,7 @@ public final class JdbcChannelStores {
   }
 
   /**
-   * The stores on the database of {@code dialect}. On the MySQL family, accounts, orders, attempts,
-   * recovery tasks, evidence and the webhook inbox work; compensations and channel refunds are
-   * PostgreSQL statements still.
+   * The stores on the database of {@code dialect}; every one of them works on the MySQL family.
    */
   public static ChannelStores create(DataSource dataSource, SqlDialect dialect) {
     return new ChannelStores(
@@ -27,8 +25,8 @@ public final class JdbcChannelStores {
         new JdbcAttemptStore(dataSource, dialect),
         new JdbcRecoveryTaskStore(dataSource, dialect),
         new JdbcEvidenceStore(dataSource),
-        new JdbcCompensationStore(dataSource),
-        new JdbcChannelRefundStore(dataSource),
+        new JdbcCompensationStore(dataSource, dialect),
+        new JdbcChannelRefundStore(dataSource, dialect),
         new JdbcWebhookInbox(dataSource, dialect));
   }
 }
