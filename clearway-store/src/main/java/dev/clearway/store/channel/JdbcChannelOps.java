@@ -67,45 +67,52 @@ public final class JdbcChannelOps {
       Long oldestOpenTaskAgeSeconds,
       long manualTasks) {}
 
+  /**
+   * Each account with its attempts by status and its answers of the window (parameters: the
+   * window's start twice) and its recovery backlog.
+   */
+  private static final String ACCOUNT_FIGURES =
+        """
+      SELECT ca.id, ca.channel, ca.account_ref, ca.failure_domain, ca.enabled,
+             a.created, a.pending, a.unknown, a.succeeded, a.failed,
+             e.answers, e.unknown_answers,
+             t.open_tasks, t.oldest_open, t.manual_tasks
+        FROM channel_account ca
+        LEFT JOIN (
+          SELECT channel_account_id,
+                 SUM(CASE WHEN status = 'CREATED' THEN 1 ELSE 0 END)   AS created,
+                 SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END)   AS pending,
+                 SUM(CASE WHEN status = 'UNKNOWN' THEN 1 ELSE 0 END)   AS unknown,
+                 SUM(CASE WHEN status = 'SUCCEEDED' THEN 1 ELSE 0 END) AS succeeded,
+                 SUM(CASE WHEN status = 'FAILED' THEN 1 ELSE 0 END)    AS failed
+            FROM payment_attempt
+           WHERE created_at >= ?
+           GROUP BY channel_account_id
+        ) a ON a.channel_account_id = ca.id
+        LEFT JOIN (
+          SELECT pa.channel_account_id,
+                 count(*) AS answers,
+                 SUM(CASE WHEN ev.certainty = 'UNKNOWN' THEN 1 ELSE 0 END) AS unknown_answers
+            FROM provider_evidence ev
+            JOIN payment_attempt pa ON pa.id = ev.attempt_id
+           WHERE ev.observed_at >= ?
+           GROUP BY pa.channel_account_id
+        ) e ON e.channel_account_id = ca.id
+        LEFT JOIN (
+          SELECT channel_account_id,
+                 SUM(CASE WHEN status IN ('READY', 'LEASED') THEN 1 ELSE 0 END) AS open_tasks,
+                 MIN(CASE WHEN status IN ('READY', 'LEASED') THEN created_at END) AS oldest_open,
+                 SUM(CASE WHEN status = 'MANUAL' THEN 1 ELSE 0 END) AS manual_tasks
+            FROM recovery_task
+           GROUP BY channel_account_id
+        ) t ON t.channel_account_id = ca.id
+       ORDER BY ca.id
+      """;
+
   /** Every channel account, by id, with its figures of the last hour and its recovery backlog. */
   public List<AccountFigures> accounts(Instant now) {
     return sql.query(
-        """
-        SELECT ca.id, ca.channel, ca.account_ref, ca.failure_domain, ca.enabled,
-               a.created, a.pending, a.unknown, a.succeeded, a.failed,
-               e.answers, e.unknown_answers,
-               t.open_tasks, t.oldest_open, t.manual_tasks
-          FROM channel_account ca
-          LEFT JOIN (
-            SELECT channel_account_id,
-                   SUM(CASE WHEN status = 'CREATED' THEN 1 ELSE 0 END)   AS created,
-                   SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END)   AS pending,
-                   SUM(CASE WHEN status = 'UNKNOWN' THEN 1 ELSE 0 END)   AS unknown,
-                   SUM(CASE WHEN status = 'SUCCEEDED' THEN 1 ELSE 0 END) AS succeeded,
-                   SUM(CASE WHEN status = 'FAILED' THEN 1 ELSE 0 END)    AS failed
-              FROM payment_attempt
-             WHERE created_at >= ?
-             GROUP BY channel_account_id
-          ) a ON a.channel_account_id = ca.id
-          LEFT JOIN (
-            SELECT pa.channel_account_id,
-                   count(*) AS answers,
-                   SUM(CASE WHEN ev.certainty = 'UNKNOWN' THEN 1 ELSE 0 END) AS unknown_answers
-              FROM provider_evidence ev
-              JOIN payment_attempt pa ON pa.id = ev.attempt_id
-             WHERE ev.observed_at >= ?
-             GROUP BY pa.channel_account_id
-          ) e ON e.channel_account_id = ca.id
-          LEFT JOIN (
-            SELECT channel_account_id,
-                   SUM(CASE WHEN status IN ('READY', 'LEASED') THEN 1 ELSE 0 END) AS open_tasks,
-                   MIN(CASE WHEN status IN ('READY', 'LEASED') THEN created_at END) AS oldest_open,
-                   SUM(CASE WHEN status = 'MANUAL' THEN 1 ELSE 0 END) AS manual_tasks
-              FROM recovery_task
-             GROUP BY channel_account_id
-          ) t ON t.channel_account_id = ca.id
-         ORDER BY ca.id
-        """,
+        ACCOUNT_FIGURES,
         ps -> {
           ps.setObject(1, Sql.ts(now.minus(WINDOW)));
           ps.setObject(2, Sql.ts(now.minus(WINDOW)));
