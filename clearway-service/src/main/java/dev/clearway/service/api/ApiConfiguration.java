@@ -199,6 +199,7 @@ public class ApiConfiguration {
         c,
         intake.getIfAvailable(PaymentIntake::open),
         migration.getIfAvailable(() -> MigrationGate.OFF),
-        new ClientDetails(channels::getIfAvailable, new JdbcPaymentDetails(dataSource, dialect), c));
+        new ClientDetails(
+            channels::getIfAvailable, new JdbcPaymentDetails(dataSource, dialect), c));
   }
 }

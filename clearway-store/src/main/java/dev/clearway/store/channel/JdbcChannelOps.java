@@ -72,7 +72,7 @@ public final class JdbcChannelOps {
    * window's start twice) and its recovery backlog.
    */
   private static final String ACCOUNT_FIGURES =
-        """
+      """
       SELECT ca.id, ca.channel, ca.account_ref, ca.failure_domain, ca.enabled,
              a.created, a.pending, a.unknown, a.succeeded, a.failed,
              e.answers, e.unknown_answers,

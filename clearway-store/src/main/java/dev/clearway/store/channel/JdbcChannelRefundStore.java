@@ -12,7 +12,10 @@ import java.time.Instant;
 import java.util.Optional;
 import javax.sql.DataSource;
 
-/** {@code channel_refund} on PostgreSQL and the MySQL family: a flow refund's provider refund number and generation. */
+/**
+ * {@code channel_refund} on PostgreSQL and the MySQL family: a flow refund's provider refund number
+ * and generation.
+ */
 public final class JdbcChannelRefundStore implements ChannelRefundStore {
 
   private final DataSource dataSource;

@@ -15,9 +15,7 @@ public final class JdbcChannelStores {
     return create(dataSource, new PostgresDialect());
   }
 
-  /**
-   * The stores on the database of {@code dialect}; every one of them works on the MySQL family.
-   */
+  /** The stores on the database of {@code dialect}; every one of them works on the MySQL family. */
   public static ChannelStores create(DataSource dataSource, SqlDialect dialect) {
     return new ChannelStores(
         new JdbcChannelAccounts(dataSource, dialect),

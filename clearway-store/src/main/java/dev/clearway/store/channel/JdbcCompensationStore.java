@@ -18,9 +18,9 @@ import javax.sql.DataSource;
 
 /**
  * {@code attempt_compensation} on PostgreSQL and the MySQL family ({@link
- * MysqlCompensationStatements}). Claims push a compensation's due time to the lease's
- * end and bump its version, which fences the claimant's update; a settled compensation and its
- * outbox event commit in one transaction, here.
+ * MysqlCompensationStatements}). Claims push a compensation's due time to the lease's end and bump
+ * its version, which fences the claimant's update; a settled compensation and its outbox event
+ * commit in one transaction, here.
  */
 public final class JdbcCompensationStore implements CompensationStore {
 

@@ -16,8 +16,8 @@ import java.util.List;
  * The compensation claim on the MySQL family, which has no data-modifying CTE nor {@code
  * RETURNING}: a locking read of the due page in the order of {@code idx_compensation_due} (InnoDB
  * locks every row a locking read examines, so the page is read from the index in its order and
- * stops at the LIMIT), an UPDATE of the keys found, and a read of the rows claimed. The caller holds
- * the transaction.
+ * stops at the LIMIT), an UPDATE of the keys found, and a read of the rows claimed. The caller
+ * holds the transaction.
  */
 final class MysqlCompensationStatements {
 

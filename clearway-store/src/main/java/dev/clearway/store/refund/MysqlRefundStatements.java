@@ -17,8 +17,8 @@ import javax.sql.DataSource;
 /**
  * The MySQL family (MariaDB 10.11, MySQL 8): no {@code RETURNING} on UPDATE, no data-modifying
  * CTEs. The insert reads its row back by the generated id; the transition is the fenced UPDATE, a
- * read of the row it wrote (the UPDATE holds its lock), the history row and the outbox event, in one
- * transaction: all of them or none.
+ * read of the row it wrote (the UPDATE holds its lock), the history row and the outbox event, in
+ * one transaction: all of them or none.
  */
 final class MysqlRefundStatements implements RefundWrites {
 

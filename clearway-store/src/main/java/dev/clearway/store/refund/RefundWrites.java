@@ -34,6 +34,5 @@ interface RefundWrites {
    * the fence refused it (nothing written).
    */
   Optional<RefundOrder> transition(
-      DataSource dataSource, TransitionWrite w, String errorCode, String event)
-      throws SQLException;
+      DataSource dataSource, TransitionWrite w, String errorCode, String event) throws SQLException;
 }

@@ -24,8 +24,7 @@ import java.util.List;
 final class BatchProposal {
   private BatchProposal() {}
 
-  static Result insert(
-      Connection c, SqlDialect dialect, Proposal p, String proposer, Instant now)
+  static Result insert(Connection c, SqlDialect dialect, Proposal p, String proposer, Instant now)
       throws SQLException {
     long batchId = insertBatch(c, dialect, p, proposer, now);
     int items = insertItems(c, batchId, p.scope(), now);
@@ -46,7 +45,13 @@ final class BatchProposal {
       }
     }
     BatchRows.audit(
-        c, batchId, proposer, "OPERATOR", "PROPOSE", items + " payments, ticket " + p.ticket(), now);
+        c,
+        batchId,
+        proposer,
+        "OPERATOR",
+        "PROPOSE",
+        items + " payments, ticket " + p.ticket(),
+        now);
     try (PreparedStatement ps = c.prepareStatement("SELECT * FROM refund_batch WHERE id = ?")) {
       ps.setLong(1, batchId);
       try (ResultSet rs = ps.executeQuery()) {
@@ -98,7 +103,9 @@ final class BatchProposal {
                 ? ""
                 : keys.isEmpty()
                     ? " AND 1 = 0"
-                    : " AND f.biz_key IN (" + String.join(", ", Collections.nCopies(keys.size(), "?")) + ")");
+                    : " AND f.biz_key IN ("
+                        + String.join(", ", Collections.nCopies(keys.size(), "?"))
+                        + ")");
     try (PreparedStatement ps =
         c.prepareStatement(
             """

@@ -47,7 +47,8 @@ class ChannelLeaseFenceTest {
   private static final String CREATOR = "gateway/abc/1";
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
-  private final ChannelStores stores = JdbcChannelStores.create(dataSource, TestDatabase.get().dialect());
+  private final ChannelStores stores =
+      JdbcChannelStores.create(dataSource, TestDatabase.get().dialect());
 
   @BeforeEach
   void clean() {

@@ -30,12 +30,14 @@ import org.junit.jupiter.api.Test;
 class JdbcPaymentDetailsTest {
 
   private final ChannelStoreFixture db = new ChannelStoreFixture();
-  private final JdbcPaymentDetails details = new JdbcPaymentDetails(db.dataSource, TestDatabase.get().dialect());
+  private final JdbcPaymentDetails details =
+      new JdbcPaymentDetails(db.dataSource, TestDatabase.get().dialect());
 
   @BeforeEach
   void clean() {
     db.clean();
-    TestDatabase.get().truncate("payment_attempt_action", "merchant_channel", "payment_method_choice");
+    TestDatabase.get()
+        .truncate("payment_attempt_action", "merchant_channel", "payment_method_choice");
   }
 
   private Attempt partnerAttempt(String trade) {

@@ -53,7 +53,8 @@ class RefundBatchStoreTest {
     PayFlow listed = bizSuccess(now);
     bizSuccess(now);
     BatchScope scope =
-        new BatchScope(RefundFixtures.MERCHANT, "renew", null, null, List.of(listed.goal().bizKey()));
+        new BatchScope(
+            RefundFixtures.MERCHANT, "renew", null, null, List.of(listed.goal().bizKey()));
 
     Result proposed = batches.propose(new Proposal(scope, "alice", "T-1", "recall"), now);
 
