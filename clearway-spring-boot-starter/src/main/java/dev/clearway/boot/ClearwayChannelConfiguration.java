@@ -29,6 +29,7 @@ import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.psp.policy.ChannelCapabilities;
 import dev.clearway.psp.policy.DefaultRecoveryPolicy;
 import dev.clearway.psp.policy.YamlPolicyParser;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.channel.JdbcPaymentDetails;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
@@ -72,11 +73,15 @@ public class ClearwayChannelConfiguration {
    */
   @Bean
   ChannelStores clearwayChannelStore(
-      DataSource dataSource, FlowStore migratedFirst, ChannelAccounts accounts, Environment env) {
+      DataSource dataSource,
+      SqlDialect dialect,
+      FlowStore migratedFirst,
+      ChannelAccounts accounts,
+      Environment env) {
     List<MerchantChannel> merchantChannels = MerchantChannelSettings.read(env, accounts.accounts());
-    ChannelStores store = JdbcChannelStores.create(dataSource);
+    ChannelStores store = JdbcChannelStores.create(dataSource, dialect);
     accounts.accounts().forEach(store.accounts()::upsertAccount);
-    merchantChannels.forEach(new JdbcPaymentDetails(dataSource)::upsertMerchantChannel);
+    merchantChannels.forEach(new JdbcPaymentDetails(dataSource, dialect)::upsertMerchantChannel);
     return store;
   }
 
@@ -136,6 +141,7 @@ public class ClearwayChannelConfiguration {
       ObjectProvider<BrokerWakeups> brokerWakeups,
       ObjectProvider<AccountTermsSource> reconciliationTerms,
       DataSource dataSource,
+      SqlDialect dialect,
       FlowStore flows,
       @Value("${clearway.channel.recovery-idle-pause:50ms}") Duration recoveryIdlePause) {
     Clock c = clock.getIfAvailable(Clock::systemUTC);
@@ -167,7 +173,7 @@ public class ClearwayChannelConfiguration {
             // With a broker, tasks left for later are also woken through it (kind recovery).
             ClearwayEngineConfiguration.brokerWakeupsOr(
                 brokerWakeups, BrokerWakeups.RECOVERY, WakeupScheduler.NONE));
-    PaymentDetailsStore details = new JdbcPaymentDetails(dataSource);
+    PaymentDetailsStore details = new JdbcPaymentDetails(dataSource, dialect);
     return new ChannelLayer(
             ctx,
             new ChosenMethods(

@@ -35,9 +35,24 @@ public final class MysqlDialect implements SqlDialect {
   /** ER_DUP_ENTRY, on MariaDB and MySQL alike. */
   static final int DUPLICATE_KEY = 1062;
 
+  private static final tools.jackson.databind.json.JsonMapper JSON =
+      tools.jackson.databind.json.JsonMapper.builder().build();
+
   @Override
   public String name() {
     return "MySQL/MariaDB";
+  }
+
+  @Override
+  public boolean writesReturnRows() {
+    return false;
+  }
+
+  @Override
+  public void setTextList(Connection c, PreparedStatement ps, int index, List<String> values)
+      throws SQLException {
+    // No array type: a JSON array, written by Jackson.
+    ps.setString(index, values == null ? null : JSON.writeValueAsString(values));
   }
 
   @Override

@@ -41,6 +41,21 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public boolean writesReturnRows() {
+    return true;
+  }
+
+  @Override
+  public void setTextList(Connection c, PreparedStatement ps, int index, List<String> values)
+      throws SQLException {
+    if (values == null) {
+      ps.setNull(index, java.sql.Types.ARRAY);
+    } else {
+      ps.setArray(index, c.createArrayOf("text", values.toArray()));
+    }
+  }
+
+  @Override
   public String migrationLocation() {
     return "classpath:db/migration/postgresql";
   }

@@ -57,6 +57,20 @@ public interface SqlDialect {
   String name();
 
   /**
+   * Whether one statement can write several tables and return the rows it wrote (data-modifying
+   * CTEs, {@code INSERT/UPDATE ... RETURNING}): PostgreSQL's. The MySQL family runs such a write as
+   * several statements in one transaction, in the store's MySQL statement set.
+   */
+  boolean writesReturnRows();
+
+  /**
+   * Binds {@code values} (null: SQL NULL) as parameter {@code index} of {@code ps}, for a column
+   * that holds a list of texts: {@code TEXT[]} on PostgreSQL, a JSON array on the MySQL family.
+   */
+  void setTextList(Connection c, PreparedStatement ps, int index, List<String> values)
+      throws SQLException;
+
+  /**
    * Driver properties of the pool: the socket timeout and the bound on a statement (or on its lock
    * waits) of {@code timeouts}; parameters in the JDBC URL take precedence.
    */

@@ -179,6 +179,7 @@ public class ApiConfiguration {
       ObjectProvider<MigrationGate> migration,
       ObjectProvider<ChannelGateway> channels,
       DataSource dataSource,
+      SqlDialect dialect,
       @Value("${clearway.api.max-amount:100000000}") long maxAmount,
       @Value("${clearway.api.sync-budget:1s}") Duration syncBudget,
       @Value("${clearway.api.overload-retry-after:2s}") Duration retryAfter) {
@@ -198,6 +199,7 @@ public class ApiConfiguration {
         c,
         intake.getIfAvailable(PaymentIntake::open),
         migration.getIfAvailable(() -> MigrationGate.OFF),
-        new ClientDetails(channels::getIfAvailable, new JdbcPaymentDetails(dataSource), c));
+        new ClientDetails(
+            channels::getIfAvailable, new JdbcPaymentDetails(dataSource, dialect), c));
   }
 }

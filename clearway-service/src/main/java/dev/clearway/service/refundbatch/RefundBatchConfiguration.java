@@ -13,6 +13,7 @@ import dev.clearway.core.refundbatch.port.RefundBatchCommands;
 import dev.clearway.core.runtime.TokenMint;
 import dev.clearway.service.metrics.RefundBatchGauges;
 import dev.clearway.service.refund.RefundEngine;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.refundbatch.JdbcBatchRunStore;
 import dev.clearway.store.refundbatch.JdbcRefundBatchCommands;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,8 +43,8 @@ public class RefundBatchConfiguration {
   /** Takes the flow and refund stores so that Clearway's migrations (V26 included) have run. */
   @Bean
   RefundBatchCommands clearwayRefundBatches(
-      DataSource dataSource, FlowStore flows, RefundStore refunds) {
-    return new JdbcRefundBatchCommands(dataSource);
+      DataSource dataSource, SqlDialect dialect, FlowStore flows, RefundStore refunds) {
+    return new JdbcRefundBatchCommands(dataSource, dialect);
   }
 
   /**
@@ -66,6 +67,7 @@ public class RefundBatchConfiguration {
       matchIfMissing = true)
   BatchRunnerLoop clearwayRefundBatchRunner(
       DataSource dataSource,
+      SqlDialect dialect,
       RefundBatchCommands batches,
       RefundEngine refunds,
       ClearwayNode node,
@@ -80,7 +82,7 @@ public class RefundBatchConfiguration {
         request -> refunds.service().request(request, Duration.ZERO, refunds.syncAdvances());
     BatchRunner runner =
         new BatchRunner(
-            new JdbcBatchRunStore(dataSource),
+            new JdbcBatchRunStore(dataSource, dialect),
             entry,
             budget.getIfAvailable(PacedRateLimiter::new),
             new TokenMint(node.ownerFor("refund-batch")),

@@ -67,40 +67,52 @@ public final class JdbcChannelOps {
       Long oldestOpenTaskAgeSeconds,
       long manualTasks) {}
 
+  /**
+   * Each account with its attempts by status and its answers of the window (parameters: the
+   * window's start twice) and its recovery backlog.
+   */
+  private static final String ACCOUNT_FIGURES =
+      """
+      SELECT ca.id, ca.channel, ca.account_ref, ca.failure_domain, ca.enabled,
+             a.created, a.pending, a.unknown, a.succeeded, a.failed,
+             e.answers, e.unknown_answers,
+             t.open_tasks, t.oldest_open, t.manual_tasks
+        FROM channel_account ca
+        LEFT JOIN (
+          SELECT channel_account_id,
+                 SUM(CASE WHEN status = 'CREATED' THEN 1 ELSE 0 END)   AS created,
+                 SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END)   AS pending,
+                 SUM(CASE WHEN status = 'UNKNOWN' THEN 1 ELSE 0 END)   AS unknown,
+                 SUM(CASE WHEN status = 'SUCCEEDED' THEN 1 ELSE 0 END) AS succeeded,
+                 SUM(CASE WHEN status = 'FAILED' THEN 1 ELSE 0 END)    AS failed
+            FROM payment_attempt
+           WHERE created_at >= ?
+           GROUP BY channel_account_id
+        ) a ON a.channel_account_id = ca.id
+        LEFT JOIN (
+          SELECT pa.channel_account_id,
+                 count(*) AS answers,
+                 SUM(CASE WHEN ev.certainty = 'UNKNOWN' THEN 1 ELSE 0 END) AS unknown_answers
+            FROM provider_evidence ev
+            JOIN payment_attempt pa ON pa.id = ev.attempt_id
+           WHERE ev.observed_at >= ?
+           GROUP BY pa.channel_account_id
+        ) e ON e.channel_account_id = ca.id
+        LEFT JOIN (
+          SELECT channel_account_id,
+                 SUM(CASE WHEN status IN ('READY', 'LEASED') THEN 1 ELSE 0 END) AS open_tasks,
+                 MIN(CASE WHEN status IN ('READY', 'LEASED') THEN created_at END) AS oldest_open,
+                 SUM(CASE WHEN status = 'MANUAL' THEN 1 ELSE 0 END) AS manual_tasks
+            FROM recovery_task
+           GROUP BY channel_account_id
+        ) t ON t.channel_account_id = ca.id
+       ORDER BY ca.id
+      """;
+
   /** Every channel account, by id, with its figures of the last hour and its recovery backlog. */
   public List<AccountFigures> accounts(Instant now) {
     return sql.query(
-        """
-        SELECT ca.id, ca.channel, ca.account_ref, ca.failure_domain, ca.enabled,
-               a.created, a.pending, a.unknown, a.succeeded, a.failed,
-               e.answers, e.unknown_answers,
-               t.open_tasks, t.oldest_open, t.manual_tasks
-          FROM channel_account ca
-          LEFT JOIN LATERAL (
-            SELECT count(*) FILTER (WHERE status = 'CREATED')   AS created,
-                   count(*) FILTER (WHERE status = 'PENDING')   AS pending,
-                   count(*) FILTER (WHERE status = 'UNKNOWN')   AS unknown,
-                   count(*) FILTER (WHERE status = 'SUCCEEDED') AS succeeded,
-                   count(*) FILTER (WHERE status = 'FAILED')    AS failed
-              FROM payment_attempt
-             WHERE channel_account_id = ca.id AND created_at >= ?
-          ) a ON TRUE
-          LEFT JOIN LATERAL (
-            SELECT count(*) AS answers,
-                   count(*) FILTER (WHERE ev.certainty = 'UNKNOWN') AS unknown_answers
-              FROM provider_evidence ev
-              JOIN payment_attempt pa ON pa.id = ev.attempt_id
-             WHERE pa.channel_account_id = ca.id AND ev.observed_at >= ?
-          ) e ON TRUE
-          LEFT JOIN LATERAL (
-            SELECT count(*) FILTER (WHERE status IN ('READY', 'LEASED')) AS open_tasks,
-                   min(created_at) FILTER (WHERE status IN ('READY', 'LEASED')) AS oldest_open,
-                   count(*) FILTER (WHERE status = 'MANUAL') AS manual_tasks
-              FROM recovery_task
-             WHERE channel_account_id = ca.id
-          ) t ON TRUE
-         ORDER BY ca.id
-        """,
+        ACCOUNT_FIGURES,
         ps -> {
           ps.setObject(1, Sql.ts(now.minus(WINDOW)));
           ps.setObject(2, Sql.ts(now.minus(WINDOW)));
@@ -133,8 +145,8 @@ public final class JdbcChannelOps {
     return sql.query(
             """
             SELECT count(*) AS attempts,
-                   count(*) FILTER (WHERE origin = 'FAILOVER') AS failovers,
-                   count(*) FILTER (WHERE origin = 'BUSINESS_RETRY') AS business_retries,
+                   SUM(CASE WHEN origin = 'FAILOVER' THEN 1 ELSE 0 END) AS failovers,
+                   SUM(CASE WHEN origin = 'BUSINESS_RETRY' THEN 1 ELSE 0 END) AS business_retries,
                    (SELECT count(*) FROM recovery_task
                      WHERE status IN ('READY', 'LEASED')) AS open_tasks,
                    (SELECT min(created_at) FROM recovery_task

@@ -1,38 +1,62 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.port.ChannelRefundStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Optional;
 import javax.sql.DataSource;
 
-/** {@code channel_refund} on PostgreSQL: a flow refund's provider refund number and generation. */
+/**
+ * {@code channel_refund} on PostgreSQL and the MySQL family: a flow refund's provider refund number
+ * and generation.
+ */
 public final class JdbcChannelRefundStore implements ChannelRefundStore {
 
+  private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Sql sql;
 
+  /** A store on PostgreSQL. */
   public JdbcChannelRefundStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcChannelRefundStore(DataSource dataSource, SqlDialect dialect) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
     this.sql = new Sql(dataSource);
   }
 
   @Override
   public ChannelRefund channelRefund(
       String refundOrderNo, long attemptId, long amount, Instant now) {
-    sql.update(
-        """
-        INSERT INTO channel_refund (refund_order_no, attempt_id, provider_refund_no, generation,
-          amount, created_at, updated_at)
-        VALUES (?, ?, ?, 1, ?, ?, ?)
-        ON CONFLICT (refund_order_no) DO NOTHING
-        """,
-        ps -> {
-          ps.setString(1, refundOrderNo);
-          ps.setLong(2, attemptId);
-          ps.setString(3, refundOrderNo);
-          ps.setLong(4, amount);
-          ps.setObject(5, Sql.ts(now));
-          ps.setObject(6, Sql.ts(now));
-        });
+    // Present already: the refund keeps the provider number and generation it has.
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                dialect.insertIfAbsent(
+                    """
+                    INSERT INTO channel_refund (refund_order_no, attempt_id, provider_refund_no,
+                      generation, amount, created_at, updated_at)
+                    VALUES (?, ?, ?, 1, ?, ?, ?)
+                    """,
+                    "refund_order_no"))) {
+      ps.setString(1, refundOrderNo);
+      ps.setLong(2, attemptId);
+      ps.setString(3, refundOrderNo);
+      ps.setLong(4, amount);
+      ps.setObject(5, Sql.ts(now));
+      ps.setObject(6, Sql.ts(now));
+      dialect.executeIfAbsent(ps);
+    } catch (SQLException e) {
+      throw new StoreException("channel refund", e);
+    }
     return findChannelRefund(refundOrderNo).orElseThrow();
   }
 

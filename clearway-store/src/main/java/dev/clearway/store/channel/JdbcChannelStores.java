@@ -15,11 +15,7 @@ public final class JdbcChannelStores {
     return create(dataSource, new PostgresDialect());
   }
 
-  /**
-   * The stores on the database of {@code dialect}. On the MySQL family, accounts, orders, attempts,
-   * recovery tasks, evidence and the webhook inbox work; compensations and channel refunds are
-   * PostgreSQL statements still.
-   */
+  /** The stores on the database of {@code dialect}; every one of them works on the MySQL family. */
   public static ChannelStores create(DataSource dataSource, SqlDialect dialect) {
     return new ChannelStores(
         new JdbcChannelAccounts(dataSource, dialect),
@@ -27,8 +23,8 @@ public final class JdbcChannelStores {
         new JdbcAttemptStore(dataSource, dialect),
         new JdbcRecoveryTaskStore(dataSource, dialect),
         new JdbcEvidenceStore(dataSource),
-        new JdbcCompensationStore(dataSource),
-        new JdbcChannelRefundStore(dataSource),
+        new JdbcCompensationStore(dataSource, dialect),
+        new JdbcChannelRefundStore(dataSource, dialect),
         new JdbcWebhookInbox(dataSource, dialect));
   }
 }

@@ -2,7 +2,10 @@ package dev.clearway.store.channel;
 
 import dev.clearway.core.channel.port.AttemptStore.RecordResult;
 import dev.clearway.core.channel.port.CompensationStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -14,42 +17,56 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * {@code attempt_compensation} on PostgreSQL. Claims push a compensation's due time to the lease's
- * end and bump its version, which fences the claimant's update; a settled compensation and its
- * outbox event commit in one transaction, here.
+ * {@code attempt_compensation} on PostgreSQL and the MySQL family ({@link
+ * MysqlCompensationStatements}). Claims push a compensation's due time to the lease's end and bump
+ * its version, which fences the claimant's update; a settled compensation and its outbox event
+ * commit in one transaction, here.
  */
 public final class JdbcCompensationStore implements CompensationStore {
 
   private static final int CODE_MAX = 64;
 
+  private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Sql sql;
   private final ChannelTransaction tx;
 
+  /** A store on PostgreSQL. */
   public JdbcCompensationStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcCompensationStore(DataSource dataSource, SqlDialect dialect) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
     this.sql = new Sql(dataSource);
     this.tx = new ChannelTransaction(dataSource);
   }
 
   @Override
   public boolean openCompensation(Compensation k, Instant now) {
-    return sql.update(
-            """
-            INSERT INTO attempt_compensation (attempt_id, trade_order_no, refund_no, amount,
-              status, reason, due_at, created_at, updated_at)
-            VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)
-            ON CONFLICT (attempt_id) DO NOTHING
-            """,
-            ps -> {
-              ps.setLong(1, k.attemptId());
-              ps.setString(2, k.tradeOrderNo());
-              ps.setString(3, k.refundNo());
-              ps.setLong(4, k.amount());
-              ps.setString(5, Sql.truncate(k.reason(), CODE_MAX));
-              ps.setObject(6, Sql.ts(now));
-              ps.setObject(7, Sql.ts(now));
-              ps.setObject(8, Sql.ts(now));
-            })
-        == 1;
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                dialect.insertIfAbsent(
+                    """
+                    INSERT INTO attempt_compensation (attempt_id, trade_order_no, refund_no,
+                      amount, status, reason, due_at, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?)
+                    """,
+                    "attempt_id"))) {
+      ps.setLong(1, k.attemptId());
+      ps.setString(2, k.tradeOrderNo());
+      ps.setString(3, k.refundNo());
+      ps.setLong(4, k.amount());
+      ps.setString(5, Sql.truncate(k.reason(), CODE_MAX));
+      ps.setObject(6, Sql.ts(now));
+      ps.setObject(7, Sql.ts(now));
+      ps.setObject(8, Sql.ts(now));
+      return dialect.executeIfAbsent(ps);
+    } catch (SQLException e) {
+      throw new StoreException("open compensation", e);
+    }
   }
 
   @Override
@@ -57,6 +74,11 @@ public final class JdbcCompensationStore implements CompensationStore {
     // SKIP LOCKED: two workers never claim the same compensation. The claim pushes due_at out to
     // the lease's end (nobody else takes it meanwhile) and bumps the version, which fences the
     // claimant's update: a worker whose claim was taken over after it expired writes nothing.
+    if (!dialect.writesReturnRows()) {
+      return sql.transaction(
+          "claim compensations",
+          c -> MysqlCompensationStatements.claim(c, limit, lease, now, JdbcCompensationStore::row));
+    }
     return sql.query(
         """
         WITH due AS (
@@ -75,16 +97,19 @@ public final class JdbcCompensationStore implements CompensationStore {
           ps.setObject(3, Sql.ts(now.plus(lease)));
           ps.setObject(4, Sql.ts(now));
         },
-        rs ->
-            new Compensation(
-                rs.getLong("attempt_id"),
-                rs.getString("trade_order_no"),
-                rs.getString("refund_no"),
-                rs.getLong("amount"),
-                rs.getString("status"),
-                rs.getString("reason"),
-                rs.getInt("tries"),
-                rs.getLong("version")));
+        JdbcCompensationStore::row);
+  }
+
+  private static Compensation row(java.sql.ResultSet rs) throws SQLException {
+    return new Compensation(
+        rs.getLong("attempt_id"),
+        rs.getString("trade_order_no"),
+        rs.getString("refund_no"),
+        rs.getLong("amount"),
+        rs.getString("status"),
+        rs.getString("reason"),
+        rs.getInt("tries"),
+        rs.getLong("version"));
   }
 
   @Override

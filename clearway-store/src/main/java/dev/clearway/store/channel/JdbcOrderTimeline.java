@@ -187,18 +187,17 @@ public final class JdbcOrderTimeline {
     Map<Long, List<EvidenceRow>> byAttempt = new LinkedHashMap<>();
     sql.query(
             """
-            SELECT a.id AS attempt_id, e.id, e.source, e.operation, e.certainty,
+            SELECT e.attempt_id, e.id, e.source, e.operation, e.certainty,
                    e.provider_status, e.error_code, e.observed_at, e.policy_version, e.request_id
-              FROM (SELECT id FROM payment_attempt
-                     WHERE trade_order_no = ? AND seq < ?
-                     ORDER BY seq DESC
-                     LIMIT ?) a
-             CROSS JOIN LATERAL (
-               SELECT * FROM provider_evidence ev
-                WHERE ev.attempt_id = a.id
-                ORDER BY ev.id DESC
-                LIMIT ?) e
-             ORDER BY a.id, e.id DESC
+              FROM (SELECT ev.*,
+                           ROW_NUMBER() OVER (PARTITION BY ev.attempt_id ORDER BY ev.id DESC) AS rn
+                      FROM (SELECT id FROM payment_attempt
+                             WHERE trade_order_no = ? AND seq < ?
+                             ORDER BY seq DESC
+                             LIMIT ?) a
+                      JOIN provider_evidence ev ON ev.attempt_id = a.id) e
+             WHERE e.rn <= ?
+             ORDER BY e.attempt_id, e.id DESC
             """,
             ps -> {
               ps.setString(1, tradeOrderNo);

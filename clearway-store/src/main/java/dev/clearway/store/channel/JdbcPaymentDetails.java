@@ -5,7 +5,13 @@ import dev.clearway.core.channel.domain.MethodChoice;
 import dev.clearway.core.channel.port.PaymentDetailsStore;
 import dev.clearway.core.channel.spi.ClientAction;
 import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -20,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code payment_attempt_action}, {@code merchant_channel} and {@code payment_method_choice} on
- * PostgreSQL.
+ * PostgreSQL and the MySQL family: the insert-if-absent and the upserts are the dialect's.
  */
 public final class JdbcPaymentDetails implements PaymentDetailsStore {
 
@@ -28,27 +34,41 @@ public final class JdbcPaymentDetails implements PaymentDetailsStore {
   private static final TypeReference<LinkedHashMap<String, String>> FIELDS =
       new TypeReference<>() {};
 
+  private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Sql sql;
 
+  /** A store on PostgreSQL. */
   public JdbcPaymentDetails(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcPaymentDetails(DataSource dataSource, SqlDialect dialect) {
+    this.dataSource = dataSource;
+    this.dialect = dialect;
     this.sql = new Sql(dataSource);
   }
 
   @Override
   public void saveAction(long attemptId, ClientAction action, Instant now) {
     // 0 rows: the attempt's first answer already gave its action, which stays.
-    sql.update(
-        """
-        INSERT INTO payment_attempt_action (attempt_id, kind, fields, created_at)
-        VALUES (?, ?, ?, ?)
-        ON CONFLICT (attempt_id) DO NOTHING
-        """,
-        ps -> {
-          ps.setLong(1, attemptId);
-          ps.setString(2, action.kind().name());
-          ps.setString(3, JSON.writeValueAsString(action.fields()));
-          ps.setObject(4, Sql.ts(now));
-        });
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                dialect.insertIfAbsent(
+                    """
+                    INSERT INTO payment_attempt_action (attempt_id, kind, fields, created_at)
+                    VALUES (?, ?, ?, ?)
+                    """,
+                    "attempt_id"))) {
+      ps.setLong(1, attemptId);
+      ps.setString(2, action.kind().name());
+      ps.setString(3, JSON.writeValueAsString(action.fields()));
+      ps.setObject(4, Sql.ts(now));
+      dialect.executeIfAbsent(ps);
+    } catch (SQLException e) {
+      throw new StoreException("save client action", e);
+    }
   }
 
   @Override
@@ -89,15 +109,14 @@ public final class JdbcPaymentDetails implements PaymentDetailsStore {
   public void upsertMerchantChannel(MerchantChannel c) {
     int rows =
         sql.update(
-            """
-            INSERT INTO merchant_channel (merchant_id, channel_account_id, sub_merchant,
-              payment_methods, min_amount, max_amount, enabled)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (merchant_id, channel_account_id) DO UPDATE SET
-              sub_merchant = EXCLUDED.sub_merchant, payment_methods = EXCLUDED.payment_methods,
-              min_amount = EXCLUDED.min_amount, max_amount = EXCLUDED.max_amount,
-              enabled = EXCLUDED.enabled
-            """,
+            dialect.upsert(
+                """
+                INSERT INTO merchant_channel (merchant_id, channel_account_id, sub_merchant,
+                  payment_methods, min_amount, max_amount, enabled)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                "merchant_id, channel_account_id",
+                "sub_merchant, payment_methods, min_amount, max_amount, enabled"),
             ps -> {
               ps.setString(1, c.merchant());
               ps.setLong(2, c.channelAccountId());
@@ -107,7 +126,7 @@ public final class JdbcPaymentDetails implements PaymentDetailsStore {
               ps.setObject(6, c.maxAmount());
               ps.setBoolean(7, c.enabled());
             });
-    if (rows != 1) {
+    if (!upserted(rows)) {
       throw new IllegalStateException("merchant_channel upsert wrote " + rows + " rows");
     }
   }
@@ -116,14 +135,14 @@ public final class JdbcPaymentDetails implements PaymentDetailsStore {
   public void saveChoice(GoalKey goal, MethodChoice choice, Instant now) {
     int rows =
         sql.update(
-            """
-            INSERT INTO payment_method_choice
-              (merchant_id, user_id, scene, biz_key, method, token, payer_ref, chosen_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (merchant_id, user_id, scene, biz_key) DO UPDATE SET
-              method = EXCLUDED.method, token = EXCLUDED.token, payer_ref = EXCLUDED.payer_ref,
-              chosen_at = EXCLUDED.chosen_at
-            """,
+            dialect.upsert(
+                """
+                INSERT INTO payment_method_choice
+                  (merchant_id, user_id, scene, biz_key, method, token, payer_ref, chosen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                "merchant_id, user_id, scene, biz_key",
+                "method, token, payer_ref, chosen_at"),
             ps -> {
               ps.setString(1, goal.merchant());
               ps.setLong(2, goal.userId());
@@ -134,7 +153,7 @@ public final class JdbcPaymentDetails implements PaymentDetailsStore {
               ps.setString(7, choice.payer());
               ps.setObject(8, Sql.ts(now));
             });
-    if (rows != 1) {
+    if (!upserted(rows)) {
       throw new IllegalStateException("payment_method_choice upsert wrote " + rows + " rows");
     }
   }
@@ -158,6 +177,14 @@ public final class JdbcPaymentDetails implements PaymentDetailsStore {
                     rs.getString("method"), rs.getString("token"), rs.getString("payer_ref")))
         .stream()
         .findFirst();
+  }
+
+  /**
+   * Whether an upsert's count says it wrote its row: 1 on PostgreSQL; on the MySQL family 1 for an
+   * insert, 2 for an update, and 1 (the driver counts found rows) for a row that kept its values.
+   */
+  private static boolean upserted(int rows) {
+    return rows == 1 || rows == 2;
   }
 
   private static Set<String> methods(String text) {

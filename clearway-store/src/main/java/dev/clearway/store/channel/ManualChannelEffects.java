@@ -45,23 +45,29 @@ public final class ManualChannelEffects {
 
   public static Optional<LockedAttempt> lockAttempt(Connection c, long attemptId)
       throws SQLException {
+    // The attempt alone is locked (its recovery task is read, not locked): a lock of the joined
+    // rows would need FOR UPDATE OF, which MariaDB lacks.
+    Attempt attempt;
     try (PreparedStatement ps =
-        c.prepareStatement(
-            "SELECT a.*, t.status AS task_status, t.last_error AS task_error"
-                + " FROM payment_attempt a"
-                + " LEFT JOIN recovery_task t ON t.attempt_id = a.id"
-                + " WHERE a.id = ? FOR UPDATE OF a")) {
+        c.prepareStatement("SELECT * FROM payment_attempt WHERE id = ? FOR UPDATE")) {
       ps.setLong(1, attemptId);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return Optional.empty();
         }
-        String task = rs.getString("task_status");
+        attempt = ChannelRows.attempt(rs);
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT status, last_error FROM recovery_task WHERE attempt_id = ?")) {
+      ps.setLong(1, attemptId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Optional.of(new LockedAttempt(attempt, null, null));
+        }
         return Optional.of(
             new LockedAttempt(
-                ChannelRows.attempt(rs),
-                task == null ? null : TaskStatus.valueOf(task),
-                rs.getString("task_error")));
+                attempt, TaskStatus.valueOf(rs.getString("status")), rs.getString("last_error")));
       }
     }
   }
@@ -112,10 +118,11 @@ public final class ManualChannelEffects {
             """
             INSERT INTO attempt_compensation (attempt_id, trade_order_no, refund_no, amount, status,
                    reason, last_error, due_at, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, 'AMOUNT_MISMATCH', ?, ?, ?, ?)
-            ON CONFLICT (attempt_id) DO NOTHING
+            SELECT id, ?, ?, ?, ?, 'AMOUNT_MISMATCH', ?, ?, ?, ?
+              FROM payment_attempt
+             WHERE id = ?
+               AND NOT EXISTS (SELECT 1 FROM attempt_compensation WHERE attempt_id = ?)
             """,
-            from.id(),
             from.tradeOrderNo(),
             refundNo,
             amount,
@@ -123,7 +130,11 @@ public final class ManualChannelEffects {
             commandRef,
             Sql.ts(now),
             Sql.ts(now),
-            Sql.ts(now));
+            Sql.ts(now),
+            from.id(),
+            from.id());
+    // The attempt's row lock (the CAS above) serialises every writer of its compensation: none
+    // can insert between the check and the insert.
     if (opened != 1) {
       return false;
     }
@@ -222,15 +233,16 @@ public final class ManualChannelEffects {
             INSERT INTO provider_evidence (attempt_id, source, operation, certainty,
                    provider_status, provider_object_id, request_id, observed_at)
             VALUES (?, 'MANUAL', 'MANUAL_CONFIRM', ?, ?, ?, ?, ?)
-            RETURNING id
-            """)) {
+            """,
+            new String[] {"id"})) {
       ps.setLong(1, a.id());
       ps.setString(2, certainty.name());
       ps.setString(3, to.name());
       ps.setString(4, reference);
       ps.setString(5, commandRef);
       ps.setObject(6, Sql.ts(now));
-      try (ResultSet rs = ps.executeQuery()) {
+      ps.executeUpdate();
+      try (ResultSet rs = ps.getGeneratedKeys()) {
         rs.next();
         return rs.getLong(1);
       }

@@ -17,6 +17,7 @@ import dev.clearway.store.LeasedTable;
 import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialect;
+import dev.clearway.store.SqlErrors;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -33,14 +34,13 @@ import javax.sql.DataSource;
  * stays next to its parameters; every update count is checked.
  */
 public final class JdbcRefundStore implements RefundStore {
-  private static final String UNIQUE_VIOLATION = "23505";
   private static final int CREATE_TRIES = 5;
   private static final int ERROR_CODE_MAX = 64;
 
   private final DataSource dataSource;
-  private final SqlDialect dialect;
   private final Sql sql;
   private final LeasedTable leased;
+  private final RefundWrites writes;
 
   /** A store on PostgreSQL. */
   public JdbcRefundStore(DataSource dataSource) {
@@ -49,9 +49,9 @@ public final class JdbcRefundStore implements RefundStore {
 
   public JdbcRefundStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
-    this.dialect = dialect;
     this.sql = new Sql(dataSource);
     this.leased = new LeasedTable(LeasedTable.REFUND_ORDER, sql, dialect);
+    this.writes = RefundWrites.of(dialect);
   }
 
   // ---- creation ----------------------------------------------------------------------------
@@ -69,7 +69,7 @@ public final class JdbcRefundStore implements RefundStore {
       } catch (SQLException e) {
         // Race: a request with the same (merchant, key) inserted between our key lookup and our
         // insert; uk_refund_idem refused ours. Run again: the lookup now finds that refund.
-        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        if (!SqlErrors.isUniqueViolation(e)) {
           throw new StoreException("create refund", e);
         }
       }
@@ -77,7 +77,7 @@ public final class JdbcRefundStore implements RefundStore {
     throw new StoreException("create refund: too many concurrent requests with one key", null);
   }
 
-  private static CreateOutcome createInTransaction(
+  private CreateOutcome createInTransaction(
       Connection c, NewRefund request, String hash, Lease lease, Instant now) throws SQLException {
     // 1. The key: a replay returns its refund whatever happened to the flow since.
     Optional<CreateOutcome> known = byKey(c, request, hash);
@@ -167,7 +167,7 @@ public final class JdbcRefundStore implements RefundStore {
     }
   }
 
-  private static RefundOrder insertPending(
+  private RefundOrder insertPending(
       Connection c,
       NewRefund request,
       String hash,
@@ -176,38 +176,33 @@ public final class JdbcRefundStore implements RefundStore {
       Lease lease,
       Instant now)
       throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,
-                                      reason, requested_by, idem_key, request_hash, status,
-                                      next_retry_time, lease_owner, created_at, updated_at, kind,
-                                      merchant_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?)
-            RETURNING %s
-            """
-                .formatted(COLUMNS))) {
-      ps.setLong(1, request.flowId());
-      ps.setInt(2, seq);
-      ps.setString(3, flow.tradeOrderNo());
-      ps.setString(4, RefundNumbers.of(flow.tradeOrderNo(), seq));
-      ps.setLong(5, request.amount());
-      ps.setString(6, flow.currency());
-      ps.setString(7, request.reason());
-      ps.setString(8, request.requestedBy());
-      ps.setString(9, request.idempotencyKey());
-      ps.setString(10, hash);
-      ps.setObject(11, ts(lease.until()));
-      ps.setString(12, lease.token());
-      ps.setObject(13, ts(now));
-      ps.setObject(14, ts(now));
-      ps.setString(15, request.kind().name());
-      ps.setString(16, flow.merchant());
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return RefundRows.map(rs);
-      }
-    }
+    return writes.insert(
+        c,
+        """
+        INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,
+                                  reason, requested_by, idem_key, request_hash, status,
+                                  next_retry_time, lease_owner, created_at, updated_at, kind,
+                                  merchant_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?)
+        """,
+        ps -> {
+          ps.setLong(1, request.flowId());
+          ps.setInt(2, seq);
+          ps.setString(3, flow.tradeOrderNo());
+          ps.setString(4, RefundNumbers.of(flow.tradeOrderNo(), seq));
+          ps.setLong(5, request.amount());
+          ps.setString(6, flow.currency());
+          ps.setString(7, request.reason());
+          ps.setString(8, request.requestedBy());
+          ps.setString(9, request.idempotencyKey());
+          ps.setString(10, hash);
+          ps.setObject(11, ts(lease.until()));
+          ps.setString(12, lease.token());
+          ps.setObject(13, ts(now));
+          ps.setObject(14, ts(now));
+          ps.setString(15, request.kind().name());
+          ps.setString(16, flow.merchant());
+        });
   }
 
   private static void appendCreationHistory(Connection c, RefundOrder created, Instant now)
@@ -294,37 +289,14 @@ public final class JdbcRefundStore implements RefundStore {
     RefundOrder from = w.from();
     RefundTransitions.requireLegal(from.status(), w.to());
     String errorCode = truncate(w.errorCode(), ERROR_CODE_MAX);
-    List<RefundOrder> rows =
-        query(
-            dialect.refundTransitionSql(),
-            ps -> {
-              int i = 1;
-              ps.setString(i++, w.to().name());
-              ps.setObject(i++, ts(w.nextRetryTime()));
-              ps.setString(i++, w.leaseToken());
-              ps.setString(i++, errorCode);
-              ps.setString(i++, w.note().requestId());
-              ps.setObject(i++, ts(w.now()));
-              ps.setLong(i++, from.id());
-              ps.setString(i++, from.status().name());
-              ps.setLong(i++, from.version());
-              ps.setString(i++, w.holder());
-              ps.setString(i++, from.status().name());
-              ps.setString(i++, w.note().trigger().name());
-              ps.setString(i++, w.note().requestId());
-              ps.setString(i++, w.note().resultClass());
-              ps.setString(i++, errorCode);
-              ps.setLong(i++, w.note().elapsedMillis());
-              ps.setObject(i++, ts(w.now()));
-              // Its domain event in the same statement: money went back, or definitely did not.
-              String event = refundEvent(w.to());
-              ps.setString(i++, event);
-              ps.setObject(i++, ts(w.now()));
-              ps.setString(i, event);
-            });
-    // 0 rows: someone else moved the refund (status or version changed), or the writer no longer
-    // holds its lease. Nothing was written; the caller re-reads.
-    return rows.stream().findFirst();
+    // Its domain event with the transition: money went back, or definitely did not. 0 rows:
+    // someone else moved the refund (status or version changed), or the writer no longer holds its
+    // lease. Nothing was written; the caller re-reads.
+    try {
+      return writes.transition(dataSource, w, errorCode, refundEvent(w.to()));
+    } catch (SQLException e) {
+      throw new StoreException("refund transition", e);
+    }
   }
 
   /** The outbox event of a refund order entering {@code to}, or null. */

@@ -6,12 +6,14 @@ import dev.clearway.core.refundbatch.domain.BatchScope;
 import dev.clearway.core.refundbatch.port.RefundBatchCommands;
 import dev.clearway.core.refundbatch.port.RefundBatchCommands.Proposal;
 import dev.clearway.core.refundbatch.port.RefundBatchCommands.Result;
+import dev.clearway.store.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * A proposal in one transaction: the batch row, one item per BIZ_SUCCESS payment in scope (the
@@ -22,8 +24,9 @@ import java.time.Instant;
 final class BatchProposal {
   private BatchProposal() {}
 
-  static Result insert(Connection c, Proposal p, String proposer, Instant now) throws SQLException {
-    long batchId = insertBatch(c, p, proposer, now);
+  static Result insert(Connection c, SqlDialect dialect, Proposal p, String proposer, Instant now)
+      throws SQLException {
+    long batchId = insertBatch(c, dialect, p, proposer, now);
     int items = insertItems(c, batchId, p.scope(), now);
     if (items == 0) {
       return new Result.Refused("nothing_to_refund", "no paid goal of the scene is in scope");
@@ -34,25 +37,32 @@ final class BatchProposal {
           "more than " + RefundBatchCommands.MAX_ITEMS + " payments: narrow the window");
     }
     try (PreparedStatement ps =
-        c.prepareStatement("UPDATE refund_batch SET total_items = ? WHERE id = ? RETURNING *")) {
+        c.prepareStatement("UPDATE refund_batch SET total_items = ? WHERE id = ?")) {
       ps.setInt(1, items);
       ps.setLong(2, batchId);
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("refund batch " + batchId + " not counted");
+      }
+    }
+    BatchRows.audit(
+        c,
+        batchId,
+        proposer,
+        "OPERATOR",
+        "PROPOSE",
+        items + " payments, ticket " + p.ticket(),
+        now);
+    try (PreparedStatement ps = c.prepareStatement("SELECT * FROM refund_batch WHERE id = ?")) {
+      ps.setLong(1, batchId);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        BatchRows.audit(
-            c,
-            batchId,
-            proposer,
-            "OPERATOR",
-            "PROPOSE",
-            items + " payments, ticket " + p.ticket(),
-            now);
         return new Result.Done(BatchRows.batch(rs));
       }
     }
   }
 
-  private static long insertBatch(Connection c, Proposal p, String proposer, Instant now)
+  private static long insertBatch(
+      Connection c, SqlDialect dialect, Proposal p, String proposer, Instant now)
       throws SQLException {
     BatchScope s = p.scope();
     try (PreparedStatement ps =
@@ -61,24 +71,21 @@ final class BatchProposal {
             INSERT INTO refund_batch (merchant_id, scene, paid_from, paid_to, biz_keys, state,
                    proposer_id, ticket, reason, due_at, total_items, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, 'PROPOSED', ?, ?, ?, ?, 0, ?, ?)
-            RETURNING id
-            """)) {
+            """,
+            new String[] {"id"})) {
       ps.setString(1, s.merchant());
       ps.setString(2, s.scene());
       ps.setObject(3, ts(s.paidFrom()));
       ps.setObject(4, ts(s.paidTo()));
-      if (s.bizKeys() == null) {
-        ps.setNull(5, Types.ARRAY);
-      } else {
-        ps.setArray(5, c.createArrayOf("text", s.bizKeys().toArray()));
-      }
+      dialect.setTextList(c, ps, 5, s.bizKeys());
       ps.setString(6, proposer);
       ps.setString(7, p.ticket());
       ps.setString(8, p.reason());
       ps.setObject(9, ts(now));
       ps.setObject(10, ts(now));
       ps.setObject(11, ts(now));
-      try (ResultSet rs = ps.executeQuery()) {
+      ps.executeUpdate();
+      try (ResultSet rs = ps.getGeneratedKeys()) {
         rs.next();
         return rs.getLong(1);
       }
@@ -87,6 +94,18 @@ final class BatchProposal {
 
   private static int insertItems(Connection c, long batchId, BatchScope s, Instant now)
       throws SQLException {
+    // Only the scope's bounds that are set become conditions; the keys are an IN list.
+    List<String> keys = s.bizKeys();
+    String where =
+        (s.paidFrom() == null ? "" : " AND f.created_at >= ?")
+            + (s.paidTo() == null ? "" : " AND f.created_at < ?")
+            + (keys == null
+                ? ""
+                : keys.isEmpty()
+                    ? " AND 1 = 0"
+                    : " AND f.biz_key IN ("
+                        + String.join(", ", Collections.nCopies(keys.size(), "?"))
+                        + ")");
     try (PreparedStatement ps =
         c.prepareStatement(
             """
@@ -99,29 +118,26 @@ final class BatchProposal {
                               ORDER BY a.seq LIMIT 1), 0),
                    f.amount, 'PENDING', ?
               FROM pay_flow f
-             WHERE f.merchant_id = ? AND f.scene = ? AND f.status = 'BIZ_SUCCESS'
-               AND (?::timestamptz IS NULL OR f.created_at >= ?::timestamptz)
-               AND (?::timestamptz IS NULL OR f.created_at < ?::timestamptz)
-               AND (?::text[] IS NULL OR f.biz_key = ANY (?::text[]))
+             WHERE f.merchant_id = ? AND f.scene = ? AND f.status = 'BIZ_SUCCESS'%s
              ORDER BY f.id
              LIMIT ?
-            """)) {
-      ps.setLong(1, batchId);
-      ps.setObject(2, ts(now));
-      ps.setString(3, s.merchant());
-      ps.setString(4, s.scene());
-      ps.setObject(5, ts(s.paidFrom()));
-      ps.setObject(6, ts(s.paidFrom()));
-      ps.setObject(7, ts(s.paidTo()));
-      ps.setObject(8, ts(s.paidTo()));
-      if (s.bizKeys() == null) {
-        ps.setNull(9, Types.ARRAY);
-        ps.setNull(10, Types.ARRAY);
-      } else {
-        ps.setArray(9, c.createArrayOf("text", s.bizKeys().toArray()));
-        ps.setArray(10, c.createArrayOf("text", s.bizKeys().toArray()));
+            """
+                .formatted(where))) {
+      int i = 1;
+      ps.setLong(i++, batchId);
+      ps.setObject(i++, ts(now));
+      ps.setString(i++, s.merchant());
+      ps.setString(i++, s.scene());
+      if (s.paidFrom() != null) {
+        ps.setObject(i++, ts(s.paidFrom()));
       }
-      ps.setInt(11, RefundBatchCommands.MAX_ITEMS + 1);
+      if (s.paidTo() != null) {
+        ps.setObject(i++, ts(s.paidTo()));
+      }
+      for (String key : keys == null ? List.<String>of() : keys) {
+        ps.setString(i++, key);
+      }
+      ps.setInt(i, RefundBatchCommands.MAX_ITEMS + 1);
       return ps.executeUpdate();
     }
   }

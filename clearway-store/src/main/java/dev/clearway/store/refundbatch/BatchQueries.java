@@ -35,14 +35,21 @@ final class BatchQueries {
   }
 
   List<RefundBatch> list(BatchState state, long beforeId, int limit) {
+    if (state == null) {
+      return sql.query(
+          "SELECT * FROM refund_batch WHERE id < ? ORDER BY id DESC LIMIT ?",
+          ps -> {
+            ps.setLong(1, beforeId);
+            ps.setInt(2, limit);
+          },
+          BatchRows::batch);
+    }
     return sql.query(
-        "SELECT * FROM refund_batch WHERE (?::varchar IS NULL OR state = ?::varchar) AND id < ?"
-            + " ORDER BY id DESC LIMIT ?",
+        "SELECT * FROM refund_batch WHERE state = ? AND id < ? ORDER BY id DESC LIMIT ?",
         ps -> {
-          ps.setString(1, state == null ? null : state.name());
-          ps.setString(2, state == null ? null : state.name());
-          ps.setLong(3, beforeId);
-          ps.setInt(4, limit);
+          ps.setString(1, state.name());
+          ps.setLong(2, beforeId);
+          ps.setInt(3, limit);
         },
         BatchRows::batch);
   }

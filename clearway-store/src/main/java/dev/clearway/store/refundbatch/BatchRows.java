@@ -17,14 +17,16 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Row mapping, progress counts and audit lines of refund_batch, shared by both batch stores. */
 final class BatchRows {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
   private BatchRows() {}
 
   static RefundBatch batch(ResultSet rs) throws SQLException {
-    Array keys = rs.getArray("biz_keys");
-    List<String> bizKeys = keys == null ? null : List.of((String[]) keys.getArray());
+    List<String> bizKeys = bizKeys(rs.getObject("biz_keys"));
     BatchScope scope =
         new BatchScope(
             rs.getString("merchant_id"),
@@ -50,6 +52,17 @@ final class BatchRows {
         instant(rs, "decided_at"),
         instant(rs, "finished_at"),
         instant(rs, "updated_at"));
+  }
+
+  /** The business keys: a TEXT[] on PostgreSQL, a JSON array (read as text) on the MySQL family. */
+  private static List<String> bizKeys(Object keys) throws SQLException {
+    if (keys == null) {
+      return null;
+    }
+    if (keys instanceof Array array) {
+      return List.of((String[]) array.getArray());
+    }
+    return List.of(JSON.readValue(keys.toString(), String[].class));
   }
 
   static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -9,7 +9,9 @@ import dev.clearway.core.refundbatch.domain.BatchProgress;
 import dev.clearway.core.refundbatch.domain.ItemOutcome;
 import dev.clearway.core.refundbatch.domain.RefundBatch;
 import dev.clearway.core.refundbatch.port.BatchRunStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -37,13 +39,25 @@ public final class JdbcBatchRunStore implements BatchRunStore {
   private final DataSource dataSource;
   private final Sql sql;
 
+  /** The MySQL family's statements; null on PostgreSQL. */
+  private final MysqlBatchRunStatements mysql;
+
+  /** A store on PostgreSQL. */
   public JdbcBatchRunStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcBatchRunStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.sql = new Sql(dataSource);
+    this.mysql = dialect.writesReturnRows() ? null : new MysqlBatchRunStatements(ITEM_HELD);
   }
 
   @Override
   public Optional<RefundBatch> claimDue(Lease lease, Instant now) {
+    if (mysql != null) {
+      return sql.transaction("claim refund batch", c -> mysql.claimDue(c, lease, now));
+    }
     List<RefundBatch> rows =
         sql.query(
             """
@@ -82,6 +96,9 @@ public final class JdbcBatchRunStore implements BatchRunStore {
 
   @Override
   public int markPriorBatchRefunds(long batchId, String holder, Instant now) {
+    if (mysql != null) {
+      return sql.update(mysql.markPriorBatchRefunds(), fenced(batchId, holder, now));
+    }
     return sql.update(
         """
         UPDATE refund_batch_item i
@@ -146,6 +163,9 @@ public final class JdbcBatchRunStore implements BatchRunStore {
 
   @Override
   public int settle(long batchId, String holder, Instant now) {
+    if (mysql != null) {
+      return sql.update(mysql.settle(), fenced(batchId, holder, now));
+    }
     return sql.update(
         """
         UPDATE refund_batch_item i
@@ -163,6 +183,15 @@ public final class JdbcBatchRunStore implements BatchRunStore {
           ps.setLong(2, batchId);
           ps.setString(3, holder);
         });
+  }
+
+  /** Binds updated_at, batch_id and the holder's fence, in that order. */
+  private static Sql.Binder fenced(long batchId, String holder, Instant now) {
+    return ps -> {
+      ps.setObject(1, ts(now));
+      ps.setLong(2, batchId);
+      ps.setString(3, holder);
+    };
   }
 
   @Override

@@ -8,7 +8,10 @@ import dev.clearway.core.refundbatch.domain.ItemOutcome;
 import dev.clearway.core.refundbatch.domain.RefundBatch;
 import dev.clearway.core.refundbatch.port.RefundBatchCommands;
 import dev.clearway.core.review.PersonNames;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.SqlErrors;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,21 +31,25 @@ import javax.sql.DataSource;
  * normalised name; the database refuses an approver equal to the proposer as well.
  */
 public final class JdbcRefundBatchCommands implements RefundBatchCommands {
-  private static final String UNIQUE_VIOLATION = "23505";
-  private static final String CHECK_VIOLATION = "23514";
-
   private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final BatchQueries queries;
 
+  /** Commands on PostgreSQL. */
   public JdbcRefundBatchCommands(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcRefundBatchCommands(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
     this.queries = new BatchQueries(dataSource);
   }
 
   @Override
   public Result propose(Proposal p, Instant now) {
     String proposer = PersonNames.normalise(p.proposer());
-    return inTransaction(c -> BatchProposal.insert(c, p, proposer, now));
+    return inTransaction(c -> BatchProposal.insert(c, dialect, p, proposer, now));
   }
 
   @Override
@@ -168,7 +175,7 @@ public final class JdbcRefundBatchCommands implements RefundBatchCommands {
             "UPDATE refund_batch SET state = ?, version = version + 1, lease_owner = NULL,"
                 + " updated_at = ?"
                 + set
-                + " WHERE id = ? AND version = ? RETURNING *")) {
+                + " WHERE id = ? AND version = ?")) {
       int i = 1;
       ps.setString(i++, to.name());
       ps.setObject(i++, ts(now));
@@ -177,13 +184,12 @@ public final class JdbcRefundBatchCommands implements RefundBatchCommands {
       }
       ps.setLong(i++, from.id());
       ps.setLong(i, from.version());
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new SQLException("refund batch " + from.id() + " moved under its row lock");
-        }
-        return BatchRows.batch(rs);
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("refund batch " + from.id() + " moved under its row lock");
       }
     }
+    // The row lock taken before the update keeps the row as written until the commit.
+    return lock(c, from.id()).orElseThrow();
   }
 
   private static Optional<RefundBatch> lock(Connection c, long batchId) throws SQLException {
@@ -205,11 +211,11 @@ public final class JdbcRefundBatchCommands implements RefundBatchCommands {
       return Sql.inTransaction(dataSource, work, r -> r instanceof Result.Done);
     } catch (SQLException e) {
       String message = String.valueOf(e.getMessage());
-      if (UNIQUE_VIOLATION.equals(e.getSQLState()) && message.contains("uk_refund_batch_open")) {
+      if (SqlErrors.isUniqueViolation(e) && message.contains("uk_refund_batch_open")) {
         return new Result.Refused(
             "batch_already_open", "the scene already has a batch that has not ended");
       }
-      if (CHECK_VIOLATION.equals(e.getSQLState()) && message.contains("two_people")) {
+      if (SqlErrors.isCheckViolation(e) && message.contains("two_people")) {
         return new Result.Refused(
             "same_person", "a batch must be decided by another person than its proposer");
       }

@@ -4,26 +4,39 @@ import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.retention.RetentionKind;
 import dev.clearway.core.retention.RetentionStore;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import java.time.Instant;
 import javax.sql.DataSource;
 
 /**
- * {@link RetentionStore} over PostgreSQL. Every purge is one statement: the oldest rows past the
+ * {@link RetentionStore} over PostgreSQL and, for the purges, the MySQL family ({@link
+ * MysqlRetentionStatements}). On PostgreSQL every purge is one statement: the oldest rows past the
  * cutoff through an index on their age, locked with {@code SKIP LOCKED} (a row a request is working
  * on is left for the next run), deleted by key. Flows are moved by {@link FlowArchiver}.
  */
 public final class JdbcRetentionStore implements RetentionStore {
   private final Sql sql;
   private final FlowArchiver archiver;
+  private final boolean mysql;
 
+  /** A store on PostgreSQL. */
   public JdbcRetentionStore(DataSource dataSource) {
+    this(dataSource, new PostgresDialect());
+  }
+
+  public JdbcRetentionStore(DataSource dataSource, SqlDialect dialect) {
     this.sql = new Sql(dataSource);
     this.archiver = new FlowArchiver(dataSource);
+    this.mysql = !dialect.writesReturnRows();
   }
 
   @Override
   public int removeBatch(RetentionKind kind, Instant cutoff, int limit) {
+    if (mysql) {
+      return MysqlRetentionStatements.purge(sql, kind, cutoff, limit);
+    }
     return switch (kind) {
       case IDEMPOTENCY ->
           // Only completed records (DONE): an in-flight one still guards a running request.

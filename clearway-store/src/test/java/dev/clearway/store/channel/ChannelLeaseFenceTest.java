@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * whole recording transaction rolls back); observers (webhooks) record against the version they
  * read. Compensations are fenced by the version their claim bumped.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ChannelLeaseFenceTest {
 
   private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
@@ -45,14 +47,23 @@ class ChannelLeaseFenceTest {
   private static final String CREATOR = "gateway/abc/1";
 
   private final DataSource dataSource = TestDatabase.get().dataSource();
-  private final ChannelStores stores = JdbcChannelStores.create(dataSource);
+  private final ChannelStores stores =
+      JdbcChannelStores.create(dataSource, TestDatabase.get().dialect());
 
   @BeforeEach
   void clean() {
-    execute(
-        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-            + " payment_order, channel_account, outbox_event CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt",
+            "payment_order",
+            "channel_account",
+            "outbox_event");
     stores
         .accounts()
         .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
@@ -121,7 +132,7 @@ class ChannelLeaseFenceTest {
     assertThat(count("SELECT count(*) FROM provider_evidence")).isZero();
     assertThat(count("SELECT count(*) FROM payment_attempt_history")).isZero();
     assertThat(count("SELECT count(*) FROM outbox_event")).isZero();
-    assertThat(text("SELECT status || ' ' || lease_owner FROM recovery_task"))
+    assertThat(text("SELECT CONCAT(status, ' ', lease_owner) FROM recovery_task"))
         .isEqualTo("LEASED w2/x/1");
     // The holder records.
     assertThat(
@@ -163,7 +174,7 @@ class ChannelLeaseFenceTest {
     assertThat(rescheduled).isFalse();
     assertThat(stores.attempts().attempt(created.id()).orElseThrow()).isEqualTo(unknown);
     assertThat(count("SELECT count(*) FROM provider_evidence")).isEqualTo(1);
-    assertThat(text("SELECT status || ' ' || lease_owner FROM recovery_task"))
+    assertThat(text("SELECT CONCAT(status, ' ', lease_owner) FROM recovery_task"))
         .isEqualTo("LEASED " + w2.leaseOwner());
   }
 

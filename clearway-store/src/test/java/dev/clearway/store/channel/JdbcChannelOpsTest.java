@@ -18,9 +18,11 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The console's channel figures read from the channel tables of the real PostgreSQL. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcChannelOpsTest {
   private final DataSource dataSource = TestDatabase.get().dataSource();
   private final JdbcChannelOps ops = new JdbcChannelOps(dataSource);

@@ -16,6 +16,7 @@ import dev.clearway.store.testing.TestDatabase;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * tasks by due time, MANUAL compensations newest first, page by page with a key, each naming the
  * merchant of its payment.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcChannelQueuesTest {
   private final JdbcChannelQueues queues = new JdbcChannelQueues(TestDatabase.get().dataSource());
 

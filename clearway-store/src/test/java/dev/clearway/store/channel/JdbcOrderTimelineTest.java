@@ -17,12 +17,14 @@ import dev.clearway.store.testing.TestDatabase;
 import java.sql.SQLException;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * One order's attempts (newest first) with their evidence (newest first), read from the real
  * PostgreSQL, both paged.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcOrderTimelineTest {
   private final JdbcOrderTimeline timeline = new JdbcOrderTimeline(TestDatabase.get().dataSource());
 

@@ -15,24 +15,29 @@ import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.spi.ClientAction;
 import dev.clearway.core.channel.spi.PaymentParty;
 import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.store.testing.TestDatabase;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Payment details on the real database: an attempt's party is stored and frozen, its first client
  * action is kept, merchant channel configurations and method choices read back as written.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcPaymentDetailsTest {
 
   private final ChannelStoreFixture db = new ChannelStoreFixture();
-  private final JdbcPaymentDetails details = new JdbcPaymentDetails(db.dataSource);
+  private final JdbcPaymentDetails details =
+      new JdbcPaymentDetails(db.dataSource, TestDatabase.get().dialect());
 
   @BeforeEach
   void clean() {
     db.clean();
-    db.execute("TRUNCATE payment_attempt_action, merchant_channel, payment_method_choice");
+    TestDatabase.get()
+        .truncate("payment_attempt_action", "merchant_channel", "payment_method_choice");
   }
 
   private Attempt partnerAttempt(String trade) {

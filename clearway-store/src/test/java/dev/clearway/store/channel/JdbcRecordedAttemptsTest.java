@@ -18,9 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The dry run's recorded history read from the channel tables of the real PostgreSQL. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcRecordedAttemptsTest {
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
@@ -29,13 +31,17 @@ class JdbcRecordedAttemptsTest {
 
   @BeforeEach
   void clean() throws SQLException {
-    try (Connection c = dataSource.getConnection();
-        Statement st = c.createStatement()) {
-      st.execute(
-          "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-              + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-              + " payment_order, channel_account CASCADE");
-    }
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt",
+            "payment_order",
+            "channel_account");
     exec(
         "INSERT INTO channel_account"
             + " (id, channel, account_ref, failure_domain, payment_methods, priority)"

@@ -13,9 +13,11 @@ import java.sql.Statement;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The configured query against a legacy table in the embedded PostgreSQL. */
+/** The configured query against a legacy table in the test database. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcLegacyPaymentStoreTest {
   static final String QUERY =
       "SELECT order_no FROM legacy_payment WHERE merchant = :merchant AND user_id = :userId"
@@ -30,7 +32,9 @@ class JdbcLegacyPaymentStoreTest {
         "CREATE TABLE IF NOT EXISTS legacy_payment (order_no VARCHAR(64) PRIMARY KEY,"
             + " merchant VARCHAR(64) NOT NULL, user_id BIGINT NOT NULL, scene VARCHAR(64) NOT NULL,"
             + " biz_key VARCHAR(160) NOT NULL, status VARCHAR(16) NOT NULL,"
-            + " created_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+            + (TestDatabase.get().isMysqlFamily()
+                ? " created_at DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))"
+                : " created_at TIMESTAMPTZ NOT NULL DEFAULT now())"));
     execute("TRUNCATE legacy_payment");
   }
 

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.refund.domain.NewRefund;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +27,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Concurrent refund requests on one flow: the flow row lock serialises them, so the refunds that
  * are accepted never add up to more than was paid, and one key never yields two refunds.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ConcurrentRefundCreationTest {
   private static final int THREADS = 8;
   private static ExecutorService pool;

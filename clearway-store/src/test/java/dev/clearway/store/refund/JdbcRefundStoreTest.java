@@ -25,13 +25,16 @@ import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.core.refund.port.RefundStore.RescheduleWrite;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Creation rules, idempotency, CAS transitions, reschedules and leases of refund_order. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcRefundStoreTest {
 
   @BeforeEach

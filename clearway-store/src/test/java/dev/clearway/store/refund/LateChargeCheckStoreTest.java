@@ -18,10 +18,12 @@ import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.core.latecharge.port.LateChargeStore.RescheduleWrite;
 import dev.clearway.core.latecharge.port.LateChargeStore.Suspected;
 import dev.clearway.core.latecharge.port.LateChargeStore.TransitionWrite;
+import dev.clearway.store.latecharge.JdbcLateChargeOps;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import dev.clearway.store.refund.RefundFixtures.RawSqlException;
 import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -69,6 +71,19 @@ class LateChargeCheckStoreTest {
         now,
         to == LateChargeStatus.CHARGE_CONFIRMED ? writer : null,
         now);
+  }
+
+  @Test
+  void theConsoleCountsTheChecksByStatus() {
+    Instant now = now();
+    suspected(now);
+    suspected(now);
+    JdbcLateChargeOps ops = new JdbcLateChargeOps(TestDatabase.get().dataSource());
+
+    assertThat(ops.openByStatus()).containsExactly(Map.entry("PENDING", 2L));
+    assertThat(ops.countByStatus()).containsExactly(Map.entry("PENDING", 2L));
+    assertThat(ops.manual(Long.MAX_VALUE, 10)).isEmpty();
+    assertThat(ops.sweepCursors()).isEmpty();
   }
 
   @Test

@@ -22,6 +22,7 @@ import dev.clearway.core.refund.engine.RefundAdvancer;
 import dev.clearway.core.refund.port.RefundEvents;
 import dev.clearway.core.runtime.Backoff;
 import dev.clearway.core.runtime.LeaseTokens;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * during its wallet call writes nothing, an unanswered call reschedules with the engine's backoff,
  * a step that throws leaves the row to its lease, and a trigger whose lease expired claims afresh.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class LeasedRefundAdvanceTest {
   private static final EngineConfig CONFIG = EngineConfig.production();
 

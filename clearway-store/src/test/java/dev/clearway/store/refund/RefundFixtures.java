@@ -47,7 +47,7 @@ final class RefundFixtures {
   }
 
   static JdbcRefundStore refunds() {
-    return new JdbcRefundStore(TestDatabase.get().dataSource());
+    return new JdbcRefundStore(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
   }
 
   static Instant now() {

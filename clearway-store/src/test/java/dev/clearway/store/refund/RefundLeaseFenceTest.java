@@ -15,8 +15,10 @@ import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refund.port.RefundStore.RescheduleWrite;
 import dev.clearway.core.refund.port.RefundStore.TransitionWrite;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * not move the status or version, so without the fence a worker whose lease was taken over would
  * still move the refund.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class RefundLeaseFenceTest {
 
   @BeforeEach
