@@ -16,9 +16,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
+import dev.clearway.store.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcReconRunsTest {
   private static final Instant LEASE = T0.plusSeconds(60);
 
