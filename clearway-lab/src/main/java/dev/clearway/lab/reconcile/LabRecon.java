@@ -12,7 +12,8 @@ import dev.clearway.core.reconciliation.port.AccountTermsSource;
 import dev.clearway.core.reconciliation.port.ReconciliationEvents;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.store.Database;
-import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.MysqlDialect;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.Sql;
 import dev.clearway.store.reconciliation.JdbcAgreeingLines;
 import dev.clearway.store.reconciliation.JdbcDifferenceStore;
@@ -21,7 +22,7 @@ import dev.clearway.store.reconciliation.JdbcReconRuns;
 import dev.clearway.store.reconciliation.JdbcSettlementStore;
 import dev.clearway.store.reconciliation.JdbcStatementFacts;
 import dev.clearway.store.refund.JdbcRefundStore;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.store.statement.StatementStores;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Map;
@@ -42,17 +43,18 @@ public final class LabRecon {
   private final Clock clock;
   private final DataSource dataSource;
   private final Database db;
+  /** Null on the MySQL family: the matcher sees every line (the engine's plain path). */
   private final JdbcAgreeingLines agreeing;
 
   public LabRecon(Database db, AccountTermsSource terms, String walletAccount, Clock clock) {
     this.db = db;
     this.dataSource = db.dataSource();
     this.clock = clock;
-    PostgresDialect dialect = new PostgresDialect();
-    JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, walletAccount);
+    SqlDialect dialect = db.dialect();
+    JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, dialect, walletAccount);
     this.ports =
         new ReconPorts(
-            new JdbcStatementStore(dataSource, clock),
+            StatementStores.create(dataSource, dialect, clock),
             new JdbcStatementFacts(dataSource),
             locals,
             locals,
@@ -63,7 +65,10 @@ public final class LabRecon {
             new JdbcSettlementStore(dataSource, dialect),
             ReconciliationEvents.NONE);
     this.config = ReconConfig.defaults("clearway-cli");
-    this.agreeing = new JdbcAgreeingLines(dataSource, dialect, walletAccount);
+    this.agreeing =
+        dialect instanceof MysqlDialect
+            ? null
+            : new JdbcAgreeingLines(dataSource, dialect, walletAccount);
   }
 
   public ReconciliationJob job() {
@@ -71,8 +76,7 @@ public final class LabRecon {
   }
 
   public RepairPass repairPass() {
-    PostgresDialect dialect = new PostgresDialect();
-    JdbcRefundStore refunds = new JdbcRefundStore(dataSource, dialect);
+    JdbcRefundStore refunds = new JdbcRefundStore(dataSource, db.dialect());
     LeaseTokens leases = new LeaseTokens("clearway-cli-repairs", clock, EngineConfig.production());
     RepairTargets targets =
         new RepairTargets(
