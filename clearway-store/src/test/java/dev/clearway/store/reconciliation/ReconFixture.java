@@ -111,31 +111,46 @@ final class ReconFixture {
 
   /** An attempt of {@code trade} at the account, with its key and status; its id. */
   long attempt(String trade, int seq, long accountId, String key, String status, Instant at) {
-    update(
-        "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method, status,"
-            + " created_at, updated_at) VALUES (?, 500, 'EUR', 'card', 'OPEN', ?, ?)"
-            + " ON CONFLICT DO NOTHING",
-        trade,
-        ts(T0),
-        ts(T0));
-    return queryLong(
-        "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id, origin,"
-            + " previous_attempt_id, provider_idempotency_key, create_request_hash, status,"
-            + " result_certainty, amount, currency, payment_method, version, created_at,"
-            + " updated_at)"
-            + " VALUES (nextval('payment_attempt_seq'), ?, ?, ?, ?, (SELECT max(id) FROM"
-            + " payment_attempt WHERE trade_order_no = ?), ?, ?, ?, 'CONFIRMED_SUCCESS', 500,"
-            + " 'EUR', 'card', 2, ?, ?) RETURNING id",
-        trade,
-        seq,
-        accountId,
-        seq == 1 ? "INITIAL" : "FAILOVER",
-        trade,
-        key,
-        "0".repeat(64),
-        status,
-        ts(T0),
-        ts(at));
+    try (Connection c = ds.getConnection()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              dialect.insertIfAbsentAnyKey(
+                  "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method,"
+                      + " status, created_at, updated_at)"
+                      + " VALUES (?, 500, 'EUR', 'card', 'OPEN', ?, ?)"))) {
+        bind(ps, trade, ts(T0), ts(T0));
+        dialect.executeIfAbsent(ps);
+      }
+      long id = dialect.nextId(c, "payment_attempt_seq");
+      String previous =
+          strings("SELECT max(id) FROM payment_attempt WHERE trade_order_no = ?", trade).get(0);
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id, origin,"
+                  + " previous_attempt_id, provider_idempotency_key, create_request_hash, status,"
+                  + " result_certainty, amount, currency, payment_method, version, created_at,"
+                  + " updated_at)"
+                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'CONFIRMED_SUCCESS', 500, 'EUR', 'card',"
+                  + " 2, ?, ?)")) {
+        bind(
+            ps,
+            id,
+            trade,
+            seq,
+            accountId,
+            seq == 1 ? "INITIAL" : "FAILOVER",
+            previous == null ? null : Long.valueOf(previous),
+            key,
+            "0".repeat(64),
+            status,
+            ts(T0),
+            ts(at));
+        ps.executeUpdate();
+      }
+      return id;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
   }
 
   /** A refund order {@code a_trade_seq} of the flow; its id. */
