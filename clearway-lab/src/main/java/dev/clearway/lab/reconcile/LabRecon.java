@@ -13,8 +13,8 @@ import dev.clearway.core.reconciliation.port.ReconciliationEvents;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.store.Database;
 import dev.clearway.store.MysqlDialect;
-import dev.clearway.store.SqlDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.reconciliation.JdbcAgreeingLines;
 import dev.clearway.store.reconciliation.JdbcDifferenceStore;
 import dev.clearway.store.reconciliation.JdbcLocalFacts;
@@ -43,6 +43,7 @@ public final class LabRecon {
   private final Clock clock;
   private final DataSource dataSource;
   private final Database db;
+
   /** Null on the MySQL family: the matcher sees every line (the engine's plain path). */
   private final JdbcAgreeingLines agreeing;
 

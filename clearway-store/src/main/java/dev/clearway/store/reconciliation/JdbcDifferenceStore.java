@@ -125,7 +125,8 @@ public final class JdbcDifferenceStore implements DifferenceStore {
           dataSource,
           c -> {
             if (dialect instanceof MysqlDialect) {
-              return MysqlReconStatements.claimDifferences(c, dialect, owner, leaseUntil, now, limit);
+              return MysqlReconStatements.claimDifferences(
+                  c, dialect, owner, leaseUntil, now, limit);
             }
             List<Long> ids = claim(c, owner, leaseUntil, now, limit);
             return ids.isEmpty() ? List.<RecordedDifference>of() : byIds(c, ids);

@@ -194,8 +194,7 @@ public final class JdbcTicketCommands implements TicketCommands {
     try {
       return Sql.inTransaction(dataSource, work, r -> r instanceof Result.Done);
     } catch (SQLException e) {
-      boolean constraintViolation =
-          SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
+      boolean constraintViolation = SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
       if (constraintViolation && String.valueOf(e.getMessage()).contains(constraint)) {
         return new Result.Refused(conflictCode, conflictMessage);
       }

@@ -84,7 +84,8 @@ final class MysqlReconStatements {
               return i;
             },
             DifferenceRows.COLUMNS);
-    List<RecordedDifference> rows = new ArrayList<>(dialect.claimPage(c, page, DifferenceRows::map));
+    List<RecordedDifference> rows =
+        new ArrayList<>(dialect.claimPage(c, page, DifferenceRows::map));
     rows.sort(
         Comparator.comparing(RecordedDifference::actionableAt)
             .thenComparingLong(RecordedDifference::id));

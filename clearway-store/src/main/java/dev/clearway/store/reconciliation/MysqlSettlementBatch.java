@@ -94,7 +94,9 @@ final class MysqlSettlementBatch {
     return found;
   }
 
-  /** The rows and their version-0 history rows; false when one of the rows exists (none written). */
+  /**
+   * The rows and their version-0 history rows; false when one of the rows exists (none written).
+   */
   private static boolean insertAll(Connection c, List<Mark> marks) throws SQLException {
     String rows = String.join(", ", Collections.nCopies(marks.size(), INSERT_ROW));
     try (PreparedStatement ps = c.prepareStatement(INSERT + rows)) {

@@ -20,8 +20,8 @@ import javax.sql.DataSource;
 /**
  * Statement files and lines on the MySQL family (MariaDB 10.11, MySQL 8), with the guarantees of
  * {@link JdbcStatementStore}: each import is one transaction (a refused file leaves none of its
- * lines), the same bytes twice change nothing, a corrected file supersedes the one in force and both
- * stay. The imports of one (account, day) are serialised by the row lock on their {@code
+ * lines), the same bytes twice change nothing, a corrected file supersedes the one in force and
+ * both stay. The imports of one (account, day) are serialised by the row lock on their {@code
  * statement_import_lock} row, held until the import commits or rolls back. The lines go in
  * multi-row INSERTs ({@link StatementLineMultiRowInsert}), in bounded memory.
  *

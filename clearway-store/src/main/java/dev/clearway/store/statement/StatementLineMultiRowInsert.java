@@ -15,9 +15,9 @@ import java.util.List;
  * Memory is bounded by one statement's lines, whatever the file's size. Each statement must insert
  * every line it carries.
  *
- * <p>Not {@code LOAD DATA LOCAL INFILE}: it needs {@code local_infile} on the server (off by default
- * on MySQL 8) and on the driver, and a client that allows it lets the server ask for any local
- * file; a multi-row INSERT needs nothing but the INSERT privilege, and its count is checked.
+ * <p>Not {@code LOAD DATA LOCAL INFILE}: it needs {@code local_infile} on the server (off by
+ * default on MySQL 8) and on the driver, and a client that allows it lets the server ask for any
+ * local file; a multi-row INSERT needs nothing but the INSERT privilege, and its count is checked.
  */
 final class StatementLineMultiRowInsert implements StatementLineWriter {
   static final int ROWS = 500;

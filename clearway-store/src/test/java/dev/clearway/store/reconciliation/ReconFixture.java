@@ -17,8 +17,8 @@ import javax.sql.DataSource;
 
 /**
  * Local rows (flows, their history, channel accounts, attempts, refund orders, compensations) and
- * statement files written as the engines and the importer leave them, on the test database, for
- * the reconciliation store tests.
+ * statement files written as the engines and the importer leave them, on the test database, for the
+ * reconciliation store tests.
  */
 final class ReconFixture {
   static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");

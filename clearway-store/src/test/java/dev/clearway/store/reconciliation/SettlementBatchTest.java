@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clearway.core.reconciliation.domain.SettlementStatus;
 import dev.clearway.core.reconciliation.port.SettlementStore.Mark;
+import dev.clearway.store.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
-import dev.clearway.store.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -95,10 +95,8 @@ class SettlementBatchTest {
     store.markAll(batch);
     store.markAll(batch);
 
-    assertThat(fx.strings("SELECT count(*) FROM payment_settlement_history"))
-        .containsExactly("2");
-    assertThat(fx.strings("SELECT max(version) FROM payment_settlement"))
-        .containsExactly("0");
+    assertThat(fx.strings("SELECT count(*) FROM payment_settlement_history")).containsExactly("2");
+    assertThat(fx.strings("SELECT max(version) FROM payment_settlement")).containsExactly("0");
   }
 
   @Test
