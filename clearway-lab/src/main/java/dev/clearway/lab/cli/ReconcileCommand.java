@@ -7,12 +7,13 @@ import dev.clearway.core.statement.StatementFileRecord;
 import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementImporter;
 import dev.clearway.core.statement.StatementParser;
+import dev.clearway.core.statement.StatementStore;
 import dev.clearway.lab.reconcile.FixedTerms;
 import dev.clearway.lab.reconcile.LabRecon;
 import dev.clearway.psp.stripe.StripeBalanceReportParser;
 import dev.clearway.psp.wechat.WechatTradeBillParser;
 import dev.clearway.store.Database;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.store.statement.StatementStores;
 import dev.clearway.store.statement.WalletCsvParser;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -118,7 +119,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     Statement statement = statement();
     try (Database db = jdbcUrl == null ? Database.embedded(4) : Database.connect(jdbcUrl, 4)) {
       Clock clock = Clock.systemUTC();
-      JdbcStatementStore store = new JdbcStatementStore(db.dataSource(), clock);
+      StatementStore store = StatementStores.create(db.dataSource(), db.dialect(), clock);
       Optional<StatementFileRecord> record =
           statement == null
               ? store.current(account, date)

@@ -12,8 +12,9 @@ import dev.clearway.core.reconciliation.port.AccountTermsSource;
 import dev.clearway.core.reconciliation.port.ReconciliationEvents;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.store.Database;
-import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.reconciliation.JdbcAgreeingLines;
 import dev.clearway.store.reconciliation.JdbcDifferenceStore;
 import dev.clearway.store.reconciliation.JdbcLocalFacts;
@@ -21,7 +22,7 @@ import dev.clearway.store.reconciliation.JdbcReconRuns;
 import dev.clearway.store.reconciliation.JdbcSettlementStore;
 import dev.clearway.store.reconciliation.JdbcStatementFacts;
 import dev.clearway.store.refund.JdbcRefundStore;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.store.statement.StatementStores;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Map;
@@ -42,6 +43,8 @@ public final class LabRecon {
   private final Clock clock;
   private final DataSource dataSource;
   private final Database db;
+
+  /** Null on the MySQL family: the matcher sees every line (the engine's plain path). */
   private final JdbcAgreeingLines agreeing;
   private final String walletAccount;
 
@@ -50,11 +53,11 @@ public final class LabRecon {
     this.dataSource = db.dataSource();
     this.clock = clock;
     this.walletAccount = walletAccount;
-    PostgresDialect dialect = new PostgresDialect();
-    JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, walletAccount);
+    SqlDialect dialect = db.dialect();
+    JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, dialect, walletAccount);
     this.ports =
         new ReconPorts(
-            new JdbcStatementStore(dataSource, clock),
+            StatementStores.create(dataSource, dialect, clock),
             new JdbcStatementFacts(dataSource),
             locals,
             locals,
@@ -65,7 +68,10 @@ public final class LabRecon {
             new JdbcSettlementStore(dataSource, dialect),
             ReconciliationEvents.NONE);
     this.config = ReconConfig.defaults("clearway-cli");
-    this.agreeing = new JdbcAgreeingLines(dataSource, dialect, walletAccount);
+    this.agreeing =
+        dialect instanceof MysqlDialect
+            ? null
+            : new JdbcAgreeingLines(dataSource, dialect, walletAccount);
   }
 
   public ReconciliationJob job() {
@@ -83,12 +89,11 @@ public final class LabRecon {
 
   /** The set-based agreeing lines, telling {@code steps} how long each step of a claim took. */
   public JdbcAgreeingLines agreeing(JdbcAgreeingLines.Steps steps) {
-    return new JdbcAgreeingLines(dataSource, new PostgresDialect(), walletAccount, steps);
+    return new JdbcAgreeingLines(dataSource, db.dialect(), walletAccount, steps);
   }
 
   public RepairPass repairPass() {
-    PostgresDialect dialect = new PostgresDialect();
-    JdbcRefundStore refunds = new JdbcRefundStore(dataSource, dialect);
+    JdbcRefundStore refunds = new JdbcRefundStore(dataSource, db.dialect());
     LeaseTokens leases = new LeaseTokens("clearway-cli-repairs", clock, EngineConfig.production());
     RepairTargets targets =
         new RepairTargets(

@@ -22,10 +22,11 @@ import dev.clearway.core.reconciliation.port.ReconciliationEvents;
 import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.service.refund.RefundEngine;
+import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.SqlDialect;
 import dev.clearway.store.reconciliation.JdbcAgreeingLines;
 import dev.clearway.store.reconciliation.JdbcReconciliationStores;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.store.statement.StatementStores;
 import java.time.Clock;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -81,6 +82,7 @@ public class ReconEngineConfiguration {
   @Bean
   ReconPorts clearwayReconPorts(
       DataSource dataSource,
+      SqlDialect dialect,
       JdbcReconciliationStores stores,
       BusinessGateway business,
       ConfiguredAccountTerms terms,
@@ -88,7 +90,7 @@ public class ReconEngineConfiguration {
       ObjectProvider<Clock> clock) {
     ReconciliationEvents events = metrics.getIfAvailable();
     return new ReconPorts(
-        new JdbcStatementStore(dataSource, clock.getIfAvailable(Clock::systemUTC)),
+        StatementStores.create(dataSource, dialect, clock.getIfAvailable(Clock::systemUTC)),
         stores.statements(),
         stores.locals(),
         stores.locals(),
@@ -149,7 +151,10 @@ public class ReconEngineConfiguration {
         ports,
         config,
         clock.getIfAvailable(Clock::systemUTC),
-        new JdbcAgreeingLines(dataSource, dialect, walletAccount));
+        // The MySQL family has no set-based agreeing lines: the matcher sees every line.
+        dialect instanceof MysqlDialect
+            ? null
+            : new JdbcAgreeingLines(dataSource, dialect, walletAccount));
   }
 
   @Bean

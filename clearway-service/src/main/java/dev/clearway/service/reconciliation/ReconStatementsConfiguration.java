@@ -12,7 +12,8 @@ import dev.clearway.core.statement.StatementSource;
 import dev.clearway.core.statement.StatementSources;
 import dev.clearway.psp.stripe.StripeBalanceReportParser;
 import dev.clearway.psp.wechat.WechatTradeBillParser;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.statement.StatementStores;
 import dev.clearway.store.statement.WalletCsvParser;
 import java.time.Clock;
 import java.util.HashMap;
@@ -38,9 +39,12 @@ public class ReconStatementsConfiguration {
   /** Takes the flow store so that Clearway's migrations have run first. */
   @Bean
   StatementImporter clearwayStatementImporter(
-      DataSource dataSource, FlowStore migratedFirst, ObjectProvider<Clock> clock) {
+      DataSource dataSource,
+      SqlDialect dialect,
+      FlowStore migratedFirst,
+      ObjectProvider<Clock> clock) {
     return new StatementImporter(
-        new JdbcStatementStore(dataSource, clock.getIfAvailable(Clock::systemUTC)),
+        StatementStores.create(dataSource, dialect, clock.getIfAvailable(Clock::systemUTC)),
         Map.of(
             StatementFormat.WALLET_CSV, new WalletCsvParser(),
             StatementFormat.STRIPE_BALANCE, new StripeBalanceReportParser(),

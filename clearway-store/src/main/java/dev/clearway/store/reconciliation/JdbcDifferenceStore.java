@@ -5,6 +5,7 @@ import static dev.clearway.store.Sql.ts;
 import dev.clearway.core.reconciliation.domain.DifferenceState;
 import dev.clearway.core.reconciliation.domain.RecordedDifference;
 import dev.clearway.core.reconciliation.port.DifferenceStore;
+import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialect;
 import dev.clearway.store.StoreException;
@@ -61,7 +62,7 @@ public final class JdbcDifferenceStore implements DifferenceStore {
              lease_owner = CASE WHEN ? THEN lease_owner END,
              lease_until = CASE WHEN ? THEN lease_until END, updated_at = ?
        WHERE id = ? AND state = ? AND version = ?
-         AND (CAST(? AS VARCHAR) IS NULL OR lease_owner = ?)
+         AND (? IS NULL OR lease_owner = ?)
       """;
   private static final String HISTORY =
       """
@@ -97,7 +98,7 @@ public final class JdbcDifferenceStore implements DifferenceStore {
     try (PreparedStatement ps =
         c.prepareStatement(dialect.insertIfAbsent(INSERT, "account_ref, kind, identity"))) {
       DifferenceInsert.bind(ps, account, identity, found, now);
-      created = ps.executeUpdate() == 1;
+      created = dialect.executeIfAbsent(ps);
     }
     RecordedDifference row = byIdentity(c, account, kind, identity);
     if (created) {
@@ -123,6 +124,10 @@ public final class JdbcDifferenceStore implements DifferenceStore {
       return Sql.inTransaction(
           dataSource,
           c -> {
+            if (dialect instanceof MysqlDialect) {
+              return MysqlReconStatements.claimDifferences(
+                  c, dialect, owner, leaseUntil, now, limit);
+            }
             List<Long> ids = claim(c, owner, leaseUntil, now, limit);
             return ids.isEmpty() ? List.<RecordedDifference>of() : byIds(c, ids);
           });

@@ -6,10 +6,15 @@ import dev.clearway.core.reconciliation.domain.LocalFact;
 import dev.clearway.core.reconciliation.port.LocalDay;
 import dev.clearway.core.reconciliation.port.LocalFacts;
 import dev.clearway.store.CursorStream;
+import dev.clearway.store.MysqlDialect;
+import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +36,7 @@ import javax.sql.DataSource;
  * compensation refund ({@code r_} + trade) is reported with its charge's view.
  */
 public final class JdbcLocalFacts implements LocalFacts, LocalDay {
+  private static final int IN_LIST = 500;
 
   private static final String BY_TRADE =
       "SELECT "
@@ -205,32 +211,46 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
   private final DataSource dataSource;
   private final Sql sql;
   private final String walletAccount;
+  private final boolean mysql;
 
   /**
    * @param walletAccount the account of flows paid through the plain wallet (no channel attempt)
    */
   public JdbcLocalFacts(DataSource dataSource, String walletAccount) {
+    this(dataSource, new PostgresDialect(), walletAccount);
+  }
+
+  /**
+   * @param walletAccount the account of flows paid through the plain wallet (no channel attempt)
+   */
+  public JdbcLocalFacts(DataSource dataSource, SqlDialect dialect, String walletAccount) {
     this.dataSource = dataSource;
     this.sql = new Sql(dataSource);
     this.walletAccount = Objects.requireNonNull(walletAccount, "walletAccount");
+    this.mysql = dialect instanceof MysqlDialect;
+  }
+
+  /** {@code postgres} as this database runs it ({@link MysqlLocalFactStatements}). */
+  private String sql(String postgres) {
+    return mysql ? MysqlLocalFactStatements.of(postgres) : postgres;
   }
 
   @Override
   public Optional<LocalFact> byTradeOrderNo(String tradeOrderNo) {
-    return one(BY_TRADE, ps -> ps.setString(1, tradeOrderNo));
+    return one(sql(BY_TRADE), ps -> ps.setString(1, tradeOrderNo));
   }
 
   @Override
   public Optional<LocalFact> byRefundOrderNo(String refundOrderNo) {
     String number = flowRefundNumber(refundOrderNo);
-    Optional<LocalFact> order = one(BY_REFUND_ORDER, ps -> ps.setString(1, number));
+    Optional<LocalFact> order = one(sql(BY_REFUND_ORDER), ps -> ps.setString(1, number));
     if (order.isPresent()) {
       return order;
     }
     if (number.startsWith("r_")) {
       Optional<LocalFact> flow =
           one(
-              BY_FLOW_REFUND,
+              sql(BY_FLOW_REFUND),
               ps -> {
                 ps.setString(1, number.substring(2));
                 ps.setString(2, number);
@@ -239,12 +259,12 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
         return flow;
       }
     }
-    return one(BY_COMPENSATION, ps -> ps.setString(1, refundOrderNo));
+    return one(sql(BY_COMPENSATION), ps -> ps.setString(1, refundOrderNo));
   }
 
   @Override
   public Optional<LocalFact> byAttemptKey(String attemptKey) {
-    return one(BY_ATTEMPT_KEY, ps -> ps.setString(1, attemptKey));
+    return one(sql(BY_ATTEMPT_KEY), ps -> ps.setString(1, attemptKey));
   }
 
   /** One indexed query for the whole batch. */
@@ -262,23 +282,45 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
   public Map<String, LocalFact> byAttemptKeys(Collection<String> attemptKeys) {
     Map<String, LocalFact> found = new HashMap<>();
     for (LocalFact fact : many(BY_ATTEMPT_KEYS, attemptKeys)) {
-      found.put(fact.attemptKey(), fact);
+      // The first attempt of each key (rows ordered by key, then id).
+      found.putIfAbsent(fact.attemptKey(), fact);
     }
     return found;
   }
 
   private List<LocalFact> many(String statement, Collection<String> numbers) {
     String[] values = numbers.toArray(String[]::new);
+    if (mysql) {
+      return manyAsInLists(statement, values);
+    }
     return sql.query(
         statement,
         ps -> ps.setArray(1, ps.getConnection().createArrayOf("varchar", values)),
         rs -> LocalFactRows.map(rs, walletAccount));
   }
 
+  /** {@link #many} with IN lists of at most {@value #IN_LIST} values. */
+  private List<LocalFact> manyAsInLists(String statement, String[] values) {
+    List<LocalFact> found = new ArrayList<>();
+    for (int from = 0; from < values.length; from += IN_LIST) {
+      String[] page = Arrays.copyOfRange(values, from, Math.min(values.length, from + IN_LIST));
+      found.addAll(
+          sql.query(
+              MysqlLocalFactStatements.inList(sql(statement), page.length),
+              ps -> {
+                for (int i = 0; i < page.length; i++) {
+                  ps.setString(i + 1, page[i]);
+                }
+              },
+              rs -> LocalFactRows.map(rs, walletAccount)));
+    }
+    return found;
+  }
+
   @Override
   public List<LocalFact> refundsOfPayment(String tradeOrderNo) {
     return sql.query(
-        REFUNDS_OF_PAYMENT,
+        sql(REFUNDS_OF_PAYMENT),
         ps -> {
           ps.setString(1, tradeOrderNo);
           ps.setString(2, tradeOrderNo);
@@ -292,7 +334,7 @@ public final class JdbcLocalFacts implements LocalFacts, LocalDay {
     boolean wallet = walletAccount.equals(account);
     return CursorStream.open(
         dataSource,
-        MOVEMENTS,
+        sql(MOVEMENTS),
         ps -> bindMovements(ps, account, wallet, from, to),
         rs -> LocalFactRows.map(rs, walletAccount));
   }

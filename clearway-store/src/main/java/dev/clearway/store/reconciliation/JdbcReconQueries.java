@@ -36,10 +36,10 @@ public final class JdbcReconQueries {
             + """
               FROM recon_difference
              WHERE id < ?
-               AND (CAST(? AS VARCHAR) IS NULL OR account_ref = ?)
-               AND (CAST(? AS VARCHAR) IS NULL OR kind = ?)
-               AND (CAST(? AS VARCHAR) IS NULL OR state = ?)
-               AND (CAST(? AS VARCHAR) IS NULL OR confidence = ?)
+               AND (? IS NULL OR account_ref = ?)
+               AND (? IS NULL OR kind = ?)
+               AND (? IS NULL OR state = ?)
+               AND (? IS NULL OR confidence = ?)
              ORDER BY id DESC
              LIMIT ?
             """,

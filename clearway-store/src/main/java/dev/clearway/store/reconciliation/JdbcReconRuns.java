@@ -6,8 +6,12 @@ import dev.clearway.core.reconciliation.domain.ReconCounts;
 import dev.clearway.core.reconciliation.domain.ReconRun;
 import dev.clearway.core.reconciliation.domain.ReconRunStatus;
 import dev.clearway.core.reconciliation.port.ReconRuns;
+import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialect;
+import dev.clearway.store.StoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -65,12 +69,23 @@ public final class JdbcReconRuns implements ReconRuns {
           + " FROM recon_run ORDER BY account_ref, id DESC) latest ORDER BY id DESC";
   private static final String BY_ID = "SELECT " + COLUMNS + " FROM recon_run WHERE id = ?";
 
+  private final DataSource dataSource;
   private final Sql sql;
   private final SqlDialect dialect;
+  private final String held;
+  private final String finish;
+  private final String latest;
+  private final String byId;
 
   public JdbcReconRuns(DataSource dataSource, SqlDialect dialect) {
+    this.dataSource = dataSource;
     this.sql = new Sql(dataSource);
     this.dialect = dialect;
+    boolean mysql = dialect instanceof MysqlDialect;
+    this.held = mysql ? MysqlReconStatements.RUN_HELD : HELD;
+    this.finish = mysql ? MysqlReconStatements.RUN_FINISH : FINISH;
+    this.latest = mysql ? MysqlReconStatements.RUN_LATEST : LATEST;
+    this.byId = mysql ? MysqlReconStatements.RUN_BY_ID : BY_ID;
   }
 
   @Override
@@ -88,21 +103,12 @@ public final class JdbcReconRuns implements ReconRuns {
               ps.setObject(6, ts(now));
             });
     if (took == 0) {
-      sql.update(
-          dialect.insertIfAbsentAnyKey(INSERT),
-          ps -> {
-            ps.setString(1, account);
-            ps.setObject(2, day);
-            ps.setObject(3, fileId);
-            ps.setString(4, owner);
-            ps.setObject(5, ts(leaseUntil));
-            ps.setObject(6, ts(now));
-          });
+      insertRunning(account, day, fileId, owner, leaseUntil, now);
     }
     // Whichever way it went, the run is this owner's only if the RUNNING row names it.
     return sql
         .query(
-            HELD,
+            held,
             ps -> {
               ps.setString(1, account);
               ps.setObject(2, day);
@@ -111,6 +117,23 @@ public final class JdbcReconRuns implements ReconRuns {
             JdbcReconRuns::map)
         .stream()
         .findFirst();
+  }
+
+  /** Inserts the account-day's RUNNING run unless one exists (then nothing is written). */
+  private void insertRunning(
+      String account, LocalDate day, Long fileId, String owner, Instant leaseUntil, Instant now) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps = c.prepareStatement(dialect.insertIfAbsentAnyKey(INSERT))) {
+      ps.setString(1, account);
+      ps.setObject(2, day);
+      ps.setObject(3, fileId);
+      ps.setString(4, owner);
+      ps.setObject(5, ts(leaseUntil));
+      ps.setObject(6, ts(now));
+      dialect.executeIfAbsent(ps);
+    } catch (SQLException e) {
+      throw new StoreException("start reconciliation run", e);
+    }
   }
 
   @Override
@@ -128,7 +151,7 @@ public final class JdbcReconRuns implements ReconRuns {
   @Override
   public boolean finish(long runId, String owner, ReconCounts counts, Instant now) {
     return sql.update(
-            FINISH,
+            finish,
             ps -> {
               ps.setLong(1, counts.lines());
               ps.setLong(2, counts.differences());
@@ -157,12 +180,12 @@ public final class JdbcReconRuns implements ReconRuns {
 
   @Override
   public List<ReconRun> latestPerAccount() {
-    return sql.query(LATEST, ps -> {}, JdbcReconRuns::map);
+    return sql.query(latest, ps -> {}, JdbcReconRuns::map);
   }
 
   @Override
   public Optional<ReconRun> find(long runId) {
-    return sql.query(BY_ID, ps -> ps.setLong(1, runId), JdbcReconRuns::map).stream().findFirst();
+    return sql.query(byId, ps -> ps.setLong(1, runId), JdbcReconRuns::map).stream().findFirst();
   }
 
   private static ReconRun map(ResultSet rs) throws SQLException {

@@ -19,7 +19,7 @@ public record JdbcReconciliationStores(
   public static JdbcReconciliationStores create(
       DataSource dataSource, SqlDialect dialect, String walletAccount) {
     return new JdbcReconciliationStores(
-        new JdbcLocalFacts(dataSource, walletAccount),
+        new JdbcLocalFacts(dataSource, dialect, walletAccount),
         new JdbcStatementFacts(dataSource),
         new JdbcDifferenceStore(dataSource, dialect),
         new JdbcReconRuns(dataSource, dialect),

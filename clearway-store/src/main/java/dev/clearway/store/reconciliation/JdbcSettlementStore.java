@@ -4,6 +4,7 @@ import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.reconciliation.domain.SettlementStatus;
 import dev.clearway.core.reconciliation.port.SettlementStore;
+import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialect;
 import dev.clearway.store.StoreException;
@@ -61,7 +62,6 @@ public final class JdbcSettlementStore implements SettlementStore {
              updated_at
         FROM payment_settlement
        WHERE trade_order_no = ? AND version = 0
-      ON CONFLICT (trade_order_no, version) DO NOTHING
       """;
 
   private final DataSource dataSource;
@@ -92,7 +92,7 @@ public final class JdbcSettlementStore implements SettlementStore {
       ps.setObject(4, m.statementFileId());
       ps.setObject(5, m.statementLineNo());
       ps.setObject(6, ts(m.at()));
-      if (ps.executeUpdate() == 1) {
+      if (dialect.executeIfAbsent(ps)) {
         history(c, m, 0, null);
         return true;
       }
@@ -113,9 +113,10 @@ public final class JdbcSettlementStore implements SettlementStore {
       return false;
     }
     if (version == 0) {
-      try (PreparedStatement ps = c.prepareStatement(FIRST_HISTORY)) {
+      try (PreparedStatement ps =
+          c.prepareStatement(dialect.insertIfAbsent(FIRST_HISTORY, "trade_order_no, version"))) {
         ps.setString(1, m.tradeOrderNo());
-        ps.executeUpdate();
+        dialect.executeIfAbsent(ps);
       }
     }
     try (PreparedStatement ps = c.prepareStatement(UPDATE)) {
@@ -148,7 +149,11 @@ public final class JdbcSettlementStore implements SettlementStore {
       Sql.inTransaction(
           dataSource,
           c -> {
-            SettlementBatch.mark(c, marks);
+            if (dialect instanceof MysqlDialect) {
+              MysqlSettlementBatch.mark(c, marks, this::markIn);
+            } else {
+              SettlementBatch.mark(c, marks);
+            }
             return null;
           });
     } catch (SQLException e) {
@@ -159,7 +164,9 @@ public final class JdbcSettlementStore implements SettlementStore {
   @Override
   public Map<String, SettlementStatus> statuses(Collection<String> tradeOrderNos) {
     try (Connection c = dataSource.getConnection()) {
-      return SettlementBatch.statuses(c, tradeOrderNos);
+      return dialect instanceof MysqlDialect
+          ? MysqlSettlementBatch.statuses(c, tradeOrderNos)
+          : SettlementBatch.statuses(c, tradeOrderNos);
     } catch (SQLException e) {
       throw new StoreException("settlement statuses", e);
     }

@@ -7,6 +7,7 @@ import dev.clearway.core.reconciliation.domain.TicketCommand;
 import dev.clearway.core.reconciliation.port.TicketCommands;
 import dev.clearway.core.review.PersonNames;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlErrors;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,9 +24,6 @@ import javax.sql.DataSource;
  * so it writes nothing. People are stored and compared by their normalised name.
  */
 public final class JdbcTicketCommands implements TicketCommands {
-  private static final String UNIQUE_VIOLATION = "23505";
-  private static final String CHECK_VIOLATION = "23514";
-
   private final DataSource dataSource;
 
   public JdbcTicketCommands(DataSource dataSource) {
@@ -130,8 +128,8 @@ public final class JdbcTicketCommands implements TicketCommands {
             INSERT INTO recon_command (difference_id, kind, expected_version, operator_id, ticket,
                    reason, evidence, state, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
-            RETURNING *
-            """)) {
+            """,
+            new String[] {"id"})) {
       ps.setLong(1, p.differenceId());
       ps.setString(2, p.kind().name());
       ps.setLong(3, version);
@@ -140,9 +138,14 @@ public final class JdbcTicketCommands implements TicketCommands {
       ps.setString(6, p.reason());
       ps.setString(7, p.evidence());
       ps.setObject(8, ts(now));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return TicketRows.command(rs);
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("recon_command row not inserted");
+      }
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        if (!keys.next()) {
+          throw new SQLException("recon_command insert returned no id");
+        }
+        return TicketRows.byId(c, keys.getLong(1));
       }
     }
   }
@@ -191,8 +194,7 @@ public final class JdbcTicketCommands implements TicketCommands {
     try {
       return Sql.inTransaction(dataSource, work, r -> r instanceof Result.Done);
     } catch (SQLException e) {
-      boolean constraintViolation =
-          UNIQUE_VIOLATION.equals(e.getSQLState()) || CHECK_VIOLATION.equals(e.getSQLState());
+      boolean constraintViolation = SqlErrors.isUniqueViolation(e) || SqlErrors.isCheckViolation(e);
       if (constraintViolation && String.valueOf(e.getMessage()).contains(constraint)) {
         return new Result.Refused(conflictCode, conflictMessage);
       }

@@ -80,7 +80,10 @@ final class TicketRows {
     }
   }
 
-  /** Moves a PROPOSED command (locked by the caller) to its decided state. */
+  /**
+   * Moves a PROPOSED command (locked by the caller) to its decided state; the row as written, read
+   * back under the caller's lock (portable: the MySQL family has no UPDATE ... RETURNING).
+   */
   static TicketCommand decide(
       Connection c, TicketCommand cmd, String state, String approver, String result, Instant now)
       throws SQLException {
@@ -89,16 +92,26 @@ final class TicketRows {
             """
             UPDATE recon_command SET state = ?, approver_id = ?, result = ?, decided_at = ?
              WHERE id = ? AND state = 'PROPOSED'
-            RETURNING *
             """)) {
       ps.setString(1, state);
       ps.setString(2, approver);
       ps.setString(3, truncate(result, 200));
       ps.setObject(4, ts(now));
       ps.setLong(5, cmd.id());
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("command " + cmd.id() + " left PROPOSED under its lock");
+      }
+    }
+    return byId(c, cmd.id());
+  }
+
+  /** The command with id {@code id}, which must exist. */
+  static TicketCommand byId(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT * FROM recon_command WHERE id = ?")) {
+      ps.setLong(1, id);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
-          throw new SQLException("command " + cmd.id() + " left PROPOSED under its lock");
+          throw new SQLException("command " + id + " not found");
         }
         return command(rs);
       }

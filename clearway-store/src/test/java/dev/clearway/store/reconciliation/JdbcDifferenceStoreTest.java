@@ -21,12 +21,15 @@ import dev.clearway.core.reconciliation.domain.StatementFact;
 import dev.clearway.core.reconciliation.port.DifferenceStore.Found;
 import dev.clearway.core.reconciliation.port.DifferenceStore.Move;
 import dev.clearway.core.reconciliation.port.DifferenceStore.Recorded;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcDifferenceStoreTest {
   private final ReconFixture fx = new ReconFixture();
   private final JdbcDifferenceStore store = new JdbcDifferenceStore(fx.ds, fx.dialect);
@@ -106,7 +109,7 @@ class JdbcDifferenceStoreTest {
     Recorded again = store.record(chargedLocalPaying(second, "T1", T0), T0.plusSeconds(5));
     assertThat(again.created()).isFalse();
     assertThat(again.difference().id()).isEqualTo(d.id());
-    assertThat(fx.strings("SELECT last_run_id || '/' || run_id FROM recon_difference"))
+    assertThat(fx.strings("SELECT CONCAT(last_run_id, '/', run_id) FROM recon_difference"))
         .containsExactly(second + "/" + run);
     assertThat(fx.queryLong("SELECT count(*) FROM recon_difference")).isEqualTo(1);
     assertThat(store.record(chargedLocalPaying(second, "T1", T0), T0).difference().version())
@@ -285,7 +288,7 @@ class JdbcDifferenceStoreTest {
 
   private List<String> history(long id) {
     return fx.strings(
-        "SELECT version || ':' || coalesce(from_state, 'null') || '>' || to_state || ' by ' || actor"
+        "SELECT CONCAT(version, ':', coalesce(from_state, 'null'), '>', to_state, ' by ', actor)"
             + " FROM recon_difference_history WHERE difference_id = ? ORDER BY version",
         id);
   }

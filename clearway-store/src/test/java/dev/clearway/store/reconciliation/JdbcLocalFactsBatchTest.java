@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** The batched lookups answer what one lookup each would, in one query. */
 class JdbcLocalFactsBatchTest {
   private final ReconFixture fx = new ReconFixture();
-  private final JdbcLocalFacts facts = new JdbcLocalFacts(fx.ds, WALLET);
+  private final JdbcLocalFacts facts = new JdbcLocalFacts(fx.ds, fx.dialect, WALLET);
 
   @BeforeEach
   void reset() {

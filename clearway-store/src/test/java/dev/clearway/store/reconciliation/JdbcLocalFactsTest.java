@@ -20,7 +20,7 @@ class JdbcLocalFactsTest {
   private static final Instant DAY_END = T0.plus(Duration.ofDays(1));
 
   private final ReconFixture fx = new ReconFixture();
-  private final JdbcLocalFacts facts = new JdbcLocalFacts(fx.ds, WALLET);
+  private final JdbcLocalFacts facts = new JdbcLocalFacts(fx.ds, fx.dialect, WALLET);
 
   @BeforeEach
   void reset() {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.clearway.core.reconciliation.domain.ReconCounts;
 import dev.clearway.core.reconciliation.domain.ReconRun;
 import dev.clearway.core.reconciliation.domain.ReconRunStatus;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -17,8 +18,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcReconRunsTest {
   private static final Instant LEASE = T0.plusSeconds(60);
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class JdbcRefundsOfPaymentTest {
   private final ReconFixture fx = new ReconFixture();
-  private final JdbcLocalFacts facts = new JdbcLocalFacts(fx.ds, WALLET);
+  private final JdbcLocalFacts facts = new JdbcLocalFacts(fx.ds, fx.dialect, WALLET);
 
   @BeforeEach
   void reset() {

@@ -11,16 +11,20 @@ import dev.clearway.core.statement.Statement;
 import dev.clearway.core.statement.StatementFileRecord;
 import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementImporter;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.core.statement.StatementStore;
+import dev.clearway.store.statement.StatementStores;
 import dev.clearway.store.statement.WalletCsvParser;
+import dev.clearway.store.testing.TestDatabase;
 import java.io.InputStream;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcStatementFactsTest {
   private final ReconFixture fx = new ReconFixture();
   private final JdbcStatementFacts facts = new JdbcStatementFacts(fx.ds);
@@ -93,7 +97,7 @@ class JdbcStatementFactsTest {
 
   @Test
   void aSupersededFilesLinesAreNotSeen() throws Exception {
-    JdbcStatementStore store = new JdbcStatementStore(fx.ds, Clock.systemUTC());
+    StatementStore store = StatementStores.create(fx.ds, fx.dialect, Clock.systemUTC());
     StatementImporter importer =
         new StatementImporter(store, Map.of(StatementFormat.WALLET_CSV, new WalletCsvParser()));
     StatementFileRecord first = importWallet(importer, "/statement/wallet-2026-12-01.csv");

@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * itself refuses a command decided by its proposer; the audit is append-only; a refusal writes
  * nothing.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcTicketCommandsTest {
   private final JdbcTicketCommands commands =
       new JdbcTicketCommands(TestDatabase.get().dataSource());
@@ -34,9 +36,8 @@ class JdbcTicketCommandsTest {
 
   @BeforeEach
   void reset() {
-    execute(
-        "TRUNCATE recon_audit, recon_command, recon_difference_history, recon_difference"
-            + " RESTART IDENTITY CASCADE");
+    TestDatabase.get()
+        .truncate("recon_audit", "recon_command", "recon_difference_history", "recon_difference");
   }
 
   private long ticket(String tradeOrderNo) {
@@ -92,9 +93,9 @@ class JdbcTicketCommandsTest {
     pool.shutdown();
     assertThat(applied).isEqualTo(1);
     assertThat(refused).isEqualTo(1);
-    assertThat(text("SELECT state || ' v' || version FROM recon_difference WHERE id = " + id))
+    assertThat(text("SELECT CONCAT(state, ' v', version) FROM recon_difference WHERE id = " + id))
         .isEqualTo("RESOLVED v1");
-    assertThat(text("SELECT string_agg(action, ',' ORDER BY id) FROM recon_audit"))
+    assertThat(String.join(",", texts("SELECT action FROM recon_audit ORDER BY id")))
         .isEqualTo("PROPOSE,APPROVE");
   }
 
@@ -150,6 +151,20 @@ class JdbcTicketCommandsTest {
       return "no failure";
     } catch (IllegalStateException e) {
       return String.valueOf(e.getCause().getMessage());
+    }
+  }
+
+  private static java.util.List<String> texts(String sql) {
+    try (Connection c = TestDatabase.get().dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      java.util.List<String> rows = new java.util.ArrayList<>();
+      while (rs.next()) {
+        rows.add(rs.getString(1));
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
     }
   }
 

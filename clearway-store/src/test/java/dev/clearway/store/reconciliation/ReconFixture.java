@@ -1,6 +1,7 @@
 package dev.clearway.store.reconciliation;
 
-import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.MysqlDialect;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,8 +17,8 @@ import javax.sql.DataSource;
 
 /**
  * Local rows (flows, their history, channel accounts, attempts, refund orders, compensations) and
- * statement files written as the engines and the importer leave them, on the shared embedded
- * PostgreSQL, for the reconciliation store tests.
+ * statement files written as the engines and the importer leave them, on the test database, for the
+ * reconciliation store tests.
  */
 final class ReconFixture {
   static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
@@ -25,17 +26,50 @@ final class ReconFixture {
   static final String WALLET = "wallet";
 
   final DataSource ds = TestDatabase.get().dataSource();
-  final PostgresDialect dialect = new PostgresDialect();
+  final SqlDialect dialect = TestDatabase.get().dialect();
+
+  /** The tables the tests write; on the MySQL family those of them that are base tables. */
+  private static final List<String> TABLES =
+      List.of(
+          "recon_difference_history",
+          "recon_difference",
+          "recon_run",
+          "payment_settlement_history",
+          "payment_settlement",
+          "statement_line",
+          "statement_file",
+          "attempt_compensation",
+          "channel_refund",
+          "recovery_task",
+          "payment_attempt_history",
+          "provider_evidence",
+          "payment_attempt",
+          "payment_order",
+          "channel_account",
+          "refund_order_history",
+          "refund_order",
+          "pay_flow_history",
+          "pay_flow_state",
+          "pay_flow_fact",
+          "outbox_event");
 
   void reset() {
-    exec(
-        "TRUNCATE recon_difference_history, recon_difference, recon_run,"
-            + " payment_settlement_history, payment_settlement, statement_line, statement_file,"
-            + " attempt_compensation, channel_refund, recovery_task, payment_attempt_history,"
-            + " provider_evidence, payment_attempt, payment_order, channel_account,"
-            + " refund_order_history, refund_order, pay_flow_history, pay_flow_state, pay_flow_fact,"
-            + " outbox_event"
-            + " RESTART IDENTITY CASCADE");
+    if (!(dialect instanceof MysqlDialect)) {
+      exec("TRUNCATE " + String.join(", ", TABLES) + " RESTART IDENTITY CASCADE");
+      return;
+    }
+    // pay_flow is a table or a view over the flow's fact and state tables: empty what is a table.
+    List<String> candidates = new ArrayList<>(TABLES);
+    candidates.add("pay_flow");
+    List<String> present =
+        strings(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()"
+                + " AND table_type = 'BASE TABLE'");
+    TestDatabase.get()
+        .truncate(
+            candidates.stream()
+                .filter(t -> present.stream().anyMatch(t::equalsIgnoreCase))
+                .toArray(String[]::new));
   }
 
   void account(long id, String ref) {
@@ -48,11 +82,11 @@ final class ReconFixture {
 
   /** A flow of 500 EUR minor units whose trade order is {@code trade}; its id. */
   long flow(String trade, String status, Instant updatedAt) {
-    return queryLong(
+    return insertId(
         "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, trade_order_no,"
             + " refund_order_no, status, version, amount, currency, biz_deadline_time,"
             + " next_retry_time, created_at, updated_at)"
-            + " VALUES (7, 'renewal', ?, 1, ?, ?, ?, 3, 500, 'EUR', ?, ?, ?, ?) RETURNING id",
+            + " VALUES (7, 'renewal', ?, 1, ?, ?, ?, 3, 500, 'EUR', ?, ?, ?, ?)",
         "goal-" + trade,
         trade,
         "r_" + trade,
@@ -77,42 +111,56 @@ final class ReconFixture {
 
   /** An attempt of {@code trade} at the account, with its key and status; its id. */
   long attempt(String trade, int seq, long accountId, String key, String status, Instant at) {
-    update(
-        "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method, status,"
-            + " created_at, updated_at) VALUES (?, 500, 'EUR', 'card', 'OPEN', ?, ?)"
-            + " ON CONFLICT DO NOTHING",
-        trade,
-        ts(T0),
-        ts(T0));
-    return queryLong(
-        "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id, origin,"
-            + " previous_attempt_id, provider_idempotency_key, create_request_hash, status,"
-            + " result_certainty, amount, currency, payment_method, version, created_at,"
-            + " updated_at)"
-            + " VALUES (nextval('payment_attempt_seq'), ?, ?, ?, ?, (SELECT max(id) FROM"
-            + " payment_attempt WHERE trade_order_no = ?), ?, ?, ?, 'CONFIRMED_SUCCESS', 500,"
-            + " 'EUR', 'card', 2, ?, ?) RETURNING id",
-        trade,
-        seq,
-        accountId,
-        seq == 1 ? "INITIAL" : "FAILOVER",
-        trade,
-        key,
-        "0".repeat(64),
-        status,
-        ts(T0),
-        ts(at));
+    try (Connection c = ds.getConnection()) {
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              dialect.insertIfAbsentAnyKey(
+                  "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method,"
+                      + " status, created_at, updated_at)"
+                      + " VALUES (?, 500, 'EUR', 'card', 'OPEN', ?, ?)"))) {
+        bind(ps, trade, ts(T0), ts(T0));
+        dialect.executeIfAbsent(ps);
+      }
+      long id = dialect.nextId(c, "payment_attempt_seq");
+      String previous =
+          strings("SELECT max(id) FROM payment_attempt WHERE trade_order_no = ?", trade).get(0);
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id, origin,"
+                  + " previous_attempt_id, provider_idempotency_key, create_request_hash, status,"
+                  + " result_certainty, amount, currency, payment_method, version, created_at,"
+                  + " updated_at)"
+                  + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'CONFIRMED_SUCCESS', 500, 'EUR', 'card',"
+                  + " 2, ?, ?)")) {
+        bind(
+            ps,
+            id,
+            trade,
+            seq,
+            accountId,
+            seq == 1 ? "INITIAL" : "FAILOVER",
+            previous == null ? null : Long.valueOf(previous),
+            key,
+            "0".repeat(64),
+            status,
+            ts(T0),
+            ts(at));
+        ps.executeUpdate();
+      }
+      return id;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
   }
 
   /** A refund order {@code a_trade_seq} of the flow; its id. */
   long refundOrder(
       long flowId, String trade, int seq, String kind, String status, long amount, Instant at) {
-    return queryLong(
+    return insertId(
         "INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,"
             + " reason, requested_by, idem_key, request_hash, status, version, next_retry_time,"
             + " created_at, updated_at, kind)"
-            + " VALUES (?, ?, ?, ?, ?, 'EUR', 'test', 'default', ?, ?, ?, 2, ?, ?, ?, ?)"
-            + " RETURNING id",
+            + " VALUES (?, ?, ?, ?, ?, 'EUR', 'test', 'default', ?, ?, ?, 2, ?, ?, ?, ?)",
         flowId,
         seq,
         trade,
@@ -143,9 +191,9 @@ final class ReconFixture {
 
   /** A statement file of the account-day in the given status; its id. */
   long file(String account, LocalDate day, String status) {
-    return queryLong(
+    return insertId(
         "INSERT INTO statement_file (account_ref, statement_day, format, sha256, status,"
-            + " refused_reason, imported_at) VALUES (?, ?, 'wallet-csv', ?, ?, ?, ?) RETURNING id",
+            + " refused_reason, imported_at) VALUES (?, ?, 'wallet-csv', ?, ?, ?, ?)",
         account,
         day,
         "a".repeat(64),
@@ -207,6 +255,21 @@ final class ReconFixture {
         PreparedStatement ps = c.prepareStatement(sql)) {
       bind(ps, args);
       return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  /** Runs a one-row INSERT; the generated id. */
+  long insertId(String sql, Object... args) {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql, new String[] {"id"})) {
+      bind(ps, args);
+      ps.executeUpdate();
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        keys.next();
+        return keys.getLong(1);
+      }
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }

@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clearway.core.reconciliation.domain.SettlementStatus;
 import dev.clearway.core.reconciliation.port.SettlementStore.Mark;
+import dev.clearway.store.testing.TestDatabase;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Many settlement marks in one batch have the effect of one mark each. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class SettlementBatchTest {
   private final ReconFixture fx = new ReconFixture();
   private final JdbcSettlementStore store = new JdbcSettlementStore(fx.ds, fx.dialect);
@@ -40,8 +43,8 @@ class SettlementBatchTest {
                 "T3", SettlementStatus.SETTLED));
     assertThat(
             fx.strings(
-                "SELECT trade_order_no || ' ' || version || ':' || coalesce(from_status, 'null')"
-                    + " || '>' || to_status || ' file ' || statement_file_id"
+                "SELECT CONCAT(trade_order_no, ' ', version, ':', coalesce(from_status, 'null'),"
+                    + " '>', to_status, ' file ', statement_file_id)"
                     + " FROM payment_settlement_history ORDER BY trade_order_no, version"))
         .containsExactly(
             "T1 0:null>SETTLED file 4",
@@ -50,8 +53,9 @@ class SettlementBatchTest {
             "T3 0:null>SETTLED file 5");
     assertThat(
             fx.strings(
-                "SELECT trade_order_no || ' v' || version || ' file ' || statement_file_id"
-                    + " || ' diff ' || coalesce(difference_id::text, '-')"
+                "SELECT CONCAT(trade_order_no, ' v', version, ' file ', statement_file_id,"
+                    + " ' diff ', CASE WHEN difference_id IS NULL THEN '-'"
+                    + " ELSE CONCAT(difference_id, '') END)"
                     + " FROM payment_settlement ORDER BY trade_order_no"))
         .containsExactly("T1 v0 file 4 diff -", "T2 v1 file 5 diff 77", "T3 v0 file 5 diff -");
   }
@@ -59,9 +63,10 @@ class SettlementBatchTest {
   @Test
   void aRowSettledSetBasedGetsItsFirstHistoryRowFromItselfWhenABatchMovesIt() {
     // As JdbcAgreeingLines settles: the row at version 0, no history row.
-    fx.exec(
+    fx.update(
         "INSERT INTO payment_settlement (trade_order_no, status, statement_file_id, version,"
-            + " updated_at) VALUES ('T1', 'SETTLED', 3, 0, '2026-12-01T00:00:00Z')");
+            + " updated_at) VALUES ('T1', 'SETTLED', 3, 0, ?)",
+        ReconFixture.ts(T0));
 
     store.markAll(
         List.of(new Mark("T1", SettlementStatus.MISMATCH, 77L, 5L, 2L, T0.plusSeconds(1))));
@@ -70,8 +75,9 @@ class SettlementBatchTest {
 
     assertThat(
             fx.strings(
-                "SELECT version || ':' || coalesce(from_status, 'null') || '>' || to_status"
-                    + " || ' file ' || statement_file_id || ' at ' || (at = ?)"
+                "SELECT CONCAT(version, ':', coalesce(from_status, 'null'), '>', to_status,"
+                    + " ' file ', statement_file_id, ' at ',"
+                    + " CASE WHEN at = ? THEN 'true' ELSE 'false' END)"
                     + " FROM payment_settlement_history ORDER BY version",
                 ReconFixture.ts(T0)))
         .containsExactly(
@@ -89,10 +95,8 @@ class SettlementBatchTest {
     store.markAll(batch);
     store.markAll(batch);
 
-    assertThat(fx.strings("SELECT count(*)::text FROM payment_settlement_history"))
-        .containsExactly("2");
-    assertThat(fx.strings("SELECT max(version)::text FROM payment_settlement"))
-        .containsExactly("0");
+    assertThat(fx.strings("SELECT count(*) FROM payment_settlement_history")).containsExactly("2");
+    assertThat(fx.strings("SELECT max(version) FROM payment_settlement")).containsExactly("0");
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.clearway.core.statement.StatementFileRecord;
 import dev.clearway.core.statement.StatementFileRecord.Status;
 import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementImporter;
+import dev.clearway.core.statement.StatementStore;
 import dev.clearway.store.testing.TestDatabase;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,23 +23,23 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcStatementStoreTest {
   private static final LocalDate DAY = LocalDate.of(2026, 12, 1);
   private static final String ACCOUNT = "wallet-main";
 
   private final DataSource ds = TestDatabase.get().dataSource();
-  private final JdbcStatementStore store = new JdbcStatementStore(ds, Clock.systemUTC());
+  private final StatementStore store =
+      StatementStores.create(ds, TestDatabase.get().dialect(), Clock.systemUTC());
   private final StatementImporter importer =
       new StatementImporter(store, Map.of(StatementFormat.WALLET_CSV, new WalletCsvParser()));
 
   @BeforeEach
-  void reset() throws SQLException {
-    try (Connection c = ds.getConnection();
-        java.sql.Statement st = c.createStatement()) {
-      st.execute("TRUNCATE statement_line, statement_file RESTART IDENTITY");
-    }
+  void reset() {
+    TestDatabase.get().truncate("statement_line", "statement_file");
   }
 
   static byte[] resource(String name) throws Exception {
@@ -63,7 +64,7 @@ class JdbcStatementStoreTest {
         .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
     String rejoined = String.join("\n", rawLines(file.id())) + "\n";
     assertThat(rejoined).isEqualTo(new String(bytes, StandardCharsets.UTF_8));
-    assertThat(query("SELECT kind || ':' || amount FROM statement_line WHERE line_no = 4"))
+    assertThat(query("SELECT CONCAT(kind, ':', amount) FROM statement_line WHERE line_no = 4"))
         .containsExactly("REFUND:-250");
   }
 
