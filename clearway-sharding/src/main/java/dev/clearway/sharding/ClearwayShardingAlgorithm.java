@@ -66,7 +66,14 @@ public final class ClearwayShardingAlgorithm
     Map<String, Collection<Comparable<?>>> columns = new TreeMap<>();
     value
         .getColumnNameAndShardingValuesMap()
-        .forEach((column, values) -> columns.put(column.toLowerCase(Locale.ROOT), values));
+        .forEach(
+            (column, values) -> {
+              // An insert that leaves an AUTO_INCREMENT id to the server names it as null.
+              List<Comparable<?>> given = values.stream().filter(v -> v != null).toList();
+              if (!given.isEmpty()) {
+                columns.put(column.toLowerCase(Locale.ROOT), given);
+              }
+            });
     Optional<Set<Integer>> named = shardsOf(columns);
     if (named.isEmpty()) {
       return targets;
