@@ -93,6 +93,9 @@ class ShardedChannelStoresTest {
               });
       int expected = shard;
       assertThat(log).isNotEmpty();
+      System.out.printf(
+          "sharded payment on shard %d: %d statements, physical tables per statement %s%n",
+          shard, log.size(), log.stream().map(SqlLog.Routed::shards).distinct().toList());
       for (SqlLog.Routed statement : log) {
         assertThat(statement.actual()).as(statement.logic()).hasSize(1);
         var m = SHARDED.matcher(statement.actual().get(0));
