@@ -26,8 +26,8 @@ import org.apache.shardingsphere.sharding.api.sharding.complex.ComplexKeysShardi
  * </ol>
  *
  * A statement that gives none of them (a claim, a scan, a count) goes to every shard. Properties:
- * {@code level} ({@code database} or {@code table}), {@code databases}, {@code tables-per-database}.
- * Target names end in {@code _<n>} ({@code ds_1}, {@code payment_order_0}).
+ * {@code level} ({@code database} or {@code table}), {@code databases}, {@code
+ * tables-per-database}. Target names end in {@code _<n>} ({@code ds_1}, {@code payment_order_0}).
  */
 public final class ClearwayShardingAlgorithm
     implements ComplexKeysShardingAlgorithm<Comparable<?>> {
@@ -151,5 +151,4 @@ public final class ClearwayShardingAlgorithm
   public String getType() {
     return "CLEARWAY_SHARD_BITS";
   }
-
 }

@@ -72,8 +72,8 @@ final class SchemaTemplate {
 
   /**
    * {@code table}'s DDL with the tables of {@code renames} renamed; a foreign key to a table not in
-   * {@code present} is left out (it lives in another database); with {@code shard >= 0} the
-   * foreign keys are renamed after the table and AUTO_INCREMENT starts at the shard's first id.
+   * {@code present} is left out (it lives in another database); with {@code shard >= 0} the foreign
+   * keys are renamed after the table and AUTO_INCREMENT starts at the shard's first id.
    */
   String createTable(String table, Map<String, String> renames, List<String> present, int shard) {
     String ddl = rename(tables.get(table), renames, true);
@@ -93,7 +93,8 @@ final class SchemaTemplate {
       definitions.add(line);
     }
     String options = TABLE_AUTO_INCREMENT.matcher(lines[lines.length - 1]).replaceAll("");
-    if (shard >= 0 && ddl.contains(" AUTO_INCREMENT,") || shard >= 0 && ddl.contains(" AUTO_INCREMENT\n")) {
+    if (shard >= 0 && ddl.contains(" AUTO_INCREMENT,")
+        || shard >= 0 && ddl.contains(" AUTO_INCREMENT\n")) {
       options = options + " AUTO_INCREMENT=" + ShardKeys.firstId(shard);
     }
     return lines[0].replaceFirst("^CREATE TABLE", "CREATE TABLE IF NOT EXISTS")

@@ -1,9 +1,9 @@
 package dev.clearway.sharding;
 
-import dev.clearway.store.MysqlDialect;
-import dev.clearway.store.Schema;
 import dev.clearway.sharding.ShardingLayout.Node;
 import dev.clearway.sharding.ShardingLayout.Physical;
+import dev.clearway.store.MysqlDialect;
+import dev.clearway.store.Schema;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -44,7 +44,8 @@ public final class ShardedSchemaInstaller {
   /** Creates every physical table and trigger of the layout that is missing. */
   public void install() throws SQLException {
     Physical first = layout.databases().get(layout.singleTablesDatabase());
-    String template = "clearway_template_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+    String template =
+        "clearway_template_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
     admin(first, "CREATE DATABASE " + template);
     try {
       Physical templateDb =

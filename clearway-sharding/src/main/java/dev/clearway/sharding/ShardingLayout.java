@@ -66,7 +66,9 @@ public record ShardingLayout(Map<String, Physical> databases, Map<String, List<N
     Map<String, List<Node>> shards = new LinkedHashMap<>();
     for (YamlRuleConfiguration rule : config.getRules()) {
       if (rule instanceof YamlShardingRuleConfiguration sharding) {
-        sharding.getTables().forEach((table, t) -> shards.put(table, nodes(t.getActualDataNodes())));
+        sharding
+            .getTables()
+            .forEach((table, t) -> shards.put(table, nodes(t.getActualDataNodes())));
       }
     }
     return new ShardingLayout(databases, shards);

@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * The shipped layout {@code deploy/sharding/clearway-mariadb.yaml} on the machine's MariaDB, over
  * two fresh databases with random names (dropped at exit), with ShardingSphere's SQL log on:
- * installed by {@link ShardedSchemaInstaller} and opened by {@link Database#connect}, once per
- * test JVM.
+ * installed by {@link ShardedSchemaInstaller} and opened by {@link Database#connect}, once per test
+ * JVM.
  */
 final class ShardedTestDatabase {
 
@@ -113,7 +113,12 @@ final class ShardedTestDatabase {
           for (int t = 0; t < 2; t++) {
             st.execute("TRUNCATE TABLE " + table + "_" + t);
             st.execute(
-                "ALTER TABLE " + table + "_" + t + " AUTO_INCREMENT = " + ShardKeys.firstId(db * 2 + t));
+                "ALTER TABLE "
+                    + table
+                    + "_"
+                    + t
+                    + " AUTO_INCREMENT = "
+                    + ShardKeys.firstId(db * 2 + t));
           }
         }
       } catch (SQLException e) {

@@ -55,7 +55,9 @@ final class SqlLog {
       } else if (actual >= 0 && !statements.isEmpty()) {
         statements.get(statements.size() - 1).actual().add(line.substring(actual + 12).strip());
         inActual = true;
-      } else if (line.contains("] INFO ") || line.contains("] WARN ") || line.contains("] ERROR ")) {
+      } else if (line.contains("] INFO ")
+          || line.contains("] WARN ")
+          || line.contains("] ERROR ")) {
         inActual = false;
       } else if (inActual) {
         List<String> routes = statements.get(statements.size() - 1).actual();

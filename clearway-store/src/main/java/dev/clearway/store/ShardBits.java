@@ -6,9 +6,9 @@ import java.util.OptionalLong;
 /**
  * The shard an id carries in its bits 48 and up. On a sharded database every physical table's
  * AUTO_INCREMENT starts at its shard's first id, so a flow id names its shard, and so does every
- * order number derived from it. Unsharded, those bits are 0. An id drawn from a sequence that is not
- * sharded (a payment attempt's) takes the bits of the flow it belongs to, so that it routes to its
- * flow's shard.
+ * order number derived from it. Unsharded, those bits are 0. An id drawn from a sequence that is
+ * not sharded (a payment attempt's) takes the bits of the flow it belongs to, so that it routes to
+ * its flow's shard.
  */
 public final class ShardBits {
 

@@ -9,9 +9,9 @@ import javax.sql.DataSource;
  * The one place that picks the dialect: from the scheme of the JDBC URL. {@code jdbc:postgresql:}
  * is PostgreSQL; {@code jdbc:mariadb:} and {@code jdbc:mysql:} are the MySQL family (MariaDB 10.11
  * and MySQL 8). {@code jdbc:shardingsphere:} (ShardingSphere-JDBC over physical MySQL-family
- * databases, the driver on the class path through the module clearway-sharding) is the MySQL
- * family too: the statements pass through ShardingSphere's MySQL parser and reach MySQL-family
- * servers. Any other URL is refused, so that no statement runs on a database nobody tested.
+ * databases, the driver on the class path through the module clearway-sharding) is the MySQL family
+ * too: the statements pass through ShardingSphere's MySQL parser and reach MySQL-family servers.
+ * Any other URL is refused, so that no statement runs on a database nobody tested.
  */
 public final class SqlDialects {
 
