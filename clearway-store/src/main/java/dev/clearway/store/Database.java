@@ -112,7 +112,10 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  /** Connects to an existing server and migrates it. User and password may be in the URL. */
+  /**
+   * Connects to an existing server and migrates it. User and password may be in the URL. A {@code
+   * jdbc:shardingsphere:} URL is not migrated: its physical databases are installed beforehand.
+   */
   public static Database connect(String jdbcUrl, int poolSize) {
     return connect(jdbcUrl, poolSize, Timeouts.defaults());
   }
@@ -130,7 +133,11 @@ public final class Database implements AutoCloseable {
       int poolSize,
       Timeouts timeouts) {
     SqlDialect dialect = SqlDialects.forUrl(url);
-    Schema.migrate(url, user, password, dialect);
+    if (!SqlDialects.isSharded(url)) {
+      // A sharded URL's physical schema is installed apart (ShardedSchemaInstaller): Flyway
+      // cannot migrate through the ShardingSphere driver.
+      Schema.migrate(url, user, password, dialect);
+    }
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     if (user != null) {

@@ -8,11 +8,25 @@ import javax.sql.DataSource;
 /**
  * The one place that picks the dialect: from the scheme of the JDBC URL. {@code jdbc:postgresql:}
  * is PostgreSQL; {@code jdbc:mariadb:} and {@code jdbc:mysql:} are the MySQL family (MariaDB 10.11
- * and MySQL 8). Any other URL is refused, so that no statement runs on a database nobody tested.
+ * and MySQL 8). {@code jdbc:shardingsphere:} (ShardingSphere-JDBC over physical MySQL-family
+ * databases, the driver on the class path through the module clearway-sharding) is the MySQL family
+ * too: the statements pass through ShardingSphere's MySQL parser and reach MySQL-family servers.
+ * Any other URL is refused, so that no statement runs on a database nobody tested.
  */
 public final class SqlDialects {
 
+  /** The scheme of ShardingSphere-JDBC's URLs. */
+  static final String SHARDING_SCHEME = "jdbc:shardingsphere:";
+
   private SqlDialects() {}
+
+  /**
+   * Whether {@code jdbcUrl} names a ShardingSphere-JDBC configuration: Flyway cannot migrate
+   * through it, its physical schema is installed apart.
+   */
+  public static boolean isSharded(String jdbcUrl) {
+    return jdbcUrl != null && jdbcUrl.strip().toLowerCase(Locale.ROOT).startsWith(SHARDING_SCHEME);
+  }
 
   /** The dialect of {@code jdbcUrl}. */
   public static SqlDialect forUrl(String jdbcUrl) {
@@ -20,13 +34,17 @@ public final class SqlDialects {
     if (url.startsWith("jdbc:postgresql:")) {
       return new PostgresDialect();
     }
-    if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+    if (url.startsWith("jdbc:mariadb:")
+        || url.startsWith("jdbc:mysql:")
+        || url.startsWith(SHARDING_SCHEME)) {
       return new MysqlDialect();
     }
     int colon = url.indexOf(':', "jdbc:".length());
     String scheme = colon < 0 ? "(none)" : url.substring(0, colon);
     throw new IllegalArgumentException(
-        "unsupported database " + scheme + ": use jdbc:postgresql, jdbc:mariadb or jdbc:mysql");
+        "unsupported database "
+            + scheme
+            + ": use jdbc:postgresql, jdbc:mariadb, jdbc:mysql or jdbc:shardingsphere");
   }
 
   /** The dialect of the database behind {@code dataSource}, from its connections' URL. */

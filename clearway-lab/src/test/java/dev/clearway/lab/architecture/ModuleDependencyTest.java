@@ -34,6 +34,7 @@ class ModuleDependencyTest {
   private static final String[] PRODUCTION_MODULES = {
     "clearway-core",
     "clearway-store",
+    "clearway-sharding",
     "clearway-psp",
     "clearway-wallet-http",
     "clearway-business-http",

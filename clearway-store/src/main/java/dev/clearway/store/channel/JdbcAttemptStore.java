@@ -6,6 +6,7 @@ import dev.clearway.core.channel.port.AttemptStore;
 import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.ShardBits;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialect;
 import java.sql.Connection;
@@ -92,7 +93,8 @@ public final class JdbcAttemptStore implements AttemptStore {
           if (seq == 0) {
             return Optional.empty();
           }
-          long id = dialect.nextId(c, "payment_attempt_seq");
+          // The id routes like its order: it carries the shard bits of the order's flow.
+          long id = ShardBits.inherit(a.tradeOrderNo(), dialect.nextId(c, "payment_attempt_seq"));
           insertRow(c, id, seq, a, now);
           JdbcRecoveryTaskStore.insert(c, id, a.channelAccountId(), task, now);
           return attempt(c, id);
