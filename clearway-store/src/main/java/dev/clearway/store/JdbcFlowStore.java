@@ -20,30 +20,34 @@ import javax.sql.DataSource;
 
 /** {@link FlowStore} over JDBC. SQL stays next to its parameters; every update count is checked. */
 public final class JdbcFlowStore implements FlowStore {
-  private static final String UNIQUE_VIOLATION = "23505";
   private static final int CREATE_TRIES = 5;
 
   private final DataSource dataSource;
   private final SqlDialect dialect;
   private final Sql sql;
   private final LeasedTable leased;
+  /** The dialect's own flow writes, or null: the single statements below. */
+  private final FlowWrites own;
 
   public JdbcFlowStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.sql = new Sql(dataSource);
     this.leased = new LeasedTable(LeasedTable.PAY_FLOW, sql, dialect);
+    this.own = dialect.flowWrites(dataSource).orElse(null);
   }
 
   @Override
   public CreateResult createAttempt(NewPayment payment, Lease lease, Instant now) {
     for (int i = 0; i < CREATE_TRIES; i++) {
       try {
-        return FlowCreation.create(dataSource, payment, lease, now);
+        return own != null
+            ? own.create(payment, lease, now)
+            : FlowCreation.create(dataSource, payment, lease, now);
       } catch (SQLException e) {
         // Race: another request created an attempt of this goal between our read and insert.
         // uk_biz_attempt or uk_live_attempt refused ours; read again and return the live one.
-        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        if (!SqlErrors.isUniqueViolation(e)) {
           throw new StoreException("create attempt", e);
         }
       }
@@ -139,6 +143,10 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now) {
+    if (own != null) {
+      own.assignOrderNumbers(flowId, numbers, now);
+      return;
+    }
     // 0 rows is fine: the numbers were already there (written by the creator or a peer).
     update(
         """
@@ -179,6 +187,9 @@ public final class JdbcFlowStore implements FlowStore {
   public Optional<PayFlow> transition(TransitionWrite w) {
     PayFlow from = w.from();
     Transitions.requireLegal(from.status(), w.to());
+    if (own != null) {
+      return own.transition(w);
+    }
     List<PayFlow> rows =
         query(
             dialect.transitionSql(),

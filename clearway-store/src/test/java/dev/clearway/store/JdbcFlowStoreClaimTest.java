@@ -31,11 +31,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Leases: claim of one flow and claimDue of a page. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcFlowStoreClaimTest {
 
   @BeforeEach

@@ -19,12 +19,14 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The transactional outbox: a domain event is written by the same statement as the transition that
  * states its fact, never by a CAS that lost; the relay delivers every event at least once.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class OutboxTest {
   private final JdbcOutboxStore outbox = new JdbcOutboxStore(TestDatabase.get().dataSource());
 

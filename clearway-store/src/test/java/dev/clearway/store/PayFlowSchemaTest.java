@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The database's half of the rules (V1__pay_flow.sql): the guard trigger and the partial unique
  * index uk_live_attempt hold even against raw SQL that bypasses {@link JdbcFlowStore}.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class PayFlowSchemaTest {
   private static final String CHECK_VIOLATION = "23514";
   private static final String UNIQUE_VIOLATION = "23505";
