@@ -42,6 +42,11 @@ public final class MysqlDialect implements SqlDialect {
   }
 
   @Override
+  public String flowEventPayload() {
+    return MysqlFlowWrites.EVENT_PAYLOAD;
+  }
+
+  @Override
   public String migrationLocation() {
     return "classpath:db/migration/mysql";
   }

@@ -131,6 +131,12 @@ public interface SqlDialect {
     return Optional.empty();
   }
 
+  /**
+   * The outbox payload of a flow event: an SQL expression over the columns of pay_flow, the JSON
+   * text of the flow's identity, order numbers, money, status and version.
+   */
+  String flowEventPayload();
+
   /** Flyway location of this dialect's migrations. */
   String migrationLocation();
 

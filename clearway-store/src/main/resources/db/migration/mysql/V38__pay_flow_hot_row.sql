@@ -13,6 +13,9 @@
 RENAME TABLE pay_flow TO pay_flow_fact;
 DROP TRIGGER trg_pay_flow_guard;
 DROP TRIGGER trg_pay_flow_no_delete;
+-- MySQL 8 names CHECK constraints per schema: the state's take the names the facts give up.
+ALTER TABLE pay_flow_fact DROP CONSTRAINT ck_status;
+ALTER TABLE pay_flow_fact DROP CONSTRAINT ck_review;
 
 CREATE TABLE pay_flow_state (
   id                  BIGINT       NOT NULL PRIMARY KEY,
@@ -27,9 +30,9 @@ CREATE TABLE pay_flow_state (
   lease_owner         VARCHAR(96)  NULL,
   updated_at          DATETIME(6)  NOT NULL,
   cancel_requested_at DATETIME(6)  NULL,
-  CONSTRAINT ck_state_status CHECK (status IN
+  CONSTRAINT ck_status CHECK (status IN
     ('WAIT_PAY','PAYING','PAY_FAIL','PAYED','BIZ_SUCCESS','REFUNDING','REFUNDED','CLOSED')),
-  CONSTRAINT ck_state_review CHECK (review_state IN ('NONE','ESCALATED','FROZEN')),
+  CONSTRAINT ck_review CHECK (review_state IN ('NONE','ESCALATED','FROZEN')),
   CONSTRAINT fk_pay_flow_state_fact FOREIGN KEY (id) REFERENCES pay_flow_fact (id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
@@ -59,8 +62,6 @@ DROP INDEX idx_pay_flow_review_merchant ON pay_flow_fact;
 DROP INDEX idx_pay_flow_ended ON pay_flow_fact;
 DROP INDEX idx_pay_flow_paid_scene ON pay_flow_fact;
 DROP INDEX idx_pay_flow_archivable ON pay_flow_fact;
-ALTER TABLE pay_flow_fact DROP CONSTRAINT ck_status;
-ALTER TABLE pay_flow_fact DROP CONSTRAINT ck_review;
 ALTER TABLE pay_flow_fact DROP COLUMN status, DROP COLUMN version, DROP COLUMN next_retry_time,
   DROP COLUMN retry_count, DROP COLUMN last_error_code, DROP COLUMN channel_request_id,
   DROP COLUMN review_state, DROP COLUMN review_reason, DROP COLUMN lease_owner,
