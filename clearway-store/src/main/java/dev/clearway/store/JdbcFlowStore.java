@@ -26,6 +26,7 @@ public final class JdbcFlowStore implements FlowStore {
   private final SqlDialect dialect;
   private final Sql sql;
   private final LeasedTable leased;
+
   /** The dialect's own flow writes, or null: the single statements below. */
   private final FlowWrites own;
 

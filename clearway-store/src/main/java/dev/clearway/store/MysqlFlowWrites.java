@@ -162,8 +162,7 @@ final class MysqlFlowWrites implements FlowWrites {
     }
   }
 
-  private static Optional<PayFlow> transition(Connection c, TransitionWrite w)
-      throws SQLException {
+  private static Optional<PayFlow> transition(Connection c, TransitionWrite w) throws SQLException {
     PayFlow from = w.from();
     // The same CAS and fences as PostgreSQL's statement: (status, version), not frozen, and the
     // writer's own lease token (null: a command, fenced by the version alone).

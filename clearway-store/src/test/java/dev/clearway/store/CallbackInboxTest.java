@@ -10,7 +10,6 @@ import dev.clearway.store.latecharge.JdbcSweepStore;
 import dev.clearway.store.testing.FlowRowInsert;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -82,7 +82,9 @@ class PayFlowSchemaTest {
 
     assertRejected(
         () ->
-            exec("UPDATE pay_flow_state SET status='PAYED', version=version+1 WHERE id=?", waitPay.id()),
+            exec(
+                "UPDATE pay_flow_state SET status='PAYED', version=version+1 WHERE id=?",
+                waitPay.id()),
         CHECK_VIOLATION,
         "illegal transition WAIT_PAY -> PAYED");
 
@@ -166,12 +168,14 @@ class PayFlowSchemaTest {
         CHECK_VIOLATION,
         "must bump the version by one");
     assertRejected(
-        () -> exec("UPDATE pay_flow_state SET status='PAYING', version=version+2 WHERE id=?", f.id()),
+        () ->
+            exec("UPDATE pay_flow_state SET status='PAYING', version=version+2 WHERE id=?", f.id()),
         CHECK_VIOLATION,
         "must bump the version by one");
 
     // the positive control: the legal edge with version + 1 passes the trigger
-    assertThat(exec("UPDATE pay_flow_state SET status='PAYING', version=version+1 WHERE id=?", f.id()))
+    assertThat(
+            exec("UPDATE pay_flow_state SET status='PAYING', version=version+1 WHERE id=?", f.id()))
         .isEqualTo(1);
     assertThat(reload(f).status()).isEqualTo(FlowStatus.PAYING);
   }
@@ -182,7 +186,10 @@ class PayFlowSchemaTest {
     PayFlow closed = walk(created(now), now, FlowStatus.CLOSED);
 
     assertRejected(
-        () -> exec("UPDATE pay_flow_state SET status='PAYED', version=version+1 WHERE id=?", closed.id()),
+        () ->
+            exec(
+                "UPDATE pay_flow_state SET status='PAYED', version=version+1 WHERE id=?",
+                closed.id()),
         CHECK_VIOLATION,
         "terminal status CLOSED cannot change to PAYED");
   }

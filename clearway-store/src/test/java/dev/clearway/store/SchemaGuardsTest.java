@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.function.Predicate;
@@ -38,7 +37,10 @@ class SchemaGuardsTest {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
 
     assertRefused(
-        () -> exec("UPDATE pay_flow_state SET status = 'PAYED', version = version + 1 WHERE id = ?", id),
+        () ->
+            exec(
+                "UPDATE pay_flow_state SET status = 'PAYED', version = version + 1 WHERE id = ?",
+                id),
         SqlErrors::isCheckViolation,
         "illegal transition WAIT_PAY -> PAYED");
 
@@ -49,11 +51,16 @@ class SchemaGuardsTest {
   void aTerminalRowNeverChangesStatus() throws SQLException {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
     assertThat(
-            exec("UPDATE pay_flow_state SET status = 'CLOSED', version = version + 1 WHERE id = ?", id))
+            exec(
+                "UPDATE pay_flow_state SET status = 'CLOSED', version = version + 1 WHERE id = ?",
+                id))
         .isEqualTo(1);
 
     assertRefused(
-        () -> exec("UPDATE pay_flow_state SET status = 'PAYING', version = version + 1 WHERE id = ?", id),
+        () ->
+            exec(
+                "UPDATE pay_flow_state SET status = 'PAYING', version = version + 1 WHERE id = ?",
+                id),
         SqlErrors::isCheckViolation,
         "terminal status CLOSED cannot change to PAYING");
     assertRefused(

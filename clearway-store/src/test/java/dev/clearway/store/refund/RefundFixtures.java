@@ -13,7 +13,6 @@ import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.store.JdbcFlowStore;
-import dev.clearway.store.Sql;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -43,38 +43,110 @@ public record FlowRowInsert(
 
   public FlowRowInsert owner(String merchant, long userId, String scene) {
     return new FlowRowInsert(
-        merchant, userId, scene, bizKey, attemptNo, tradeOrderNo, status, version, amount,
-        currency, at, nextRetryTime, reviewState, reviewReason);
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
   }
 
   public FlowRowInsert trade(String tradeOrderNo) {
     return new FlowRowInsert(
-        merchant, userId, scene, bizKey, attemptNo, tradeOrderNo, status, version, amount,
-        currency, at, nextRetryTime, reviewState, reviewReason);
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
   }
 
   public FlowRowInsert money(long amount, String currency) {
     return new FlowRowInsert(
-        merchant, userId, scene, bizKey, attemptNo, tradeOrderNo, status, version, amount,
-        currency, at, nextRetryTime, reviewState, reviewReason);
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
   }
 
   public FlowRowInsert version(long version) {
     return new FlowRowInsert(
-        merchant, userId, scene, bizKey, attemptNo, tradeOrderNo, status, version, amount,
-        currency, at, nextRetryTime, reviewState, reviewReason);
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
   }
 
   public FlowRowInsert due(Instant nextRetryTime) {
     return new FlowRowInsert(
-        merchant, userId, scene, bizKey, attemptNo, tradeOrderNo, status, version, amount,
-        currency, at, nextRetryTime, reviewState, reviewReason);
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
   }
 
   public FlowRowInsert review(String reviewState, String reviewReason) {
     return new FlowRowInsert(
-        merchant, userId, scene, bizKey, attemptNo, tradeOrderNo, status, version, amount,
-        currency, at, nextRetryTime, reviewState, reviewReason);
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
   }
 
   /** Writes the row; its id. */

@@ -174,7 +174,9 @@ public final class TestDatabase {
         return;
       }
       // A flow lives in two tables (its facts and its state) behind the pay_flow view here too.
-      String tables = (RESET_TABLES + ", " + REFERRING_TABLES).replace("pay_flow,", "pay_flow_state, pay_flow_fact,");
+      String tables =
+          (RESET_TABLES + ", " + REFERRING_TABLES)
+              .replace("pay_flow,", "pay_flow_state, pay_flow_fact,");
       // One table per TRUNCATE (it also restarts AUTO_INCREMENT and fires no DELETE trigger),
       // only of tables that hold rows: InnoDB recreates the table, which is slow. The foreign
       // keys are off meanwhile, since MySQL refuses to truncate a referenced table.
