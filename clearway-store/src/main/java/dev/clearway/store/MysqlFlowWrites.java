@@ -104,6 +104,14 @@ final class MysqlFlowWrites implements FlowWrites {
               ps.setObject(4, ts(now));
             }),
         "state of " + id);
+    insertCreationHistory(c, id, goal, attemptNo, numbers, now);
+    return new CreateResult(read(c, id), true);
+  }
+
+  /** The history row of a creation: from nothing to WAIT_PAY, version 0. */
+  private static void insertCreationHistory(
+      Connection c, long id, GoalKey goal, int attemptNo, OrderNumbers numbers, Instant now)
+      throws SQLException {
     requireOne(
         update(
             c,
@@ -122,7 +130,6 @@ final class MysqlFlowWrites implements FlowWrites {
               ps.setObject(7, ts(now));
             }),
         "history of " + id);
-    return new CreateResult(read(c, id), true);
   }
 
   private static long insertFact(Connection c, NewPayment payment, int attemptNo, Instant now)
