@@ -22,7 +22,8 @@ final class CommandEffect {
 
   private CommandEffect() {}
 
-  static void apply(Connection c, ManualCommand cmd, PayFlow flow, FlowStatus to, Instant now)
+  static void apply(
+      Connection c, SqlDialect dialect, ManualCommand cmd, PayFlow flow, FlowStatus to, Instant now)
       throws SQLException {
     // Every command bumps the version and releases the lease, so a worker that read the flow
     // before the command can write nothing after it: its CAS (status, version) and its lease
@@ -73,7 +74,7 @@ final class CommandEffect {
           c,
           "INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,"
               + " created_at) SELECT ?, ?, id, merchant_id, "
-              + PostgresDialect.EVENT_PAYLOAD
+              + dialect.flowEventPayload()
               + ", ? FROM pay_flow WHERE id = ?",
           DomainEvent.eventId(flow.id(), flow.version() + 1),
           event.get().name(),

@@ -20,7 +20,6 @@ import javax.sql.DataSource;
 
 /** {@link FlowStore} over JDBC. SQL stays next to its parameters; every update count is checked. */
 public final class JdbcFlowStore implements FlowStore {
-  private static final String UNIQUE_VIOLATION = "23505";
   private static final int CREATE_TRIES = 5;
 
   /**
@@ -38,6 +37,9 @@ public final class JdbcFlowStore implements FlowStore {
   private final LeasedTable leased;
   private final GroupCommit<TransitionWrite, Optional<PayFlow>> grouped;
 
+  /** The dialect's own flow writes, or null: the single statements below. */
+  private final FlowWrites own;
+
   public JdbcFlowStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
@@ -53,6 +55,7 @@ public final class JdbcFlowStore implements FlowStore {
                 w -> w.from().id(),
                 this::transitionAlone,
                 new TransitionGroup(sql, groupSql)::write);
+    this.own = dialect.flowWrites(dataSource).orElse(null);
   }
 
   @Override
@@ -62,17 +65,22 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public CreateResult createStarted(NewPayment payment, Lease lease, Instant now) {
+    if (own != null) {
+      return FlowStore.super.createStarted(payment, lease, now);
+    }
     return create(payment, lease, now, true);
   }
 
   private CreateResult create(NewPayment payment, Lease lease, Instant now, boolean started) {
     for (int i = 0; i < CREATE_TRIES; i++) {
       try {
-        return FlowCreation.create(dataSource, payment, lease, now, started);
+        return own != null
+            ? own.create(payment, lease, now)
+            : FlowCreation.create(dataSource, payment, lease, now, started);
       } catch (SQLException e) {
         // Race: another request created an attempt of this goal between our read and insert.
         // uk_biz_attempt or uk_live_attempt refused ours; read again and return the live one.
-        if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        if (!SqlErrors.isUniqueViolation(e)) {
           throw new StoreException("create attempt", e);
         }
       }
@@ -168,6 +176,10 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now) {
+    if (own != null) {
+      own.assignOrderNumbers(flowId, numbers, now);
+      return;
+    }
     // 0 rows is fine: the numbers were already there (written by the creator or a peer).
     update(
         """
@@ -220,6 +232,9 @@ public final class JdbcFlowStore implements FlowStore {
 
   private Optional<PayFlow> transitionAlone(TransitionWrite w) {
     PayFlow from = w.from();
+    if (own != null) {
+      return own.transition(w);
+    }
     List<PayFlow> rows =
         query(
             dialect.transitionSql(),

@@ -10,41 +10,61 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
-/** {@link OutboxStore} on PostgreSQL. */
+/** {@link OutboxStore} over JDBC, on PostgreSQL and on the MySQL family. */
 public final class JdbcOutboxStore implements OutboxStore {
   private final Sql sql;
+  private final SqlDialect dialect;
 
+  /** The store on {@code dataSource}, in the dialect of its URL. */
   public JdbcOutboxStore(DataSource dataSource) {
+    this(dataSource, SqlDialects.forDataSource(dataSource));
+  }
+
+  public JdbcOutboxStore(DataSource dataSource, SqlDialect dialect) {
     this.sql = new Sql(dataSource);
+    this.dialect = dialect;
   }
 
   @Override
   public List<OutboxEvent> lease(int limit, Instant now, Instant leaseUntil) {
     // Race: two relays lease at once; SKIP LOCKED hands each event to one of them, and the lease
-    // keeps it from the other until it expires.
-    List<OutboxEvent> events =
-        sql.query(
+    // keeps it from the other until it expires. idx_outbox_pending (published_at, id) holds the
+    // unpublished events in id order, so the page is read from it and stops at the LIMIT.
+    SqlDialect.ClaimPage page =
+        new SqlDialect.ClaimPage(
+            "outbox_event",
+            "idx_outbox_pending",
             """
-            UPDATE outbox_event e SET lease_until = ?, attempts = attempts + 1
-              FROM (SELECT id FROM outbox_event
-                     WHERE published_at IS NULL AND (lease_until IS NULL OR lease_until <= ?)
-                     ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED) due
-             WHERE e.id = due.id
-            RETURNING e.id, e.event_id, e.event_type, e.aggregate_id, e.payload, e.created_at
+            SELECT id FROM outbox_event
+             WHERE published_at IS NULL AND (lease_until IS NULL OR lease_until <= ?)
+             ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED
             """,
-            ps -> {
-              ps.setObject(1, ts(leaseUntil));
-              ps.setObject(2, ts(now));
-              ps.setInt(3, limit);
+            (ps, i) -> {
+              ps.setObject(i++, ts(now));
+              ps.setInt(i++, limit);
+              return i;
             },
-            rs ->
-                new OutboxEvent(
-                    rs.getLong(1),
-                    rs.getString(2),
-                    rs.getString(3),
-                    rs.getLong(4),
-                    rs.getString(5),
-                    FlowRows.instant(rs, "created_at")));
+            "lease_until = ?, attempts = attempts + 1",
+            (ps, i) -> {
+              ps.setObject(i++, ts(leaseUntil));
+              return i;
+            },
+            "id, event_id, event_type, aggregate_id, payload, created_at");
+    List<OutboxEvent> events =
+        sql.transaction(
+            "lease outbox events",
+            c ->
+                dialect.claimPage(
+                    c,
+                    page,
+                    rs ->
+                        new OutboxEvent(
+                            rs.getLong("id"),
+                            rs.getString("event_id"),
+                            rs.getString("event_type"),
+                            rs.getLong("aggregate_id"),
+                            rs.getString("payload"),
+                            FlowRows.instant(rs, "created_at"))));
     return events.stream().sorted(Comparator.comparingLong(OutboxEvent::id)).toList();
   }
 

@@ -25,9 +25,16 @@ import javax.sql.DataSource;
 public final class JdbcReviewStore {
 
   private final DataSource dataSource;
+  private final SqlDialect dialect;
 
+  /** The store on {@code dataSource}, in the dialect of its URL. */
   public JdbcReviewStore(DataSource dataSource) {
+    this(dataSource, SqlDialects.forDataSource(dataSource));
+  }
+
+  public JdbcReviewStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
   }
 
   /** The outcome of a propose, approve or reject. */
@@ -110,7 +117,7 @@ public final class JdbcReviewStore {
             audit(c, cmd, approver, "APPROVER", "FAIL", "flow changed since proposal", now);
             return new Result.Done(failed);
           }
-          CommandEffect.apply(c, cmd, flow, verdict.target().orElseThrow(), now);
+          CommandEffect.apply(c, dialect, cmd, flow, verdict.target().orElseThrow(), now);
           ManualCommand applied = decide(c, cmd, "APPLIED", approver, "APPLIED", now);
           audit(c, cmd, approver, "APPROVER", "APPROVE", cmd.kind().name(), now);
           return new Result.Done(applied);

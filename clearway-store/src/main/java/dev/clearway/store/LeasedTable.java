@@ -110,16 +110,7 @@ public final class LeasedTable {
    */
   public <T> List<T> claimDueRows(
       long afterId, int limit, Lease lease, Instant now, String columns, Sql.RowMapper<T> mapper) {
-    return sql.query(
-        dialect.claimDueRowsSql(shape, columns),
-        ps -> {
-          ps.setObject(1, ts(now));
-          ps.setLong(2, afterId);
-          ps.setInt(3, limit);
-          ps.setString(4, lease.token());
-          ps.setObject(5, ts(lease.until()));
-        },
-        mapper);
+    return dialect.claimDueRows(sql, shape, afterId, limit, lease, now, columns, mapper);
   }
 
   /**

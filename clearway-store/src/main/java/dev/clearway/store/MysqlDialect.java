@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 
 /**
  * The MySQL family: MariaDB 10.11 and MySQL 8, with only what both support. Neither has {@code
@@ -53,6 +54,11 @@ public final class MysqlDialect implements SqlDialect {
       throws SQLException {
     // No array type: a JSON array, written by Jackson.
     ps.setString(index, values == null ? null : JSON.writeValueAsString(values));
+  }
+
+  @Override
+  public String flowEventPayload() {
+    return MysqlFlowWrites.EVENT_PAYLOAD;
   }
 
   @Override
@@ -189,34 +195,84 @@ public final class MysqlDialect implements SqlDialect {
   @Override
   public List<Long> claimDue(
       Sql sql, LeasedTable.Shape t, long afterId, int limit, Lease lease, Instant now) {
-    ClaimPage page =
-        new ClaimPage(
-            t.table(),
-            "PRIMARY",
-            """
-            SELECT id FROM %1$s
-             WHERE %3$s
-               AND %2$s <= ?
-               AND id > ?
-             ORDER BY id
-             LIMIT ?
-               FOR UPDATE SKIP LOCKED
-            """
-                .formatted(t.table(), t.dueColumn(), t.open()),
-            (ps, i) -> {
-              ps.setObject(i++, ts(now));
-              ps.setLong(i++, afterId);
-              ps.setInt(i++, limit);
-              return i;
-            },
-            "lease_owner = ?, %s = ?".formatted(t.dueColumn()),
-            (ps, i) -> {
-              ps.setString(i++, lease.token());
-              ps.setObject(i++, ts(lease.until()));
-              return i;
-            },
-            "id");
-    return sql.transaction("claim " + t.table(), c -> claimIds(c, page));
+    return sql.transaction(
+        "claim " + t.table(), c -> claimIds(c, duePage(t, afterId, limit, lease, now)));
+  }
+
+  @Override
+  public <T> List<T> claimDueRows(
+      Sql sql,
+      LeasedTable.Shape t,
+      long afterId,
+      int limit,
+      Lease lease,
+      Instant now,
+      String columns,
+      Sql.RowMapper<T> mapper) {
+    // The page claim, then the claimed rows as written (joined with their facts), in one
+    // transaction: the claim's row locks keep them ours until it commits.
+    String from =
+        t.factsTable() == null ? t.table() : t.table() + " JOIN " + t.factsTable() + " USING (id)";
+    return sql.transaction(
+        "claim " + t.table(),
+        c -> {
+          List<Long> ids = claimIds(c, duePage(t, afterId, limit, lease, now));
+          if (ids.isEmpty()) {
+            return List.of();
+          }
+          String read =
+              "SELECT %s FROM %s WHERE %s.id IN (%s)"
+                  .formatted(columns, from, t.table(), placeholders(ids));
+          try (PreparedStatement ps = c.prepareStatement(read)) {
+            bindIds(ps, 1, ids);
+            List<T> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                rows.add(mapper.map(rs));
+              }
+            }
+            return rows;
+          }
+        });
+  }
+
+  /**
+   * The page of due rows of a leased table above {@code afterId}: the primary key walked from the
+   * cursor in order, so the locking read stops at the LIMIT.
+   */
+  private static ClaimPage duePage(
+      LeasedTable.Shape t, long afterId, int limit, Lease lease, Instant now) {
+    return new ClaimPage(
+        t.table(),
+        "PRIMARY",
+        """
+        SELECT id FROM %1$s
+         WHERE %3$s
+           AND %2$s <= ?
+           AND id > ?
+         ORDER BY id
+         LIMIT ?
+           FOR UPDATE SKIP LOCKED
+        """
+            .formatted(t.table(), t.dueColumn(), t.open()),
+        (ps, i) -> {
+          ps.setObject(i++, ts(now));
+          ps.setLong(i++, afterId);
+          ps.setInt(i++, limit);
+          return i;
+        },
+        "lease_owner = ?, %s = ?".formatted(t.dueColumn()),
+        (ps, i) -> {
+          ps.setString(i++, lease.token());
+          ps.setObject(i++, ts(lease.until()));
+          return i;
+        },
+        "id");
+  }
+
+  @Override
+  public Optional<FlowWrites> flowWrites(DataSource dataSource) {
+    return Optional.of(new MysqlFlowWrites(dataSource));
   }
 
   @Override
@@ -265,7 +321,8 @@ public final class MysqlDialect implements SqlDialect {
 
   @Override
   public String transitionSql() {
-    throw notYet("the flow transition (UPDATE, history and outbox in one transaction)");
+    // The transition is several statements here: flowWrites.
+    throw notYet("the flow transition in one statement (see flowWrites)");
   }
 
   @Override
@@ -275,7 +332,8 @@ public final class MysqlDialect implements SqlDialect {
 
   @Override
   public String claimDueRowsSql(LeasedTable.Shape table, String columns) {
-    throw notYet("the claim that returns the claimed rows (UPDATE ... RETURNING)");
+    // No UPDATE ... RETURNING here: claimDueRows claims and reads in two statements.
+    throw notYet("a claim that returns the claimed rows in one statement (see claimDueRows)");
   }
 
   @Override

@@ -56,6 +56,11 @@ public final class PostgresDialect implements SqlDialect {
   }
 
   @Override
+  public String flowEventPayload() {
+    return EVENT_PAYLOAD;
+  }
+
+  @Override
   public String migrationLocation() {
     return "classpath:db/migration/postgresql";
   }

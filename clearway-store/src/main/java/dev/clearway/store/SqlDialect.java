@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * The seam between portable SQL and what one database does its own way, in the manner of
@@ -108,6 +109,47 @@ public interface SqlDialect {
    */
   List<Long> claimDue(
       Sql sql, LeasedTable.Shape table, long afterId, int limit, Lease lease, Instant now);
+
+  /**
+   * Claims up to {@code limit} due rows of a leased table with id above {@code afterId} and returns
+   * {@code columns} of each as the claim wrote it (joined with the table's facts, if it has them),
+   * in no particular order: {@link #claimDueRowsSql} in one statement by default.
+   */
+  default <T> List<T> claimDueRows(
+      Sql sql,
+      LeasedTable.Shape table,
+      long afterId,
+      int limit,
+      Lease lease,
+      Instant now,
+      String columns,
+      Sql.RowMapper<T> mapper) {
+    return sql.query(
+        claimDueRowsSql(table, columns),
+        ps -> {
+          ps.setObject(1, Sql.ts(now));
+          ps.setLong(2, afterId);
+          ps.setInt(3, limit);
+          ps.setString(4, lease.token());
+          ps.setObject(5, Sql.ts(lease.until()));
+        },
+        mapper);
+  }
+
+  /**
+   * The flow writes this database does in several statements of one transaction, where {@link
+   * JdbcFlowStore} and {@link FlowCreation} otherwise write one statement each (data-modifying
+   * CTEs); empty: the single statements.
+   */
+  default Optional<FlowWrites> flowWrites(DataSource dataSource) {
+    return Optional.empty();
+  }
+
+  /**
+   * The outbox payload of a flow event: an SQL expression over the columns of pay_flow, the JSON
+   * text of the flow's identity, order numbers, money, status and version.
+   */
+  String flowEventPayload();
 
   /** Flyway location of this dialect's migrations. */
   String migrationLocation();

@@ -7,9 +7,9 @@ import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.core.latecharge.port.SweepStore.Cursor;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import dev.clearway.store.latecharge.JdbcSweepStore;
+import dev.clearway.store.testing.FlowRowInsert;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -82,24 +82,10 @@ class CallbackInboxTest {
   }
 
   private static long endedUnpaidFlow() throws SQLException {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,"
-                    + " trade_order_no, refund_order_no, status, version, amount, currency,"
-                    + " biz_deadline_time, next_retry_time, created_at, updated_at)"
-                    + " VALUES ('m1', 7, 'shop', 'goal-1', 1, 't-1', 'r_t-1', 'PAY_FAIL', 2, 1000,"
-                    + " 'EUR', ?, ?, ?, ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
-      for (int i = 1; i <= 4; i++) {
-        ps.setObject(i, Sql.ts(T0));
-      }
-      ps.executeUpdate();
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        keys.next();
-        return keys.getLong(1);
-      }
-    }
+    return FlowRowInsert.of("goal-1", 1, "PAY_FAIL", T0)
+        .trade("t-1")
+        .version(2)
+        .insert(TestDatabase.get().dataSource());
   }
 
   private static long count(String sql) throws SQLException {

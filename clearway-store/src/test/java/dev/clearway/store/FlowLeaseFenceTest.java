@@ -21,6 +21,7 @@ import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * lease expired and was claimed by another changes nothing, even though a claim does not move the
  * row's status or version. Commands hold no lease and are fenced by the version.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class FlowLeaseFenceTest {
 
   @BeforeEach

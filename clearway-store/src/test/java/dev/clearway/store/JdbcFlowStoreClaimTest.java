@@ -20,6 +20,7 @@ import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.ReviewState;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.RescheduleWrite;
+import dev.clearway.store.testing.FlowRowInsert;
 import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,11 +32,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Leases: claim of one flow and claimDue of a page. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcFlowStoreClaimTest {
 
   @BeforeEach
@@ -176,7 +179,7 @@ class JdbcFlowStoreClaimTest {
     assertThat(store().claim(frozen, lease("freezer", now), now)).isTrue();
     assertThat(store().freeze(frozen, "freezer", "CAS_CONTRADICTION", now)).isTrue();
     long escalated = insertRaw(newGoal(), 1, FlowStatus.REFUNDING, past);
-    exec("UPDATE pay_flow SET review_state = 'ESCALATED' WHERE id = ?", escalated);
+    exec("UPDATE pay_flow_state SET review_state = 'ESCALATED' WHERE id = ?", escalated);
     due.add(escalated); // escalated rows are still retried, at a lower frequency
 
     Lease lease = lease("scanner/1", now);
@@ -271,16 +274,13 @@ class JdbcFlowStoreClaimTest {
   @Test
   void twoConcurrentScannersNeverClaimTheSameRow() throws Exception {
     Instant past = now().minusSeconds(5);
-    exec(
-        """
-        INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, status, amount, currency,
-                              biz_deadline_time, next_retry_time, created_at, updated_at)
-        SELECT 50000 + g, 'scan', 'K:' || g, 1,
-               (ARRAY['WAIT_PAY','PAYING','PAYED','REFUNDING'])[1 + g % 4],
-               100, 'CNY', ?, ?, ?, ?
-          FROM generate_series(1, 500) g
-        """,
-        past.plus(Duration.ofHours(1)), past, past, past);
+    String[] open = {"WAIT_PAY", "PAYING", "PAYED", "REFUNDING"};
+    for (int g = 1; g <= 500; g++) {
+      FlowRowInsert.of("K:" + g, 1, open[g % 4], past)
+          .owner("default", 50000 + g, "scan")
+          .money(100, "CNY")
+          .insert(TestDatabase.get().dataSource());
+    }
     Set<Long> all = new HashSet<>();
     for (PayFlow f : allRows()) {
       all.add(f.id());

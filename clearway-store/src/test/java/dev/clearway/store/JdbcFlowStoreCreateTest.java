@@ -30,11 +30,13 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** createAttempt and assignOrderNumbers against a real PostgreSQL. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcFlowStoreCreateTest {
 
   @BeforeEach

@@ -31,9 +31,11 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The CAS transition and its history row, written by one statement. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class JdbcFlowStoreTransitionTest {
 
   @BeforeEach

@@ -23,6 +23,7 @@ import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Every approved manual command bumps the flow's version and releases its lease, so a worker that
  * read the flow before the command can write nothing after it.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ManualCommandFenceTest {
   private final JdbcReviewStore review = new JdbcReviewStore(TestDatabase.get().dataSource());
 

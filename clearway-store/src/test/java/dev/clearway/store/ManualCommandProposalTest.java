@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.store.JdbcReviewStore.Result;
+import dev.clearway.store.testing.FlowRowInsert;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -78,25 +78,11 @@ class ManualCommandProposalTest {
 
   /** A PAYED flow handed to a person, inserted directly (no flow store needed). */
   private static long escalatedPayedFlow() throws SQLException {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,"
-                    + " trade_order_no, refund_order_no, status, version, amount, currency,"
-                    + " biz_deadline_time, next_retry_time, review_state, review_reason,"
-                    + " created_at, updated_at)"
-                    + " VALUES ('m1', 7, 'shop', 'goal-1', 1, 't-1', 'r_t-1', 'PAYED', 2, 1000,"
-                    + " 'EUR', ?, ?, 'ESCALATED', 'RETRY_BUDGET_SPENT', ?, ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
-      for (int i = 1; i <= 4; i++) {
-        ps.setObject(i, Sql.ts(T0));
-      }
-      ps.executeUpdate();
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        keys.next();
-        return keys.getLong(1);
-      }
-    }
+    return FlowRowInsert.of("goal-1", 1, "PAYED", T0)
+        .trade("t-1")
+        .version(2)
+        .review("ESCALATED", "RETRY_BUDGET_SPENT")
+        .insert(TestDatabase.get().dataSource());
   }
 
   private static long count(String sql) throws SQLException {

@@ -18,13 +18,16 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The transactional outbox: a domain event is written by the same statement as the transition that
  * states its fact, never by a CAS that lost; the relay delivers every event at least once.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class OutboxTest {
   private final JdbcOutboxStore outbox = new JdbcOutboxStore(TestDatabase.get().dataSource());
 
@@ -51,8 +54,10 @@ class OutboxTest {
               assertThat(e.eventType()).isEqualTo("PaymentCaptured");
               assertThat(e.eventId()).isEqualTo("flow-" + payed.id() + "-v2");
               assertThat(e.aggregateId()).isEqualTo(payed.id());
+              // JSON as each database writes it: PostgreSQL puts a space before the colon.
               assertThat(e.payload())
-                  .contains("\"tradeOrderNo\" : \"" + payed.tradeOrderNo() + "\"");
+                  .containsPattern(
+                      "\"tradeOrderNo\" ?: \"" + Pattern.quote(payed.tradeOrderNo()) + "\"");
             });
   }
 

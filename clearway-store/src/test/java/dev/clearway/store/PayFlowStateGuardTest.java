@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * tables themselves: the state's transition table, the facts' freeze and the live flag that
  * uk_live_attempt reads.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class PayFlowStateGuardTest {
   private static final String CHECK_VIOLATION = "23514";
 

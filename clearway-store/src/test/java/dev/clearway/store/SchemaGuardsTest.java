@@ -3,12 +3,12 @@ package dev.clearway.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clearway.store.testing.FlowRowInsert;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.function.Predicate;
@@ -37,7 +37,10 @@ class SchemaGuardsTest {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
 
     assertRefused(
-        () -> exec("UPDATE pay_flow SET status = 'PAYED', version = version + 1 WHERE id = ?", id),
+        () ->
+            exec(
+                "UPDATE pay_flow_state SET status = 'PAYED', version = version + 1 WHERE id = ?",
+                id),
         SqlErrors::isCheckViolation,
         "illegal transition WAIT_PAY -> PAYED");
 
@@ -48,15 +51,20 @@ class SchemaGuardsTest {
   void aTerminalRowNeverChangesStatus() throws SQLException {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
     assertThat(
-            exec("UPDATE pay_flow SET status = 'CLOSED', version = version + 1 WHERE id = ?", id))
+            exec(
+                "UPDATE pay_flow_state SET status = 'CLOSED', version = version + 1 WHERE id = ?",
+                id))
         .isEqualTo(1);
 
     assertRefused(
-        () -> exec("UPDATE pay_flow SET status = 'PAYING', version = version + 1 WHERE id = ?", id),
+        () ->
+            exec(
+                "UPDATE pay_flow_state SET status = 'PAYING', version = version + 1 WHERE id = ?",
+                id),
         SqlErrors::isCheckViolation,
         "terminal status CLOSED cannot change to PAYING");
     assertRefused(
-        () -> exec("DELETE FROM pay_flow WHERE id = ?", id),
+        () -> exec("DELETE FROM pay_flow_state WHERE id = ?", id),
         SqlErrors::isCheckViolation,
         "rows are never deleted");
 
@@ -68,7 +76,7 @@ class SchemaGuardsTest {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
 
     assertRefused(
-        () -> exec("UPDATE pay_flow SET status = 'PAYING' WHERE id = ?", id),
+        () -> exec("UPDATE pay_flow_state SET status = 'PAYING' WHERE id = ?", id),
         SqlErrors::isCheckViolation,
         "bump the version by one");
   }
@@ -78,13 +86,13 @@ class SchemaGuardsTest {
     long id = insertFlow("goal-1", 1, "WAIT_PAY", "t-1");
 
     assertRefused(
-        () -> exec("UPDATE pay_flow SET amount = amount + 1 WHERE id = ?", id),
+        () -> exec("UPDATE pay_flow_fact SET amount = amount + 1 WHERE id = ?", id),
         SqlErrors::isCheckViolation,
         "identity and amount are frozen");
     assertRefused(
         () ->
             exec(
-                "UPDATE pay_flow SET trade_order_no = 't-2', refund_order_no = 'r_t-2' WHERE id = ?",
+                "UPDATE pay_flow_fact SET trade_order_no = 't-2', refund_order_no = 'r_t-2' WHERE id = ?",
                 id),
         SqlErrors::isCheckViolation,
         "order numbers are frozen");
@@ -103,7 +111,7 @@ class SchemaGuardsTest {
         "uk_live_attempt");
 
     // Once the first attempt has definitely failed, the goal may start another.
-    exec("UPDATE pay_flow SET status = 'CLOSED', version = version + 1 WHERE id = ?", first);
+    exec("UPDATE pay_flow_state SET status = 'CLOSED', version = version + 1 WHERE id = ?", first);
     long second = insertFlow("goal-1", 2, "WAIT_PAY", "t-2");
     assertThat(second).isNotEqualTo(first);
     // ... and only one: a third live attempt beside the second is refused again.
@@ -131,13 +139,10 @@ class SchemaGuardsTest {
     assertRefused(
         () ->
             exec(
-                "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,"
-                    + " trade_order_no, refund_order_no, status, amount, currency,"
-                    + " biz_deadline_time, next_retry_time, created_at, updated_at)"
-                    + " VALUES ('m1', 7, 'shop', 'goal-9', 1, 't-9', 'r_other', 'WAIT_PAY', 1000,"
-                    + " 'EUR', ?, ?, ?, ?)",
-                Sql.ts(T0),
-                Sql.ts(T0),
+                "INSERT INTO pay_flow_fact (merchant_id, user_id, scene, biz_key, attempt_no,"
+                    + " trade_order_no, refund_order_no, amount, currency, biz_deadline_time,"
+                    + " created_at) VALUES ('m1', 7, 'shop', 'goal-9', 1, 't-9', 'r_other', 1000,"
+                    + " 'EUR', ?, ?)",
                 Sql.ts(T0),
                 Sql.ts(T0)),
         SqlErrors::isCheckViolation,
@@ -168,28 +173,9 @@ class SchemaGuardsTest {
 
   private static long insertFlow(String bizKey, int attemptNo, String status, String trade)
       throws SQLException {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,"
-                    + " trade_order_no, refund_order_no, status, amount, currency,"
-                    + " biz_deadline_time, next_retry_time, created_at, updated_at)"
-                    + " VALUES ('m1', 7, 'shop', ?, ?, ?, ?, ?, 1000, 'EUR', ?, ?, ?, ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
-      ps.setString(1, bizKey);
-      ps.setInt(2, attemptNo);
-      ps.setString(3, trade);
-      ps.setString(4, "r_" + trade);
-      ps.setString(5, status);
-      for (int i = 6; i <= 9; i++) {
-        ps.setObject(i, Sql.ts(T0));
-      }
-      ps.executeUpdate();
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        keys.next();
-        return keys.getLong(1);
-      }
-    }
+    return FlowRowInsert.of(bizKey, attemptNo, status, T0)
+        .trade(trade)
+        .insert(TestDatabase.get().dataSource());
   }
 
   private static int exec(String sql, Object... params) throws SQLException {

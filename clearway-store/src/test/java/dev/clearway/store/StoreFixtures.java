@@ -10,6 +10,7 @@ import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
+import dev.clearway.store.testing.FlowRowInsert;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -101,31 +102,11 @@ final class StoreFixtures {
    */
   static long insertRaw(GoalKey goal, int attemptNo, FlowStatus status, Instant nextRetryTime)
       throws SQLException {
-    Instant now = now();
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                """
-                INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, status, amount,
-                                      currency, biz_deadline_time, next_retry_time, created_at,
-                                      updated_at)
-                VALUES (?, ?, ?, ?, ?, 1999, 'CNY', ?, ?, ?, ?)
-                RETURNING id
-                """)) {
-      ps.setLong(1, goal.userId());
-      ps.setString(2, goal.scene());
-      ps.setString(3, goal.bizKey());
-      ps.setInt(4, attemptNo);
-      ps.setString(5, status.name());
-      ps.setObject(6, now.plus(Duration.ofHours(1)).atOffset(ZoneOffset.UTC));
-      ps.setObject(7, nextRetryTime.atOffset(ZoneOffset.UTC));
-      ps.setObject(8, now.atOffset(ZoneOffset.UTC));
-      ps.setObject(9, now.atOffset(ZoneOffset.UTC));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+    return FlowRowInsert.of(goal.bizKey(), attemptNo, status.name(), now())
+        .owner("default", goal.userId(), goal.scene())
+        .money(1999, "CNY")
+        .due(nextRetryTime)
+        .insert(TestDatabase.get().dataSource());
   }
 
   /** Runs raw SQL with positional parameters; Instants are bound as TIMESTAMPTZ. */

@@ -13,7 +13,6 @@ import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.store.JdbcFlowStore;
-import dev.clearway.store.Sql;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -66,17 +65,10 @@ final class RefundFixtures {
     return flowOf(MERCHANT, now, path);
   }
 
-  /**
-   * A new flow of {@code merchant} walked along {@code path} with CAS transitions. On the MySQL
-   * family, whose flow store is not written yet, the row is inserted directly at the end of the
-   * path, with the version the walk would have given it.
-   */
+  /** A new flow of {@code merchant} walked along {@code path} with CAS transitions. */
   static PayFlow flowOf(String merchant, Instant now, FlowStatus... path) {
     long n = SEQ.incrementAndGet();
     GoalKey goal = new GoalKey(merchant, 2_000 + n, "renew", "refund-test-" + n);
-    if (TestDatabase.get().isMysqlFamily()) {
-      return insertedAt(goal, now, path);
-    }
     PayFlow f =
         flows()
             .createAttempt(
@@ -100,43 +92,6 @@ final class RefundFixtures {
               .orElseThrow();
     }
     return f;
-  }
-
-  private static PayFlow insertedAt(GoalKey goal, Instant now, FlowStatus... path) {
-    FlowStatus status = path.length == 0 ? FlowStatus.WAIT_PAY : path[path.length - 1];
-    String trade = "t" + goal.bizKey();
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,"
-                    + " trade_order_no, refund_order_no, status, version, amount, currency,"
-                    + " biz_deadline_time, next_retry_time, lease_owner, created_at, updated_at)"
-                    + " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, 'CNY', ?, ?, ?, ?, ?)",
-                Statement.RETURN_GENERATED_KEYS)) {
-      bind(
-          ps,
-          goal.merchant(),
-          goal.userId(),
-          goal.scene(),
-          goal.bizKey(),
-          trade,
-          "r_" + trade,
-          status.name(),
-          (long) path.length,
-          PAID,
-          Sql.ts(now.plus(Duration.ofHours(1))),
-          Sql.ts(status.isTerminal() ? now : now.plus(LEASE)),
-          status.isTerminal() ? null : (path.length == 0 ? "creator" : "mover"),
-          Sql.ts(now),
-          Sql.ts(now));
-      ps.executeUpdate();
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        keys.next();
-        return flows().find(keys.getLong(1)).orElseThrow();
-      }
-    } catch (SQLException e) {
-      throw new RawSqlException(e);
-    }
   }
 
   static PayFlow bizSuccess(Instant now) {

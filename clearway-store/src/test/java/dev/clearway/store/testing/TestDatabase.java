@@ -167,19 +167,22 @@ public final class TestDatabase {
     try (Connection c = dataSource().getConnection();
         Statement st = c.createStatement()) {
       if (!isMysqlFamily()) {
-        // PostgreSQL keeps a flow in two tables (its facts and its state) behind the pay_flow view.
         st.execute(
             "TRUNCATE "
                 + RESET_TABLES.replace("pay_flow,", "pay_flow_state, pay_flow_fact,")
                 + " RESTART IDENTITY CASCADE");
         return;
       }
+      // A flow lives in two tables (its facts and its state) behind the pay_flow view here too.
+      String tables =
+          (RESET_TABLES + ", " + REFERRING_TABLES)
+              .replace("pay_flow,", "pay_flow_state, pay_flow_fact,");
       // One table per TRUNCATE (it also restarts AUTO_INCREMENT and fires no DELETE trigger),
       // only of tables that hold rows: InnoDB recreates the table, which is slow. The foreign
       // keys are off meanwhile, since MySQL refuses to truncate a referenced table.
       st.execute("SET FOREIGN_KEY_CHECKS = 0");
       try {
-        for (String table : (RESET_TABLES + ", " + REFERRING_TABLES).split(",")) {
+        for (String table : tables.split(",")) {
           if (holdsRows(st, table.strip())) {
             st.execute("TRUNCATE TABLE " + table.strip());
           }

@@ -1,0 +1,317 @@
+package dev.clearway.store;
+
+import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
+import static dev.clearway.store.Sql.ts;
+
+import dev.clearway.core.flow.domain.DomainEvent;
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.OrderNumbers;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.port.FlowStore.CreateResult;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The flow's writes on the MySQL family, which has neither data-modifying CTEs nor {@code
+ * RETURNING}: each write is the statements PostgreSQL's one statement holds, in one transaction
+ * (one commit). The guards are the tables' triggers, as on PostgreSQL.
+ */
+final class MysqlFlowWrites implements FlowWrites {
+
+  /** The outbox payload of a flow event, built from the pay_flow row just written. */
+  static final String EVENT_PAYLOAD =
+      "JSON_OBJECT('flowId', id, 'merchantId', merchant_id, 'userId', user_id, 'scene', scene,"
+          + " 'bizKey', biz_key, 'attemptNo', attempt_no, 'tradeOrderNo', trade_order_no,"
+          + " 'refundOrderNo', refund_order_no, 'amount', amount, 'currency', currency,"
+          + " 'status', status, 'version', version)";
+
+  private static final String HISTORY_FROM_FLOW =
+      """
+      INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no, refund_order_no,
+             from_status, to_status, version, trigger_source, request_id, result_class, error_code,
+             elapsed_ms, created_at)
+      SELECT id, biz_key, attempt_no, trade_order_no, refund_order_no, ?, status, version,
+             ?, ?, ?, ?, ?, ?
+        FROM pay_flow WHERE id = ?
+      """;
+
+  private final DataSource dataSource;
+
+  MysqlFlowWrites(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  @Override
+  public CreateResult create(NewPayment payment, Lease lease, Instant now) throws SQLException {
+    // One transaction, one commit. Race: two creators of one goal both find no open attempt and
+    // insert the same attempt_no; uk_biz_attempt (or uk_live_attempt) makes the later one wait for
+    // the earlier and fail with a duplicate key, and the caller reads again.
+    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now));
+  }
+
+  private static CreateResult create(Connection c, NewPayment payment, Lease lease, Instant now)
+      throws SQLException {
+    GoalKey goal = payment.goal();
+    // Both tables: an archived attempt still counts for attempt_no, and an archived success still
+    // answers its goal.
+    List<PayFlow> prior =
+        query(
+            c,
+            JdbcFlowStore.goalInBothTables(" ORDER BY attempt_no"),
+            ps -> JdbcFlowStore.bindGoalTwice(ps, goal));
+    Optional<PayFlow> open =
+        prior.stream()
+            .filter(f -> f.status() != FlowStatus.PAY_FAIL && f.status() != FlowStatus.CLOSED)
+            .max(Comparator.comparingInt(PayFlow::attemptNo));
+    if (open.isPresent()) {
+      return new CreateResult(open.get(), false);
+    }
+    int attemptNo = prior.stream().mapToInt(PayFlow::attemptNo).max().orElse(0) + 1;
+    long id = insertFact(c, payment, attemptNo, now);
+    // The numbers derive from the id the insert drew: written once, in the same transaction.
+    OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
+    requireOne(
+        update(
+            c,
+            "UPDATE pay_flow_fact SET trade_order_no = ?, refund_order_no = ? WHERE id = ?",
+            ps -> {
+              ps.setString(1, numbers.tradeOrderNo());
+              ps.setString(2, numbers.refundOrderNo());
+              ps.setLong(3, id);
+            }),
+        "order numbers of " + id);
+    requireOne(
+        update(
+            c,
+            "INSERT INTO pay_flow_state (id, status, next_retry_time, lease_owner, updated_at)"
+                + " VALUES (?, 'WAIT_PAY', ?, ?, ?)",
+            ps -> {
+              ps.setLong(1, id);
+              ps.setObject(2, ts(lease.until()));
+              ps.setString(3, lease.token());
+              ps.setObject(4, ts(now));
+            }),
+        "state of " + id);
+    insertCreationHistory(c, id, goal, attemptNo, numbers, now);
+    return new CreateResult(read(c, id), true);
+  }
+
+  /** The history row of a creation: from nothing to WAIT_PAY, version 0. */
+  private static void insertCreationHistory(
+      Connection c, long id, GoalKey goal, int attemptNo, OrderNumbers numbers, Instant now)
+      throws SQLException {
+    requireOne(
+        update(
+            c,
+            """
+            INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
+                   refund_order_no, from_status, to_status, version, trigger_source, created_at)
+            VALUES (?, ?, ?, ?, ?, NULL, 'WAIT_PAY', 0, ?, ?)
+            """,
+            ps -> {
+              ps.setLong(1, id);
+              ps.setString(2, goal.bizKey());
+              ps.setInt(3, attemptNo);
+              ps.setString(4, numbers.tradeOrderNo());
+              ps.setString(5, numbers.refundOrderNo());
+              ps.setString(6, TriggerSource.SYNC.name());
+              ps.setObject(7, ts(now));
+            }),
+        "history of " + id);
+  }
+
+  private static long insertFact(Connection c, NewPayment payment, int attemptNo, Instant now)
+      throws SQLException {
+    GoalKey goal = payment.goal();
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO pay_flow_fact (merchant_id, user_id, scene, biz_key, attempt_no, amount,
+                   currency, biz_deadline_time, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            new String[] {"id"})) {
+      ps.setString(1, goal.merchant());
+      ps.setLong(2, goal.userId());
+      ps.setString(3, goal.scene());
+      ps.setString(4, goal.bizKey());
+      ps.setInt(5, attemptNo);
+      ps.setLong(6, payment.amount());
+      ps.setString(7, payment.currency());
+      ps.setObject(8, ts(payment.bizDeadline()));
+      ps.setObject(9, ts(now));
+      ps.executeUpdate();
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        keys.next();
+        return keys.getLong(1);
+      }
+    }
+  }
+
+  @Override
+  public Optional<PayFlow> transition(TransitionWrite w) {
+    try {
+      return Sql.inTransaction(dataSource, c -> transition(c, w));
+    } catch (SQLException e) {
+      throw new StoreException("transition flow " + w.from().id(), e);
+    }
+  }
+
+  private static Optional<PayFlow> transition(Connection c, TransitionWrite w) throws SQLException {
+    PayFlow from = w.from();
+    // The same CAS and fences as PostgreSQL's statement: (status, version), not frozen, and the
+    // writer's own lease token (null: a command, fenced by the version alone).
+    int moved =
+        update(
+            c,
+            """
+            UPDATE pay_flow_state
+               SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
+                   lease_owner = ?, last_error_code = ?,
+                   channel_request_id = COALESCE(?, channel_request_id),
+                   review_reason = CASE WHEN review_state = 'ESCALATED' THEN NULL
+                                        ELSE review_reason END,
+                   review_state = CASE WHEN review_state = 'ESCALATED' THEN 'NONE'
+                                       ELSE review_state END,
+                   updated_at = ?
+             WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
+               AND (? IS NULL OR lease_owner = ?)
+            """,
+            ps -> {
+              int i = 1;
+              ps.setString(i++, w.to().name());
+              ps.setObject(i++, ts(w.nextRetryTime()));
+              ps.setString(i++, w.leaseToken());
+              ps.setString(i++, w.errorCode());
+              ps.setString(i++, w.note().requestId());
+              ps.setObject(i++, ts(w.now()));
+              ps.setLong(i++, from.id());
+              ps.setString(i++, from.status().name());
+              ps.setLong(i++, from.version());
+              ps.setString(i++, w.holder());
+              ps.setString(i, w.holder());
+            });
+    if (moved == 0) {
+      // Someone else moved the row, or the writer no longer holds its lease: nothing written.
+      return Optional.empty();
+    }
+    requireOne(
+        update(
+            c,
+            HISTORY_FROM_FLOW,
+            ps -> {
+              int i = 1;
+              ps.setString(i++, from.status().name());
+              ps.setString(i++, w.note().trigger().name());
+              ps.setString(i++, w.note().requestId());
+              ps.setString(i++, w.note().resultClass());
+              ps.setString(i++, w.errorCode());
+              ps.setLong(i++, w.note().elapsedMillis());
+              ps.setObject(i++, ts(w.now()));
+              ps.setLong(i, from.id());
+            }),
+        "history of " + from.id());
+    Optional<DomainEvent> event = DomainEvent.onEntering(w.to());
+    if (event.isPresent()) {
+      requireOne(insertEvent(c, from.id(), event.get(), w.now()), "event of " + from.id());
+    }
+    return Optional.of(read(c, from.id()));
+  }
+
+  /** The outbox row of a flow's event, built from the row as written; its update count. */
+  static int insertEvent(Connection c, long flowId, DomainEvent event, Instant now)
+      throws SQLException {
+    return update(
+        c,
+        "INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,"
+            + " created_at) SELECT CONCAT('flow-', id, '-v', version), ?, id, merchant_id, "
+            + EVENT_PAYLOAD
+            + ", ? FROM pay_flow WHERE id = ?",
+        ps -> {
+          ps.setString(1, event.name());
+          ps.setObject(2, ts(now));
+          ps.setLong(3, flowId);
+        });
+  }
+
+  @Override
+  public void assignOrderNumbers(long flowId, OrderNumbers numbers, Instant now) {
+    try {
+      Sql.inTransaction(
+          dataSource,
+          c -> {
+            // 0 rows is fine: the numbers were already there (written by the creator or a peer).
+            int numbered =
+                update(
+                    c,
+                    "UPDATE pay_flow_fact SET trade_order_no = ?, refund_order_no = ?"
+                        + " WHERE id = ? AND trade_order_no IS NULL",
+                    ps -> {
+                      ps.setString(1, numbers.tradeOrderNo());
+                      ps.setString(2, numbers.refundOrderNo());
+                      ps.setLong(3, flowId);
+                    });
+            if (numbered == 1) {
+              update(
+                  c,
+                  "UPDATE pay_flow_state SET updated_at = ? WHERE id = ?",
+                  ps -> {
+                    ps.setObject(1, ts(now));
+                    ps.setLong(2, flowId);
+                  });
+            }
+            return numbered;
+          });
+    } catch (SQLException e) {
+      throw new StoreException("assign order numbers of flow " + flowId, e);
+    }
+  }
+
+  private static PayFlow read(Connection c, long id) throws SQLException {
+    List<PayFlow> rows =
+        query(c, "SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE id = ?", ps -> ps.setLong(1, id));
+    if (rows.isEmpty()) {
+      throw new SQLException("flow " + id + " vanished inside its own transaction");
+    }
+    return rows.get(0);
+  }
+
+  private static List<PayFlow> query(Connection c, String sql, Sql.Binder binder)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      try (ResultSet rs = ps.executeQuery()) {
+        List<PayFlow> rows = new java.util.ArrayList<>();
+        while (rs.next()) {
+          rows.add(FlowRows.map(rs));
+        }
+        return rows;
+      }
+    }
+  }
+
+  private static int update(Connection c, String sql, Sql.Binder binder) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      return ps.executeUpdate();
+    }
+  }
+
+  private static void requireOne(int rows, String what) throws SQLException {
+    if (rows != 1) {
+      throw new SQLException(what + ": " + rows + " rows written, expected 1");
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package dev.clearway.store.testing;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
+
+/**
+ * Plants a flow row with raw SQL, bypassing every store, on either database: its facts in
+ * pay_flow_fact and its state in pay_flow_state, in one transaction (the pay_flow view is for
+ * reading on the MySQL family). Inserts are not guarded by the triggers, so any status may be
+ * planted; the fact is live unless the status is PAY_FAIL or CLOSED, as the database keeps it.
+ *
+ * @param merchant the owning merchant
+ * @param tradeOrderNo the trade order number (null: none yet); the refund number is derived from it
+ * @param at creation, update and due time; the deadline is an hour later
+ */
+public record FlowRowInsert(
+    String merchant,
+    long userId,
+    String scene,
+    String bizKey,
+    int attemptNo,
+    String tradeOrderNo,
+    String status,
+    long version,
+    long amount,
+    String currency,
+    Instant at,
+    Instant nextRetryTime,
+    String reviewState,
+    String reviewReason) {
+
+  /** A WAIT_PAY row of merchant m1, user 7, scene shop, 1000 EUR, due at {@code at}. */
+  public static FlowRowInsert of(String bizKey, int attemptNo, String status, Instant at) {
+    return new FlowRowInsert(
+        "m1", 7, "shop", bizKey, attemptNo, null, status, 0, 1000, "EUR", at, at, "NONE", null);
+  }
+
+  public FlowRowInsert owner(String merchant, long userId, String scene) {
+    return new FlowRowInsert(
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
+  }
+
+  public FlowRowInsert trade(String tradeOrderNo) {
+    return new FlowRowInsert(
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
+  }
+
+  public FlowRowInsert money(long amount, String currency) {
+    return new FlowRowInsert(
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
+  }
+
+  public FlowRowInsert version(long version) {
+    return new FlowRowInsert(
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
+  }
+
+  public FlowRowInsert due(Instant nextRetryTime) {
+    return new FlowRowInsert(
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
+  }
+
+  public FlowRowInsert review(String reviewState, String reviewReason) {
+    return new FlowRowInsert(
+        merchant,
+        userId,
+        scene,
+        bizKey,
+        attemptNo,
+        tradeOrderNo,
+        status,
+        version,
+        amount,
+        currency,
+        at,
+        nextRetryTime,
+        reviewState,
+        reviewReason);
+  }
+
+  /** Writes the row; its id. */
+  public long insert(DataSource dataSource) throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        long id = insertFact(c);
+        insertState(c, id);
+        c.commit();
+        return id;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    }
+  }
+
+  private long insertFact(Connection c) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO pay_flow_fact (merchant_id, user_id, scene, biz_key, attempt_no,"
+                + " trade_order_no, refund_order_no, amount, currency, biz_deadline_time,"
+                + " created_at, live) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            new String[] {"id"})) {
+      int i = 1;
+      ps.setString(i++, merchant);
+      ps.setLong(i++, userId);
+      ps.setString(i++, scene);
+      ps.setString(i++, bizKey);
+      ps.setInt(i++, attemptNo);
+      ps.setString(i++, tradeOrderNo);
+      ps.setString(i++, tradeOrderNo == null ? null : "r_" + tradeOrderNo);
+      ps.setLong(i++, amount);
+      ps.setString(i++, currency);
+      ps.setObject(i++, at.plus(Duration.ofHours(1)).atOffset(ZoneOffset.UTC));
+      ps.setObject(i++, at.atOffset(ZoneOffset.UTC));
+      ps.setBoolean(i, !status.equals("PAY_FAIL") && !status.equals("CLOSED"));
+      ps.executeUpdate();
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        keys.next();
+        return keys.getLong(1);
+      }
+    }
+  }
+
+  private void insertState(Connection c, long id) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO pay_flow_state (id, status, version, next_retry_time, review_state,"
+                + " review_reason, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+      ps.setLong(1, id);
+      ps.setString(2, status);
+      ps.setLong(3, version);
+      ps.setObject(4, nextRetryTime.atOffset(ZoneOffset.UTC));
+      ps.setString(5, reviewState);
+      ps.setString(6, reviewReason);
+      ps.setObject(7, at.atOffset(ZoneOffset.UTC));
+      ps.executeUpdate();
+    }
+  }
+}
