@@ -86,8 +86,7 @@ public final class EngineAssembly implements AutoCloseable {
             },
             new InProcessWakeups.Settings("flow-wakeups", limits.wakeups(), supervision));
     WakeupScheduler scheduler = wakeupDecorator.apply(wakeups);
-    this.advancer =
-        new Advancer(store, wallet, business, scheduler, events, leases, config, clock);
+    this.advancer = new Advancer(store, wallet, business, scheduler, events, leases, config, clock);
     Scanner scanner = new Scanner(store, leases, config, events, clock);
     this.runtime =
         new EngineRuntime(

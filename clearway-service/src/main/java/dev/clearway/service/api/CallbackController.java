@@ -28,9 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code POST /v1/callbacks/{channel}}: verify the signature, store the event durably (deduplicated
  * by event id), answer 2xx only then, and wake the advancer of a flow not yet final. A callback
- * never writes flow state:
- * the advancer re-reads the row and asks the wallet. An event about a flow that ended without
- * payment leaves a late-charge check, stored with the event.
+ * never writes flow state: the advancer re-reads the row and asks the wallet. An event about a flow
+ * that ended without payment leaves a late-charge check, stored with the event.
  */
 @RestController
 public class CallbackController {

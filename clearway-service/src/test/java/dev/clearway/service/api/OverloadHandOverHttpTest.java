@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A payment answered 503 {@code overloaded} (no synchronous thread free) goes on in the background
  * at once: its creation lease is released with the flow due now and a worker is woken, so it ends
- * long before that lease (30 s in production timing) would have expired, while the only
- * synchronous thread is still busy.
+ * long before that lease (30 s in production timing) would have expired, while the only synchronous
+ * thread is still busy.
  */
 class OverloadHandOverHttpTest {
   private static final int REFUSED = 3;

@@ -115,9 +115,9 @@ public final class PaymentService {
   /**
    * No thread took the synchronous advance: the creation lease is released with the flow due now
    * and a wake-up asks a background worker for it, so that it goes on at once rather than when the
-   * lease would have expired. Both are hints: a release that finds the lease no longer this
-   * call's, a failed write or a dropped wake-up leaves the flow to the scanner (due now, or when
-   * the lease expires).
+   * lease would have expired. Both are hints: a release that finds the lease no longer this call's,
+   * a failed write or a dropped wake-up leaves the flow to the scanner (due now, or when the lease
+   * expires).
    */
   private void handOver(CreateResult created, Lease lease) {
     PayFlow flow = created.flow();
