@@ -85,9 +85,8 @@ public final class EngineAssembly implements AutoCloseable {
               }
             },
             new InProcessWakeups.Settings("flow-wakeups", limits.wakeups(), supervision));
-    this.advancer =
-        new Advancer(
-            store, wallet, business, wakeupDecorator.apply(wakeups), events, leases, config, clock);
+    WakeupScheduler scheduler = wakeupDecorator.apply(wakeups);
+    this.advancer = new Advancer(store, wallet, business, scheduler, events, leases, config, clock);
     Scanner scanner = new Scanner(store, leases, config, events, clock);
     this.runtime =
         new EngineRuntime(
@@ -101,7 +100,7 @@ public final class EngineAssembly implements AutoCloseable {
             advancer::advance,
             scanner::runRound);
     runtimeRef.set(runtime);
-    this.payments = new PaymentService(store, advancer, leases, clock);
+    this.payments = new PaymentService(store, advancer, leases, scheduler, clock);
   }
 
   public EngineAssembly start() {

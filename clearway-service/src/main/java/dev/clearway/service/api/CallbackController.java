@@ -27,9 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code POST /v1/callbacks/{channel}}: verify the signature, store the event durably (deduplicated
- * by event id), answer 2xx only then, and wake the advancer. A callback never writes flow state:
- * the advancer re-reads the row and asks the wallet. An event about a flow that ended without
- * payment leaves a late-charge check, stored with the event.
+ * by event id), answer 2xx only then, and wake the advancer of a flow not yet final. A callback
+ * never writes flow state: the advancer re-reads the row and asks the wallet. An event about a flow
+ * that ended without payment leaves a late-charge check, stored with the event.
  */
 @RestController
 public class CallbackController {
@@ -108,9 +108,10 @@ public class CallbackController {
                 sha256(raw),
                 clock.instant()));
     count(channel, fresh ? outcome : "DUPLICATE");
-    if (fresh && flow.isPresent()) {
-      // Stored first; the wake-up is only a hint (lost, the scanner finds the flow anyway). An
-      // event about a flow that ended unpaid stored its late-charge check in the same transaction.
+    if (fresh && flow.isPresent() && !flow.get().isTerminal()) {
+      // Stored first; the wake-up is only a hint (lost, the scanner finds the flow anyway). A
+      // final flow is not woken: no advance moves it again, and an event about a flow that ended
+      // unpaid stored its late-charge check in the same transaction.
       engine.runtime().wake(flow.get().id(), TriggerSource.CALLBACK);
     }
     return Map.of("received", true, "duplicate", !fresh);

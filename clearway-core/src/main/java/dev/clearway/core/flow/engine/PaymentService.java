@@ -7,6 +7,8 @@ import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.FlowStore.CreateResult;
 import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.RescheduleWrite;
+import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.core.runtime.Overloaded;
 import java.time.Clock;
@@ -28,12 +30,27 @@ public final class PaymentService {
   private final FlowStore store;
   private final Advancer advancer;
   private final LeaseTokens leases;
+  private final WakeupScheduler wakeups;
   private final Clock clock;
 
+  /** Without wake-ups: an advance no thread took waits for the scanner. */
   public PaymentService(FlowStore store, Advancer advancer, LeaseTokens leases, Clock clock) {
+    this(store, advancer, leases, WakeupScheduler.NONE, clock);
+  }
+
+  /**
+   * @param wakeups told to advance, at once, a flow whose synchronous advance no thread took
+   */
+  public PaymentService(
+      FlowStore store,
+      Advancer advancer,
+      LeaseTokens leases,
+      WakeupScheduler wakeups,
+      Clock clock) {
     this.store = store;
     this.advancer = advancer;
     this.leases = leases;
+    this.wakeups = wakeups;
     this.clock = clock;
   }
 
@@ -76,8 +93,8 @@ public final class PaymentService {
    * timeout inside the service is PROCESSING, never a failure).
    *
    * @throws Overloaded when {@code executor} refuses the advance (every thread busy, its queue
-   *     full): the attempt exists all the same, held by nobody or by its creation lease, which
-   *     expires so that the scanner advances it; nothing waits for it here
+   *     full): the attempt exists all the same; it is handed to the background (see {@link
+   *     #handOver}) and nothing waits for it here
    */
   public Started start(NewPayment payment, Duration budget, Executor executor) {
     Lease lease = leases.next();
@@ -91,6 +108,7 @@ public final class PaymentService {
     try {
       running = CompletableFuture.supplyAsync(advance, executor);
     } catch (RejectedExecutionException full) {
+      handOver(created, lease);
       throw new Overloaded(flowId);
     }
     try {
@@ -104,5 +122,35 @@ public final class PaymentService {
       PayFlow now = store.find(flowId).orElse(created.flow());
       return new Started(new AdvanceResult(AdvanceResult.Outcome.WAITING, now), created.created());
     }
+  }
+
+  /**
+   * No thread took the synchronous advance: the creation lease is released with the flow due now
+   * and a wake-up asks a background worker for it, so that it goes on at once rather than when the
+   * lease would have expired. Both are hints: a release that finds the lease no longer this call's,
+   * a failed write or a dropped wake-up leaves the flow to the scanner (due now, or when the lease
+   * expires).
+   */
+  private void handOver(CreateResult created, Lease lease) {
+    PayFlow flow = created.flow();
+    Instant now = clock.instant();
+    if (created.created()) {
+      try {
+        store.reschedule(
+            new RescheduleWrite(
+                flow,
+                flow.retryCount(),
+                now,
+                flow.lastErrorCode(),
+                flow.reviewState(),
+                flow.reviewReason(),
+                now,
+                lease.token()));
+      } catch (RuntimeException e) {
+        // The lease stays and expires; the scanner takes the flow then. The caller's answer (the
+        // payment exists, retry with the same key) holds either way.
+      }
+    }
+    wakeups.schedule(flow.id(), now);
   }
 }
