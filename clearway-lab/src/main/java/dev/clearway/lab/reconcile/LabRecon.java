@@ -46,6 +46,7 @@ public final class LabRecon {
 
   /** Null on the MySQL family: the matcher sees every line (the engine's plain path). */
   private final JdbcAgreeingLines agreeing;
+
   private final String walletAccount;
 
   public LabRecon(Database db, AccountTermsSource terms, String walletAccount, Clock clock) {
