@@ -1,6 +1,7 @@
 package dev.clearway.store.channel;
 
 import dev.clearway.store.Sql;
+import dev.clearway.store.testing.FlowRowInsert;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,15 +36,11 @@ final class ConsoleChannelRows {
 
   /** A closed flow whose trade order number is {@code tradeOrderNo}, owned by {@code merchant}. */
   static void flow(String merchant, String tradeOrderNo) throws SQLException {
-    update(
-        "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no, status, amount,"
-            + " currency, biz_deadline_time, next_retry_time, trade_order_no, refund_order_no,"
-            + " created_at, updated_at) VALUES (?, 1, 'renewal', ?, 1, 'CLOSED', 1500, 'EUR',"
-            + " now(), now(), ?, ?, now(), now())",
-        merchant,
-        "goal-" + tradeOrderNo,
-        tradeOrderNo,
-        "r_" + tradeOrderNo);
+    FlowRowInsert.of("goal-" + tradeOrderNo, 1, "CLOSED", Instant.now())
+        .owner(merchant, 1, "renewal")
+        .trade(tradeOrderNo)
+        .money(1500, "EUR")
+        .insert(DATA);
   }
 
   static void accounts() throws SQLException {
