@@ -57,9 +57,10 @@ class BenchSmokeTest {
     assertThat(json.get("paymentsPerSec").isNumber()).isTrue();
     assertThat(json.get("p99Ms").doubleValue())
         .isGreaterThanOrEqualTo(json.get("p50Ms").doubleValue());
-    // The happy path is 4 commits; on a loaded machine a creation lease can expire before its
-    // advance runs (one more claim), and statistics can lag. The figure itself comes from the full
-    // command (BENCHMARKS.md); this run only shows the counter is read and near the design.
-    assertThat(json.get("commitsPerPayment").doubleValue()).isBetween(3.0, 6.0);
+    // The happy path is 3 commits (creation and start in one), fewer when workers' transitions of
+    // several flows share a group commit; on a loaded machine a creation lease can expire before
+    // its advance runs (one more claim), and statistics can lag. The figure itself comes from the
+    // full command (BENCHMARKS.md); this run only shows the counter is read and near the design.
+    assertThat(json.get("commitsPerPayment").doubleValue()).isBetween(1.5, 5.0);
   }
 }
