@@ -318,6 +318,11 @@ class PaymentDetailsHttpTest {
     Answer done = api.awaitStatus(a.flowId(), "BIZ_SUCCESS", Duration.ofSeconds(20));
     assertThat(done.clientStatus()).isEqualTo("BIZ_SUCCESS");
     assertThat(done.json().get("nextAction").isNull()).isTrue();
+    // The flow may finish from a query before the notification lands: wait for its delivery.
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (partner.notificationsDelivered() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
     assertThat(partner.notificationsDelivered()).isPositive();
   }
 
