@@ -19,10 +19,13 @@ import java.util.Optional;
 public interface FlowWrites {
 
   /**
-   * The goal's live or done attempt if there is one, else a new attempt held by {@code lease}. A
+   * The goal's live or done attempt if there is one, else a new attempt held by {@code lease}: in
+   * WAIT_PAY at version 0 with its creation's history row, or, when {@code started}, in PAYING at
+   * version 1 with the history rows of its creation and of WAIT_PAY to PAYING (one commit). A
    * concurrent creation of the same goal makes this throw a unique violation.
    */
-  CreateResult create(NewPayment payment, Lease lease, Instant now) throws SQLException;
+  CreateResult create(NewPayment payment, Lease lease, Instant now, boolean started)
+      throws SQLException;
 
   /** The CAS transition with its history row and its outbox event; empty when it wrote nothing. */
   Optional<PayFlow> transition(TransitionWrite w);

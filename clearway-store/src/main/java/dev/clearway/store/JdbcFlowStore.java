@@ -65,9 +65,6 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public CreateResult createStarted(NewPayment payment, Lease lease, Instant now) {
-    if (own != null) {
-      return FlowStore.super.createStarted(payment, lease, now);
-    }
     return create(payment, lease, now, true);
   }
 
@@ -75,7 +72,7 @@ public final class JdbcFlowStore implements FlowStore {
     for (int i = 0; i < CREATE_TRIES; i++) {
       try {
         return own != null
-            ? own.create(payment, lease, now)
+            ? own.create(payment, lease, now, started)
             : FlowCreation.create(dataSource, payment, lease, now, started);
       } catch (SQLException e) {
         // Race: another request created an attempt of this goal between our read and insert.

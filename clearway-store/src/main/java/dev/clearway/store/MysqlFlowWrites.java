@@ -54,14 +54,16 @@ final class MysqlFlowWrites implements FlowWrites {
   }
 
   @Override
-  public CreateResult create(NewPayment payment, Lease lease, Instant now) throws SQLException {
+  public CreateResult create(NewPayment payment, Lease lease, Instant now, boolean started)
+      throws SQLException {
     // One transaction, one commit. Race: two creators of one goal both find no open attempt and
     // insert the same attempt_no; uk_biz_attempt (or uk_live_attempt) makes the later one wait for
     // the earlier and fail with a duplicate key, and the caller reads again.
-    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now));
+    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now, started));
   }
 
-  private static CreateResult create(Connection c, NewPayment payment, Lease lease, Instant now)
+  private static CreateResult create(
+      Connection c, NewPayment payment, Lease lease, Instant now, boolean started)
       throws SQLException {
     GoalKey goal = payment.goal();
     // Both tables: an archived attempt still counts for attempt_no, and an archived success still
@@ -92,43 +94,69 @@ final class MysqlFlowWrites implements FlowWrites {
               ps.setLong(3, id);
             }),
         "order numbers of " + id);
+    // A started attempt is inserted already in PAYING at version 1 (the state has no insert
+    // trigger; its update guard watches the moves that follow), as if created and moved.
+    FlowStatus status = started ? FlowStatus.PAYING : FlowStatus.WAIT_PAY;
     requireOne(
         update(
             c,
-            "INSERT INTO pay_flow_state (id, status, next_retry_time, lease_owner, updated_at)"
-                + " VALUES (?, 'WAIT_PAY', ?, ?, ?)",
+            "INSERT INTO pay_flow_state (id, status, version, next_retry_time, lease_owner,"
+                + " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
             ps -> {
               ps.setLong(1, id);
-              ps.setObject(2, ts(lease.until()));
-              ps.setString(3, lease.token());
-              ps.setObject(4, ts(now));
+              ps.setString(2, status.name());
+              ps.setInt(3, started ? 1 : 0);
+              ps.setObject(4, ts(lease.until()));
+              ps.setString(5, lease.token());
+              ps.setObject(6, ts(now));
             }),
         "state of " + id);
-    insertCreationHistory(c, id, goal, attemptNo, numbers, now);
+    insertCreationHistory(c, id, goal, attemptNo, numbers, now, started);
     return new CreateResult(read(c, id), true);
   }
 
-  /** The history row of a creation: from nothing to WAIT_PAY, version 0. */
+  /**
+   * The history of a creation: from nothing to WAIT_PAY at version 0 and, for a started attempt,
+   * WAIT_PAY to PAYING at version 1 (result START_PAY), in one statement.
+   */
   private static void insertCreationHistory(
-      Connection c, long id, GoalKey goal, int attemptNo, OrderNumbers numbers, Instant now)
+      Connection c,
+      long id,
+      GoalKey goal,
+      int attemptNo,
+      OrderNumbers numbers,
+      Instant now,
+      boolean started)
       throws SQLException {
-    requireOne(
+    String row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    int rows = started ? 2 : 1;
+    requireRows(
         update(
             c,
             """
             INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
-                   refund_order_no, from_status, to_status, version, trigger_source, created_at)
-            VALUES (?, ?, ?, ?, ?, NULL, 'WAIT_PAY', 0, ?, ?)
-            """,
+                   refund_order_no, from_status, to_status, version, trigger_source, result_class,
+                   created_at)
+            VALUES """
+                + (started ? row + ", " + row : row),
             ps -> {
-              ps.setLong(1, id);
-              ps.setString(2, goal.bizKey());
-              ps.setInt(3, attemptNo);
-              ps.setString(4, numbers.tradeOrderNo());
-              ps.setString(5, numbers.refundOrderNo());
-              ps.setString(6, TriggerSource.SYNC.name());
-              ps.setObject(7, ts(now));
+              int i = 1;
+              for (int version = 0; version < rows; version++) {
+                ps.setLong(i++, id);
+                ps.setString(i++, goal.bizKey());
+                ps.setInt(i++, attemptNo);
+                ps.setString(i++, numbers.tradeOrderNo());
+                ps.setString(i++, numbers.refundOrderNo());
+                ps.setString(i++, version == 0 ? null : FlowStatus.WAIT_PAY.name());
+                ps.setString(
+                    i++, (version == 0 ? FlowStatus.WAIT_PAY : FlowStatus.PAYING).name());
+                ps.setInt(i++, version);
+                ps.setString(i++, TriggerSource.SYNC.name());
+                ps.setString(i++, version == 0 ? null : "START_PAY");
+                ps.setObject(i++, ts(now));
+              }
             }),
+        rows,
         "history of " + id);
   }
 
@@ -310,8 +338,12 @@ final class MysqlFlowWrites implements FlowWrites {
   }
 
   private static void requireOne(int rows, String what) throws SQLException {
-    if (rows != 1) {
-      throw new SQLException(what + ": " + rows + " rows written, expected 1");
+    requireRows(rows, 1, what);
+  }
+
+  private static void requireRows(int rows, int expected, String what) throws SQLException {
+    if (rows != expected) {
+      throw new SQLException(what + ": " + rows + " rows written, expected " + expected);
     }
   }
 }

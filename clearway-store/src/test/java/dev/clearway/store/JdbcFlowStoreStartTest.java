@@ -26,9 +26,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** createStarted: creation and WAIT_PAY to PAYING in one statement, against a real PostgreSQL. */
+/**
+ * createStarted: creation and WAIT_PAY to PAYING in one commit (one statement on PostgreSQL, one
+ * transaction on the MySQL family), against a real database.
+ */
 class JdbcFlowStoreStartTest {
 
   @BeforeEach
@@ -37,6 +41,7 @@ class JdbcFlowStoreStartTest {
   }
 
   @Test
+  @Tag(TestDatabase.MYSQL_FAMILY)
   void aStartedAttemptIsPayingAtVersionOneWithTheHistoryOfBothSteps() throws Exception {
     Instant now = now();
     GoalKey goal = newGoal();
@@ -73,6 +78,7 @@ class JdbcFlowStoreStartTest {
   }
 
   @Test
+  @Tag(TestDatabase.MYSQL_FAMILY)
   void aGoalWithALiveAttemptGetsThatAttemptAndNothingIsWritten() throws Exception {
     Instant now = now();
     GoalKey goal = newGoal();
