@@ -140,11 +140,13 @@ public final class JdbcFlowStore implements FlowStore {
   public List<PayFlow> findByBizKey(BizKeyPage page) {
     // idx_pay_flow_biz_key (merchant_id, biz_key, id) serves the filter and the order; user and
     // scene narrow the page in SQL so that a page is always full when more rows exist.
-    // The archive (idx_archive_biz_key) is read the same way and the two pages merged.
+    // The archive (idx_archive_biz_key) is read the same way and the two pages merged. The
+    // optional filters are in the statement only when given: no typed NULL parameter, which each
+    // database casts its own way.
     String page1 =
         " WHERE merchant_id = ? AND biz_key = ? AND id < ?"
-            + " AND (CAST(? AS BIGINT) IS NULL OR user_id = ?)"
-            + " AND (CAST(? AS VARCHAR) IS NULL OR scene = ?)"
+            + (page.userId() == null ? "" : " AND user_id = ?")
+            + (page.scene() == null ? "" : " AND scene = ?")
             + " ORDER BY id DESC LIMIT ?";
     return query(
         "(SELECT "
@@ -157,17 +159,20 @@ public final class JdbcFlowStore implements FlowStore {
             + page1
             + ") ORDER BY id DESC LIMIT ?",
         ps -> {
-          for (int o = 0; o <= 8; o += 8) {
-            ps.setString(o + 1, page.merchant());
-            ps.setString(o + 2, page.bizKey());
-            ps.setLong(o + 3, page.beforeId());
-            ps.setObject(o + 4, page.userId());
-            ps.setObject(o + 5, page.userId());
-            ps.setString(o + 6, page.scene());
-            ps.setString(o + 7, page.scene());
-            ps.setInt(o + 8, page.limit());
+          int i = 1;
+          for (int table = 0; table < 2; table++) {
+            ps.setString(i++, page.merchant());
+            ps.setString(i++, page.bizKey());
+            ps.setLong(i++, page.beforeId());
+            if (page.userId() != null) {
+              ps.setLong(i++, page.userId());
+            }
+            if (page.scene() != null) {
+              ps.setString(i++, page.scene());
+            }
+            ps.setInt(i++, page.limit());
           }
-          ps.setInt(17, page.limit());
+          ps.setInt(i, page.limit());
         });
   }
 

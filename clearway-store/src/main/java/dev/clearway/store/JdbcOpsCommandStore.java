@@ -28,8 +28,17 @@ public final class JdbcOpsCommandStore {
 
   private final DataSource dataSource;
 
+  /** Whether a target moves in several statements (no data-modifying CTE: the MySQL family). */
+  private final boolean inSteps;
+
+  /** A store on the database behind {@code dataSource}, its dialect read from its URL. */
   public JdbcOpsCommandStore(DataSource dataSource) {
+    this(dataSource, SqlDialects.forDataSource(dataSource));
+  }
+
+  public JdbcOpsCommandStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
+    this.inSteps = !dialect.writesReturnRows();
   }
 
   /** The outcome of a propose, approve or reject. */
@@ -113,7 +122,7 @@ public final class JdbcOpsCommandStore {
           if (!verdict.isAllowed()) {
             return new Result.Refused(verdict.code(), verdict.message());
           }
-          if (!OpsTargets.apply(c, cmd, target, verdict.target(), now)) {
+          if (!OpsTargets.apply(c, cmd, target, verdict.target(), now, inSteps)) {
             throw new SQLException("command " + cmd.id() + ": target changed under its lock");
           }
           OpsCommand applied = decide(c, cmd, "APPLIED", approver, verdict.target(), now);

@@ -48,11 +48,19 @@ final class OpsTargets {
     };
   }
 
-  /** Applies an allowed command; false when the row moved under its lock (it cannot). */
-  static boolean apply(Connection c, OpsCommand cmd, Locked target, String to, Instant now)
+  /**
+   * Applies an allowed command; false when the row moved under its lock (it cannot). {@code
+   * inSteps}: the database has no data-modifying CTE (the MySQL family), a refund moves in several
+   * statements of the caller's transaction.
+   */
+  static boolean apply(
+      Connection c, OpsCommand cmd, Locked target, String to, Instant now, boolean inSteps)
       throws SQLException {
     return switch (cmd.targetKind()) {
-      case REFUND_ORDER -> moveRefund(c, cmd, target, RefundStatus.valueOf(to), now);
+      case REFUND_ORDER ->
+          inSteps
+              ? moveRefundInSteps(c, cmd, target, RefundStatus.valueOf(to), now)
+              : moveRefund(c, cmd, target, RefundStatus.valueOf(to), now);
       case ATTEMPT -> settleAttempt(c, cmd, (LockedAttempt) target.row(), to, now);
       case COMPENSATION ->
           ManualChannelEffects.settleCompensation(
@@ -110,12 +118,7 @@ final class OpsTargets {
       Connection c, OpsCommand cmd, Locked target, RefundStatus to, Instant now)
       throws SQLException {
     RefundStatus from = (RefundStatus) target.row();
-    String event =
-        switch (to) {
-          case SUCCESS -> "OrderRefundSucceeded";
-          case FAIL -> "OrderRefundFailed";
-          case PENDING, PROCESSING, ABNORMAL, CLOSED -> null;
-        };
+    String event = refundEvent(to);
     try (PreparedStatement ps =
         c.prepareStatement(
             """
@@ -163,6 +166,96 @@ final class OpsTargets {
         rs.next();
         return rs.getLong(1) == 1;
       }
+    }
+  }
+
+  /** The domain event of a refund's manual move, or null. */
+  private static String refundEvent(RefundStatus to) {
+    return switch (to) {
+      case SUCCESS -> "OrderRefundSucceeded";
+      case FAIL -> "OrderRefundFailed";
+      case PENDING, PROCESSING, ABNORMAL, CLOSED -> null;
+    };
+  }
+
+  /**
+   * {@link #moveRefund} on the MySQL family: the same compare-and-set, then the history row and the
+   * outbox event read from the row just written (its lock is held), in the caller's transaction.
+   */
+  private static boolean moveRefundInSteps(
+      Connection c, OpsCommand cmd, Locked target, RefundStatus to, Instant now)
+      throws SQLException {
+    RefundStatus from = (RefundStatus) target.row();
+    long id = cmd.targetId();
+    int moved =
+        update(
+            c,
+            """
+            UPDATE refund_order
+               SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
+                   lease_owner = NULL, last_error_code = ?, updated_at = ?
+             WHERE id = ? AND status = ? AND version = ?
+            """,
+            to.name(),
+            ts(now),
+            cmd.kind().name(),
+            ts(now),
+            id,
+            from.name(),
+            target.version());
+    if (moved != 1) {
+      return false;
+    }
+    requireOne(
+        update(
+            c,
+            """
+            INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
+                   to_status, version, trigger_source, request_id, result_class, error_code,
+                   elapsed_ms, created_at)
+            SELECT id, flow_id, refund_no, ?, status, version, 'MANUAL', ?, 'MANUAL_COMMAND',
+                   ?, 0, ? FROM refund_order WHERE id = ?
+            """,
+            from.name(),
+            "cmd-" + cmd.id(),
+            cmd.kind().name(),
+            ts(now),
+            id),
+        "history of refund " + id);
+    String event = refundEvent(to);
+    if (event != null) {
+      requireOne(
+          update(
+              c,
+              """
+              INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                        created_at)
+              SELECT CONCAT('refund-', id, '-v', version), ?, flow_id, merchant_id,
+                     JSON_OBJECT('refundId', id, 'flowId', flow_id, 'merchantId', merchant_id,
+                                 'refundNo', refund_no, 'tradeOrderNo', trade_order_no,
+                                 'amount', amount, 'currency', currency, 'status', status), ?
+                FROM refund_order WHERE id = ?
+              """,
+              event,
+              ts(now),
+              id),
+          "event of refund " + id);
+    }
+    return true;
+  }
+
+  private static int update(Connection c, String sql, Object... params) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < params.length; i++) {
+        ps.setObject(i + 1, params[i]);
+      }
+      return ps.executeUpdate();
+    }
+  }
+
+  private static void requireOne(int rows, String what) throws SQLException {
+    if (rows != 1) {
+      throw new SQLException(what + ": " + rows + " rows written, expected 1");
     }
   }
 }

@@ -22,6 +22,7 @@ import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,11 +30,12 @@ import org.junit.jupiter.api.Test;
  * attempt still decides its goal: a done goal is never charged again and an attempt number is never
  * reused, whichever of its attempts the archiver moved.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ArchivedGoalCreationTest {
   private static final Duration AGE = Duration.ofDays(90);
 
   private final JdbcRetentionStore retention =
-      new JdbcRetentionStore(TestDatabase.get().dataSource());
+      new JdbcRetentionStore(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
 
   @BeforeEach
   void reset() {

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -286,6 +287,7 @@ class InMemoryFlowStoreConformanceTest {
   }
 
   @Test
+  @Tag(TestDatabase.MYSQL_FAMILY)
   void readsAgree() {
     PayFlow first = create(GOAL, "A", 0);
     both("fail the first attempt", s -> s.transition(write(first, FlowStatus.CLOSED, "A", 1)));

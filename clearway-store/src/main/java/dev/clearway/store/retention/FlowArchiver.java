@@ -29,6 +29,33 @@ import javax.sql.DataSource;
 final class FlowArchiver {
   private static final String TERMINAL = "('PAY_FAIL', 'BIZ_SUCCESS', 'REFUNDED', 'CLOSED')";
 
+  /**
+   * The archivable flows, oldest end first: terminal, ended before the first parameter, with
+   * nothing that still works on them; at most the second parameter of them. The caller adds its
+   * locking clause.
+   */
+  static final String ARCHIVABLE =
+      """
+      SELECT f.id FROM pay_flow f
+       WHERE f.status IN %1$s AND f.updated_at < ? AND f.review_state = 'NONE'
+         AND NOT EXISTS (SELECT 1 FROM refund_order r WHERE r.flow_id = f.id)
+         AND NOT EXISTS (SELECT 1 FROM late_charge_check l WHERE l.flow_id = f.id)
+         AND NOT EXISTS (SELECT 1 FROM manual_command m
+                          WHERE m.flow_id = f.id AND m.state = 'PROPOSED')
+         AND NOT EXISTS (SELECT 1 FROM payment_attempt a
+                          WHERE a.trade_order_no = f.trade_order_no
+                            AND (a.status IN ('CREATED', 'PENDING', 'UNKNOWN')
+                                 OR EXISTS (SELECT 1 FROM recovery_task t
+                                             WHERE t.attempt_id = a.id
+                                               AND t.status IN ('READY', 'LEASED', 'MANUAL'))
+                                 OR EXISTS (SELECT 1 FROM attempt_compensation k
+                                             WHERE k.attempt_id = a.id
+                                               AND k.status IN ('PENDING', 'MANUAL'))))
+       ORDER BY f.updated_at, f.id
+       LIMIT ?
+      """
+          .formatted(TERMINAL);
+
   private final DataSource dataSource;
   private volatile String statement;
 
@@ -71,23 +98,7 @@ final class FlowArchiver {
   private static String build(String flowColumns, String historyColumns) {
     return """
         WITH picked AS (
-          SELECT f.id FROM pay_flow f
-           WHERE f.status IN %1$s AND f.updated_at < ? AND f.review_state = 'NONE'
-             AND NOT EXISTS (SELECT 1 FROM refund_order r WHERE r.flow_id = f.id)
-             AND NOT EXISTS (SELECT 1 FROM late_charge_check l WHERE l.flow_id = f.id)
-             AND NOT EXISTS (SELECT 1 FROM manual_command m
-                              WHERE m.flow_id = f.id AND m.state = 'PROPOSED')
-             AND NOT EXISTS (SELECT 1 FROM payment_attempt a
-                              WHERE a.trade_order_no = f.trade_order_no
-                                AND (a.status IN ('CREATED', 'PENDING', 'UNKNOWN')
-                                     OR EXISTS (SELECT 1 FROM recovery_task t
-                                                 WHERE t.attempt_id = a.id
-                                                   AND t.status IN ('READY', 'LEASED', 'MANUAL'))
-                                     OR EXISTS (SELECT 1 FROM attempt_compensation k
-                                                 WHERE k.attempt_id = a.id
-                                                   AND k.status IN ('PENDING', 'MANUAL'))))
-           ORDER BY f.updated_at, f.id
-           LIMIT ?
+          %1$s
              FOR UPDATE OF f SKIP LOCKED),
         moved AS (
           DELETE FROM pay_flow f USING picked p WHERE f.id = p.id RETURNING f.*),
@@ -99,16 +110,25 @@ final class FlowArchiver {
           INSERT INTO pay_flow_history_archive (%3$s) SELECT %3$s FROM history RETURNING id)
         SELECT (SELECT count(*) FROM flows), (SELECT count(*) FROM history_in)
         """
-        .formatted(TERMINAL, flowColumns, historyColumns);
+        .formatted(ARCHIVABLE, flowColumns, historyColumns);
   }
 
   private static String columns(Connection c, String table) throws SQLException {
+    return columns(c, table, "current_schema()");
+  }
+
+  /**
+   * The column list of {@code table} in the schema {@code schema} names (an SQL expression: each
+   * database has its own function for the current one).
+   */
+  static String columns(Connection c, String table, String schema) throws SQLException {
     List<String> names = new ArrayList<>();
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT column_name FROM information_schema.columns"
-                + " WHERE table_schema = current_schema() AND table_name = ?"
-                + " ORDER BY ordinal_position")) {
+                + " WHERE table_schema = "
+                + schema
+                + " AND table_name = ? ORDER BY ordinal_position")) {
       ps.setString(1, table);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {

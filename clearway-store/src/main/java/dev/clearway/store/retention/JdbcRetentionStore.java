@@ -11,14 +11,16 @@ import java.time.Instant;
 import javax.sql.DataSource;
 
 /**
- * {@link RetentionStore} over PostgreSQL and, for the purges, the MySQL family ({@link
- * MysqlRetentionStatements}). On PostgreSQL every purge is one statement: the oldest rows past the
- * cutoff through an index on their age, locked with {@code SKIP LOCKED} (a row a request is working
- * on is left for the next run), deleted by key. Flows are moved by {@link FlowArchiver}.
+ * {@link RetentionStore} over PostgreSQL and the MySQL family ({@link MysqlRetentionStatements}).
+ * On PostgreSQL every purge is one statement: the oldest rows past the cutoff through an index on
+ * their age, locked with {@code SKIP LOCKED} (a row a request is working on is left for the next
+ * run), deleted by key. Flows are moved by {@link FlowArchiver}, on the MySQL family by {@link
+ * MysqlFlowArchiver}.
  */
 public final class JdbcRetentionStore implements RetentionStore {
   private final Sql sql;
   private final FlowArchiver archiver;
+  private final MysqlFlowArchiver mysqlArchiver;
   private final boolean mysql;
 
   /** A store on PostgreSQL. */
@@ -29,13 +31,16 @@ public final class JdbcRetentionStore implements RetentionStore {
   public JdbcRetentionStore(DataSource dataSource, SqlDialect dialect) {
     this.sql = new Sql(dataSource);
     this.archiver = new FlowArchiver(dataSource);
+    this.mysqlArchiver = new MysqlFlowArchiver(dataSource);
     this.mysql = !dialect.writesReturnRows();
   }
 
   @Override
   public int removeBatch(RetentionKind kind, Instant cutoff, int limit) {
     if (mysql) {
-      return MysqlRetentionStatements.purge(sql, kind, cutoff, limit);
+      return kind == RetentionKind.FLOW_ARCHIVE
+          ? mysqlArchiver.moveBatch(cutoff, limit)
+          : MysqlRetentionStatements.purge(sql, kind, cutoff, limit);
     }
     return switch (kind) {
       case IDEMPOTENCY ->

@@ -63,8 +63,8 @@ final class MysqlRetentionStatements {
                   "published_at IS NOT NULL AND published_at < ?",
                   "published_at");
           case FLOW_ARCHIVE ->
-              throw new UnsupportedOperationException(
-                  "the flow archive is not written for MySQL/MariaDB yet");
+              throw new IllegalArgumentException(
+                  "flows are moved to the archive (MysqlFlowArchiver), not purged");
         };
     List<Object[]> keys = lockOldest(c, p, cutoff, limit);
     if (keys.isEmpty()) {
