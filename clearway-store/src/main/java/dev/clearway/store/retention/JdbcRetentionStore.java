@@ -4,9 +4,9 @@ import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.retention.RetentionKind;
 import dev.clearway.core.retention.RetentionStore;
-import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialect;
+import dev.clearway.store.SqlDialects;
 import java.time.Instant;
 import javax.sql.DataSource;
 
@@ -23,9 +23,9 @@ public final class JdbcRetentionStore implements RetentionStore {
   private final MysqlFlowArchiver mysqlArchiver;
   private final boolean mysql;
 
-  /** A store on PostgreSQL. */
+  /** A store on the database behind {@code dataSource}, its dialect read from its URL. */
   public JdbcRetentionStore(DataSource dataSource) {
-    this(dataSource, new PostgresDialect());
+    this(dataSource, SqlDialects.forDataSource(dataSource));
   }
 
   public JdbcRetentionStore(DataSource dataSource, SqlDialect dialect) {
