@@ -148,8 +148,7 @@ final class MysqlFlowWrites implements FlowWrites {
                 ps.setString(i++, numbers.tradeOrderNo());
                 ps.setString(i++, numbers.refundOrderNo());
                 ps.setString(i++, version == 0 ? null : FlowStatus.WAIT_PAY.name());
-                ps.setString(
-                    i++, (version == 0 ? FlowStatus.WAIT_PAY : FlowStatus.PAYING).name());
+                ps.setString(i++, (version == 0 ? FlowStatus.WAIT_PAY : FlowStatus.PAYING).name());
                 ps.setInt(i++, version);
                 ps.setString(i++, TriggerSource.SYNC.name());
                 ps.setString(i++, version == 0 ? null : "START_PAY");

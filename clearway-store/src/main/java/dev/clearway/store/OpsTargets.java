@@ -224,24 +224,28 @@ final class OpsTargets {
         "history of refund " + id);
     String event = refundEvent(to);
     if (event != null) {
-      requireOne(
-          update(
-              c,
-              """
-              INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
-                                        created_at)
-              SELECT CONCAT('refund-', id, '-v', version), ?, flow_id, merchant_id,
-                     JSON_OBJECT('refundId', id, 'flowId', flow_id, 'merchantId', merchant_id,
-                                 'refundNo', refund_no, 'tradeOrderNo', trade_order_no,
-                                 'amount', amount, 'currency', currency, 'status', status), ?
-                FROM refund_order WHERE id = ?
-              """,
-              event,
-              ts(now),
-              id),
-          "event of refund " + id);
+      requireOne(insertRefundEvent(c, id, event, now), "event of refund " + id);
     }
     return true;
+  }
+
+  /** The outbox row of a refund's event, built from the row as written; its update count. */
+  private static int insertRefundEvent(Connection c, long id, String event, Instant now)
+      throws SQLException {
+    return update(
+        c,
+        """
+        INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                  created_at)
+        SELECT CONCAT('refund-', id, '-v', version), ?, flow_id, merchant_id,
+               JSON_OBJECT('refundId', id, 'flowId', flow_id, 'merchantId', merchant_id,
+                           'refundNo', refund_no, 'tradeOrderNo', trade_order_no,
+                           'amount', amount, 'currency', currency, 'status', status), ?
+          FROM refund_order WHERE id = ?
+        """,
+        event,
+        ts(now),
+        id);
   }
 
   private static int update(Connection c, String sql, Object... params) throws SQLException {

@@ -163,7 +163,8 @@ class FlowArchiveTest {
 
     // On the MySQL family the view pay_flow is for reading: a row is deleted from its state table.
     boolean mysql = TestDatabase.get().isMysqlFamily();
-    String delete = mysql ? "DELETE FROM pay_flow_state WHERE id = " : "DELETE FROM pay_flow WHERE id = ";
+    String delete =
+        mysql ? "DELETE FROM pay_flow_state WHERE id = " : "DELETE FROM pay_flow WHERE id = ";
     assertThatThrownBy(() -> exec(delete + done.id()))
         .isInstanceOf(SQLException.class)
         .hasMessageContaining("never deleted");

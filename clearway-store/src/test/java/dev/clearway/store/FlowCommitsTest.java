@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A payment's happy path in the flow store costs three commits on either database: the creation
  * already started (facts, state in PAYING and both history rows), then the two transitions to
- * BIZ_SUCCESS with their history rows and outbox events; four when created in WAIT_PAY and moved
- * to PAYING apart. PostgreSQL writes each in one statement, the MySQL family in several statements
- * of one transaction.
+ * BIZ_SUCCESS with their history rows and outbox events; four when created in WAIT_PAY and moved to
+ * PAYING apart. PostgreSQL writes each in one statement, the MySQL family in several statements of
+ * one transaction.
  */
 @Tag(TestDatabase.MYSQL_FAMILY)
 class FlowCommitsTest {

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A person's commands on attempts and compensations ({@link ManualChannelEffects}), proposed and
- * approved through the store on either database: each leaves the rows a recorded observation
- * would, in the approval's transaction.
+ * approved through the store on either database: each leaves the rows a recorded observation would,
+ * in the approval's transaction.
  */
 @Tag(TestDatabase.MYSQL_FAMILY)
 class OpsChannelCommandTest {

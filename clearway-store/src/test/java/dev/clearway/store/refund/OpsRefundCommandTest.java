@@ -123,7 +123,6 @@ class OpsRefundCommandTest {
     assertThat(refunds().find(r.id()).orElseThrow().status()).isEqualTo(RefundStatus.SUCCESS);
     assertThat(count("SELECT count(*) FROM refund_order_history WHERE refund_id = ?", r.id()))
         .isEqualTo(history);
-    assertThat(count("SELECT count(*) FROM manual_command WHERE state = 'PROPOSED'"))
-        .isEqualTo(1);
+    assertThat(count("SELECT count(*) FROM manual_command WHERE state = 'PROPOSED'")).isEqualTo(1);
   }
 }
