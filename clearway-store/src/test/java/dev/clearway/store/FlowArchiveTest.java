@@ -117,6 +117,43 @@ class FlowArchiveTest {
   }
 
   @Test
+  void aFlowWhoseOpenAttemptAWriterHoldsStaysHot() throws Exception {
+    Instant now = now();
+    Instant old = now.minus(Duration.ofDays(100));
+    PayFlow failed = walk(created(old), old, PAYING, PAY_FAIL);
+    TestDatabase.get().truncate("payment_attempt", "payment_order", "channel_account");
+    exec(
+        "INSERT INTO channel_account (id, channel, account_ref, failure_domain, payment_methods,"
+            + " priority) VALUES (1, 'stripe', 'acct_a', 'psp:stripe-a', 'card', 1)");
+    exec(
+        "INSERT INTO payment_order (trade_order_no, amount, currency, payment_method, status,"
+            + " created_at, updated_at) VALUES (?, 1500, 'EUR', 'card', 'OPEN', ?, ?)",
+        failed.tradeOrderNo(),
+        old,
+        old);
+    exec(
+        "INSERT INTO payment_attempt (id, trade_order_no, seq, channel_account_id, origin,"
+            + " provider_idempotency_key, create_request_hash, status, result_certainty, amount,"
+            + " currency, payment_method, created_at, updated_at) VALUES (101, ?, 1, 1, 'INITIAL',"
+            + " 'k101', ?, 'PENDING', 'PENDING', 1500, 'EUR', 'card', ?, ?)",
+        failed.tradeOrderNo(),
+        "0".repeat(64),
+        old,
+        old);
+
+    // a writer holds the open attempt's row: the archiver must see it, not skip it
+    try (Connection writer = TestDatabase.get().dataSource().getConnection();
+        Statement st = writer.createStatement()) {
+      writer.setAutoCommit(false);
+      st.executeQuery("SELECT id FROM payment_attempt WHERE id = 101 FOR UPDATE").close();
+      assertThat(archive(now, 10)).isZero();
+      writer.rollback();
+      writer.setAutoCommit(true);
+    }
+    assertThat(count("SELECT count(*) FROM pay_flow WHERE id = ?", failed.id())).isEqualTo(1);
+  }
+
+  @Test
   void batchesAreBoundedAndTheOldestGoFirst() throws Exception {
     Instant now = now();
     long[] ids = new long[5];

@@ -54,21 +54,26 @@ final class MysqlFlowArchiver {
   }
 
   private int move(Connection c, Instant endedBefore, int limit) throws SQLException {
-    List<Long> ids = new ArrayList<>();
-    try (PreparedStatement ps =
-        c.prepareStatement(FlowArchiver.ARCHIVABLE + " FOR UPDATE SKIP LOCKED")) {
-      ps.setObject(1, ts(endedBefore));
-      ps.setInt(2, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          ids.add(rs.getLong(1));
-        }
-      }
+    List<Long> locked =
+        ids(c, FlowArchiver.ARCHIVABLE + " FOR UPDATE SKIP LOCKED", endedBefore, limit, List.of());
+    if (locked.isEmpty()) {
+      return 0;
     }
+    String in = "(" + String.join(", ", Collections.nCopies(locked.size(), "?")) + ")";
+    // The conditions read again, by plain reads of the latest committed rows, for the flows now
+    // locked: should SKIP LOCKED reach the subqueries' tables, a row another transaction holds (a
+    // refund, an attempt being written) would have been skipped, not seen.
+    List<Long> ids =
+        ids(
+            c,
+            "SELECT id FROM (" + FlowArchiver.ARCHIVABLE + ") a WHERE id IN " + in,
+            endedBefore,
+            limit,
+            locked);
     if (ids.isEmpty()) {
       return 0;
     }
-    String in = "(" + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")";
+    in = "(" + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")";
     String[] copy = copies(c);
     // Copies first, while the rows are still there to read; then the deletes, history first and
     // the facts last (the state refers to them).
@@ -78,6 +83,26 @@ final class MysqlFlowArchiver {
     requireAll(run(c, "DELETE FROM pay_flow_state WHERE id IN " + in, ids), ids, "state rows");
     requireAll(run(c, "DELETE FROM pay_flow_fact WHERE id IN " + in, ids), ids, "fact rows");
     return ids.size();
+  }
+
+  /** The ids {@code select} finds, bound with the cutoff, the limit and then {@code ids}. */
+  private static List<Long> ids(
+      Connection c, String select, Instant endedBefore, int limit, List<Long> ids)
+      throws SQLException {
+    List<Long> found = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(select)) {
+      ps.setObject(1, ts(endedBefore));
+      ps.setInt(2, limit);
+      for (int i = 0; i < ids.size(); i++) {
+        ps.setLong(i + 3, ids.get(i));
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          found.add(rs.getLong(1));
+        }
+      }
+    }
+    return found;
   }
 
   /** The two copy statements, each ending with {@code IN} and waiting for its id list. */
