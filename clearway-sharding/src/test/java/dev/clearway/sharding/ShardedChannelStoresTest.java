@@ -51,8 +51,8 @@ class ShardedChannelStoresTest {
             "provider_evidence",
             "recovery_task",
             "payment_attempt",
-            "payment_order"));
-    db.physical(0, "DELETE FROM outbox_event");
+            "payment_order",
+            "outbox_event"));
     stores
         .accounts()
         .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));

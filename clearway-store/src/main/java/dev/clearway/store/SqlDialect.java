@@ -146,6 +146,15 @@ public interface SqlDialect {
   }
 
   /**
+   * The flow store's reads of one payment for a database that cannot read the view {@code
+   * pay_flow} or a UNION of it with the archive (a sharding driver); empty: {@link JdbcFlowStore}'s
+   * own statements.
+   */
+  default Optional<FlowReads> flowReads(DataSource dataSource) {
+    return Optional.empty();
+  }
+
+  /**
    * The outbox payload of a flow event: an SQL expression over the columns of pay_flow, the JSON
    * text of the flow's identity, order numbers, money, status and version.
    */
