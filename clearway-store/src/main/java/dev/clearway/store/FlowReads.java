@@ -13,6 +13,12 @@ import java.util.Optional;
  */
 public interface FlowReads {
 
+  /**
+   * The rows of the view {@code pay_flow} as a FROM item a sharding driver routes: the join of its
+   * two tables, bound in the sharding layout; USING keeps the view's unqualified column names.
+   */
+  String SHARDED_ROWS = "pay_flow_fact JOIN pay_flow_state USING (id)";
+
   /** The flow, live or archived. */
   Optional<PayFlow> find(long flowId);
 

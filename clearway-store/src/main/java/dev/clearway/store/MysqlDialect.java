@@ -39,7 +39,7 @@ public final class MysqlDialect implements SqlDialect {
   private static final tools.jackson.databind.json.JsonMapper JSON =
       tools.jackson.databind.json.JsonMapper.builder().build();
 
-  /** Through a sharding driver, which routes no view: {@link ShardedFlowReads}, writes. */
+  /** See {@link SqlDialect#sharded}. */
   private final boolean sharded;
 
   public MysqlDialect() {
@@ -288,8 +288,8 @@ public final class MysqlDialect implements SqlDialect {
   }
 
   @Override
-  public Optional<FlowReads> flowReads(DataSource dataSource) {
-    return sharded ? Optional.of(new ShardedFlowReads(dataSource)) : Optional.empty();
+  public boolean sharded() {
+    return sharded;
   }
 
   @Override

@@ -24,8 +24,7 @@ import javax.sql.DataSource;
  */
 final class ShardedFlowReads implements FlowReads {
 
-  /** The rows of {@code pay_flow}, as a FROM item a sharding driver routes. */
-  static final String FLOW_ROWS = "pay_flow_fact JOIN pay_flow_state USING (id)";
+  private static final String FLOW_ROWS = SHARDED_ROWS;
 
   private static final String GOAL =
       " WHERE merchant_id = ? AND user_id = ? AND scene = ? AND biz_key = ?";

@@ -151,7 +151,17 @@ public interface SqlDialect {
    * own statements.
    */
   default Optional<FlowReads> flowReads(DataSource dataSource) {
-    return Optional.empty();
+    return sharded() ? Optional.of(new ShardedFlowReads(dataSource)) : Optional.empty();
+  }
+
+  /**
+   * Whether the statements pass a sharding driver (ShardingSphere-JDBC), which routes no view, no
+   * {@code INSERT … SELECT} from another table than the one inserted into (unless the two are
+   * bound), and no subquery into another table inside {@code VALUES}: the stores then read the
+   * flow from its two tables ({@link FlowReads#SHARDED_ROWS}) and write events from values.
+   */
+  default boolean sharded() {
+    return false;
   }
 
   /**
