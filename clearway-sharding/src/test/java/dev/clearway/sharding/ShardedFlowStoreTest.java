@@ -98,7 +98,9 @@ class ShardedFlowStoreTest {
                         .createAttempt(payment(goal), new Lease("creator", T0.plusSeconds(30)), T0)
                         .flow();
                 for (FlowStatus to :
-                    new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS}) {
+                    new FlowStatus[] {
+                      FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS
+                    }) {
                   f = store.transition(write(f, to)).orElseThrow();
                 }
                 end.add(store.find(f.id()).orElseThrow());

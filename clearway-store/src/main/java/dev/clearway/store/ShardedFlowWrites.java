@@ -23,14 +23,14 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * The flow's writes through a sharding driver (ShardingSphere-JDBC over MySQL-family databases): the
- * writes of {@link MysqlFlowWrites}, each in one transaction on the payment's shard, with two
- * statements changed because the driver cannot route them. The view {@code pay_flow} is read as
- * the join of its two tables ({@link ShardedFlowReads}); the history and outbox rows are {@code
- * INSERT … VALUES} of the row read back after the CAS, not {@code INSERT … SELECT} from the flow
- * (refused unless the inserted and the selected table are bound), the payload still built by the
- * server's {@code JSON_OBJECT}. The new facts row is routed by its owner and takes its id from that
- * shard's AUTO_INCREMENT, so the id, and the order numbers derived from it, carry the shard.
+ * The flow's writes through a sharding driver (ShardingSphere-JDBC over MySQL-family databases):
+ * the writes of {@link MysqlFlowWrites}, each in one transaction on the payment's shard, with two
+ * statements changed because the driver cannot route them. The view {@code pay_flow} is read as the
+ * join of its two tables ({@link ShardedFlowReads}); the history and outbox rows are {@code INSERT
+ * … VALUES} of the row read back after the CAS, not {@code INSERT … SELECT} from the flow (refused
+ * unless the inserted and the selected table are bound), the payload still built by the server's
+ * {@code JSON_OBJECT}. The new facts row is routed by its owner and takes its id from that shard's
+ * AUTO_INCREMENT, so the id, and the order numbers derived from it, carry the shard.
  */
 final class ShardedFlowWrites implements FlowWrites {
 

@@ -146,9 +146,9 @@ public interface SqlDialect {
   }
 
   /**
-   * The flow store's reads of one payment for a database that cannot read the view {@code
-   * pay_flow} or a UNION of it with the archive (a sharding driver); empty: {@link JdbcFlowStore}'s
-   * own statements.
+   * The flow store's reads of one payment for a database that cannot read the view {@code pay_flow}
+   * or a UNION of it with the archive (a sharding driver); empty: {@link JdbcFlowStore}'s own
+   * statements.
    */
   default Optional<FlowReads> flowReads(DataSource dataSource) {
     return sharded() ? Optional.of(new ShardedFlowReads(dataSource)) : Optional.empty();
@@ -157,8 +157,8 @@ public interface SqlDialect {
   /**
    * Whether the statements pass a sharding driver (ShardingSphere-JDBC), which routes no view, no
    * {@code INSERT … SELECT} from another table than the one inserted into (unless the two are
-   * bound), and no subquery into another table inside {@code VALUES}: the stores then read the
-   * flow from its two tables ({@link FlowReads#SHARDED_ROWS}) and write events from values.
+   * bound), and no subquery into another table inside {@code VALUES}: the stores then read the flow
+   * from its two tables ({@link FlowReads#SHARDED_ROWS}) and write events from values.
    */
   default boolean sharded() {
     return false;
