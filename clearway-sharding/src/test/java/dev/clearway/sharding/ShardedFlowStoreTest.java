@@ -11,8 +11,10 @@ import dev.clearway.core.flow.port.FlowStore.CreateResult;
 import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
+import dev.clearway.core.outbox.OutboxEvent;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
+import dev.clearway.store.JdbcOutboxStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -202,5 +204,33 @@ class ShardedFlowStoreTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void theRelayLeasesAndPublishesTheEventsOfEveryShard() {
+    for (int shard = 0; shard < 4; shard++) {
+      PayFlow f =
+          store
+              .createAttempt(
+                  payment(goalOn(shard, "relay-" + shard)),
+                  new Lease("creator", T0.plusSeconds(30)),
+                  T0)
+              .flow();
+      f = store.transition(write(f, FlowStatus.PAYING)).orElseThrow();
+      store.transition(write(f, FlowStatus.PAYED)).orElseThrow();
+    }
+    JdbcOutboxStore outbox = new JdbcOutboxStore(database.dataSource(), database.dialect());
+    assertThat(outbox.pending()).isEqualTo(4);
+
+    List<OutboxEvent> leased = outbox.lease(100, T0, T0.plusSeconds(30));
+
+    assertThat(leased).extracting(e -> e.aggregateId() >>> 48).containsOnly(0L, 1L, 2L, 3L);
+    assertThat(leased).hasSize(4);
+    assertThat(outbox.lease(100, T0, T0.plusSeconds(30))).as("all leased already").isEmpty();
+    for (OutboxEvent e : leased) {
+      assertThat(e.id() >>> 48).isEqualTo(e.aggregateId() >>> 48);
+      assertThat(outbox.markPublished(e.id(), T0)).isTrue();
+    }
+    assertThat(outbox.pending()).isZero();
   }
 }
