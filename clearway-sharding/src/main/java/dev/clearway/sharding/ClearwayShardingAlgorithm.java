@@ -32,7 +32,8 @@ import org.apache.shardingsphere.sharding.api.sharding.complex.ComplexKeysShardi
 public final class ClearwayShardingAlgorithm
     implements ComplexKeysShardingAlgorithm<Comparable<?>> {
 
-  private static final List<String> ID_COLUMNS = List.of("id", "flow_id", "attempt_id");
+  private static final List<String> ID_COLUMNS =
+      List.of("id", "flow_id", "attempt_id", "aggregate_id");
   private static final List<String> NUMBER_COLUMNS =
       List.of("trade_order_no", "refund_no", "refund_order_no");
 

@@ -15,7 +15,8 @@ import java.util.zip.CRC32;
  * tablesPerDatabase} of database {@code s / tablesPerDatabase}. Each physical table's
  * AUTO_INCREMENT starts at {@code s << 48 | 1}, so every id it hands out carries its shard in bits
  * 48 and up, and every order number derived from a flow id (the trade order number {@code
- * t_<user>_<flow id>}, the refund order number {@code r_t_<user>_<flow id>}) carries it too.
+ * t_<user>_<flow id>}, the refund order number {@code r_t_<user>_<flow id>}, a refund's number
+ * {@code a_t_<user>_<flow id>_<seq>}) carries it too.
  */
 public final class ShardKeys {
 
@@ -53,6 +54,10 @@ public final class ShardKeys {
       return OptionalInt.empty();
     }
     String trade = number.startsWith("r_") ? number.substring(2) : number;
+    if (number.startsWith("a_") && number.lastIndexOf('_') > 2) {
+      // A refund order's number: a_<trade order number>_<seq>.
+      trade = number.substring(2, number.lastIndexOf('_'));
+    }
     OptionalLong flowId = OrderNumbers.flowIdOf(trade);
     return flowId.isPresent() ? OptionalInt.of(ofId(flowId.getAsLong())) : OptionalInt.empty();
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clearway.core.flow.domain.OrderNumbers;
+import dev.clearway.core.refund.domain.RefundNumbers;
 import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.ShardBits;
 import dev.clearway.store.SqlDialects;
@@ -48,6 +49,13 @@ class ClearwayShardingAlgorithmTest {
               "refund_no",
               List.of(OrderNumbers.derive(42, ((long) shard << 48) | 9).refundOrderNo()));
       assertThat(route("table", TABLES, refund)).containsExactly("payment_order_" + shard % 2);
+      Map<String, Collection<Comparable<?>>> refundOrder =
+          Map.of("refund_no", List.of(RefundNumbers.of(trade, 3)));
+      assertThat(route("database", DATABASES, refundOrder)).containsExactly("ds_" + shard / 2);
+      assertThat(route("table", TABLES, refundOrder)).containsExactly("payment_order_" + shard % 2);
+      Map<String, Collection<Comparable<?>>> event =
+          Map.of("aggregate_id", List.of(((long) shard << 48) | 9));
+      assertThat(route("table", TABLES, event)).containsExactly("payment_order_" + shard % 2);
     }
   }
 
@@ -92,6 +100,8 @@ class ClearwayShardingAlgorithmTest {
     assertThat(ShardBits.inherit("t_not_ours!", 123)).isEqualTo(123);
     assertThat(SqlDialects.forUrl("jdbc:shardingsphere:absolutepath:/x.yaml"))
         .isInstanceOf(MysqlDialect.class);
+    assertThat(SqlDialects.forUrl("jdbc:shardingsphere:absolutepath:/x.yaml").sharded()).isTrue();
+    assertThat(SqlDialects.forUrl("jdbc:mariadb://h/db").sharded()).isFalse();
     assertThat(SqlDialects.isSharded("jdbc:mariadb://h/db")).isFalse();
   }
 }

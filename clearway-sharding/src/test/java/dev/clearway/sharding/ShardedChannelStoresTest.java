@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptOrigin;
+import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.ChannelAccount;
+import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.domain.PaymentOrder;
+import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
+import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
 import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
+import dev.clearway.core.channel.port.AttemptStore.RecordResult;
+import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.core.channel.port.ChannelStores;
+import dev.clearway.core.channel.spi.PspOutcome;
+import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.store.Database;
 import dev.clearway.store.channel.JdbcChannelStores;
@@ -51,8 +59,8 @@ class ShardedChannelStoresTest {
             "provider_evidence",
             "recovery_task",
             "payment_attempt",
-            "payment_order"));
-    db.physical(0, "DELETE FROM outbox_event");
+            "payment_order",
+            "outbox_event"));
     stores
         .accounts()
         .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
@@ -152,5 +160,60 @@ class ShardedChannelStoresTest {
     assertThat(shards).containsExactlyInAnyOrder(0, 1, 2, 3);
     assertThat(claimed).allSatisfy(t -> assertThat(t.id() >>> 48).isEqualTo(t.attemptId() >>> 48));
     assertThat(stores.tasks().claimDue("w/0/2", 100, Duration.ofSeconds(30), later)).isEmpty();
+  }
+
+  @Test
+  void aFinalAttemptsEventIsWrittenOnItsShardInItsTransaction() {
+    for (int shard = 0; shard < 4; shard++) {
+      String trade = trade(shard, 400 + shard);
+      stores.orders().openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
+      Attempt a = attempt(trade, 1).orElseThrow();
+      ProviderEvidence evidence =
+          new ProviderEvidence(
+              EvidenceSource.QUERY,
+              "RETRIEVE",
+              new PspOutcome(
+                  ResultCertainty.CONFIRMED_SUCCESS,
+                  "s",
+                  "pi_" + shard,
+                  null,
+                  false,
+                  false,
+                  "req_1",
+                  "a".repeat(64)),
+              "v1",
+              T0);
+      RecordResult[] result = new RecordResult[1];
+      List<SqlLog.Routed> log =
+          SqlLog.capture(
+              () ->
+                  result[0] =
+                      stores
+                          .attempts()
+                          .record(
+                              new AttemptChange(
+                                  a,
+                                  AttemptStatus.SUCCEEDED,
+                                  evidence,
+                                  new TaskChange.Resolve(),
+                                  false,
+                                  null,
+                                  null),
+                              T0));
+      assertThat(result[0]).isEqualTo(RecordResult.RECORDED);
+      assertThat(log).allSatisfy(r -> assertThat(r.actual()).as(r.logic()).hasSize(1));
+      int ds = shard / 2;
+      int t = shard % 2;
+      assertThat(
+              db.physicalCount(
+                  ds,
+                  "SELECT count(*) FROM outbox_event_"
+                      + t
+                      + " WHERE aggregate_id = "
+                      + a.id()
+                      + " AND event_type = 'PaymentAttemptSucceeded'"))
+          .as("the attempt's event on shard %d", shard)
+          .isEqualTo(1);
+    }
   }
 }

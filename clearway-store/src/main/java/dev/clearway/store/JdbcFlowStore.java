@@ -40,6 +40,9 @@ public final class JdbcFlowStore implements FlowStore {
   /** The dialect's own flow writes, or null: the single statements below. */
   private final FlowWrites own;
 
+  /** The dialect's own reads of one payment, or null: the statements below. */
+  private final FlowReads reads;
+
   public JdbcFlowStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.dialect = dialect;
@@ -56,6 +59,7 @@ public final class JdbcFlowStore implements FlowStore {
                 this::transitionAlone,
                 new TransitionGroup(sql, groupSql)::write);
     this.own = dialect.flowWrites(dataSource).orElse(null);
+    this.reads = dialect.flowReads(dataSource).orElse(null);
   }
 
   @Override
@@ -87,16 +91,25 @@ public final class JdbcFlowStore implements FlowStore {
 
   @Override
   public Optional<PayFlow> find(long flowId) {
+    if (reads != null) {
+      return reads.find(flowId);
+    }
     return hotThenArchive("id = ?", ps -> ps.setLong(1, flowId));
   }
 
   @Override
   public List<PayFlow> findByGoal(GoalKey goal) {
+    if (reads != null) {
+      return reads.findByGoal(goal);
+    }
     return query(goalInBothTables(" ORDER BY attempt_no"), ps -> bindGoalTwice(ps, goal));
   }
 
   @Override
   public Optional<PayFlow> findByOrderNo(String orderNo) {
+    if (reads != null) {
+      return reads.findByOrderNo(orderNo);
+    }
     return hotThenArchive("trade_order_no = ?", ps -> ps.setString(1, orderNo));
   }
 

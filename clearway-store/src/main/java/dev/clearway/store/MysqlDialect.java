@@ -39,6 +39,17 @@ public final class MysqlDialect implements SqlDialect {
   private static final tools.jackson.databind.json.JsonMapper JSON =
       tools.jackson.databind.json.JsonMapper.builder().build();
 
+  /** See {@link SqlDialect#sharded}. */
+  private final boolean sharded;
+
+  public MysqlDialect() {
+    this(false);
+  }
+
+  public MysqlDialect(boolean sharded) {
+    this.sharded = sharded;
+  }
+
   @Override
   public String name() {
     return "MySQL/MariaDB";
@@ -272,7 +283,13 @@ public final class MysqlDialect implements SqlDialect {
 
   @Override
   public Optional<FlowWrites> flowWrites(DataSource dataSource) {
-    return Optional.of(new MysqlFlowWrites(dataSource));
+    return Optional.of(
+        sharded ? new ShardedFlowWrites(dataSource) : new MysqlFlowWrites(dataSource));
+  }
+
+  @Override
+  public boolean sharded() {
+    return sharded;
   }
 
   @Override

@@ -146,6 +146,25 @@ public interface SqlDialect {
   }
 
   /**
+   * The flow store's reads of one payment for a database that cannot read the view {@code pay_flow}
+   * or a UNION of it with the archive (a sharding driver); empty: {@link JdbcFlowStore}'s own
+   * statements.
+   */
+  default Optional<FlowReads> flowReads(DataSource dataSource) {
+    return sharded() ? Optional.of(new ShardedFlowReads(dataSource)) : Optional.empty();
+  }
+
+  /**
+   * Whether the statements pass a sharding driver (ShardingSphere-JDBC), which routes no view, no
+   * {@code INSERT … SELECT} from another table than the one inserted into (unless the two are
+   * bound), and no subquery into another table inside {@code VALUES}: the stores then read the flow
+   * from its two tables ({@link FlowReads#SHARDED_ROWS}) and write events from values.
+   */
+  default boolean sharded() {
+    return false;
+  }
+
+  /**
    * The outbox payload of a flow event: an SQL expression over the columns of pay_flow, the JSON
    * text of the flow's identity, order numbers, money, status and version.
    */

@@ -34,10 +34,11 @@ public final class SqlDialects {
     if (url.startsWith("jdbc:postgresql:")) {
       return new PostgresDialect();
     }
-    if (url.startsWith("jdbc:mariadb:")
-        || url.startsWith("jdbc:mysql:")
-        || url.startsWith(SHARDING_SCHEME)) {
+    if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
       return new MysqlDialect();
+    }
+    if (url.startsWith(SHARDING_SCHEME)) {
+      return new MysqlDialect(true);
     }
     int colon = url.indexOf(':', "jdbc:".length());
     String scheme = colon < 0 ? "(none)" : url.substring(0, colon);

@@ -52,6 +52,15 @@ final class AttemptEventRows {
 
   static void outbox(Connection c, Attempt from, AttemptStatus to, Instant now)
       throws SQLException {
+    outbox(c, from, to, now, false);
+  }
+
+  /**
+   * The event of an attempt that became final; {@code sharded}: through a sharding driver, which
+   * does not rewrite a subquery inside VALUES, so the merchant is read by a statement of its own.
+   */
+  static void outbox(Connection c, Attempt from, AttemptStatus to, Instant now, boolean sharded)
+      throws SQLException {
     String type =
         to == AttemptStatus.SUCCEEDED ? "PaymentAttemptSucceeded" : "PaymentAttemptFailed";
     long version = from.version() + 1;
@@ -61,7 +70,12 @@ final class AttemptEventRows {
     payload.put("channelAccountId", from.channelAccountId());
     payload.put("status", to.name());
     payload.put("version", version);
-    insertOutbox(c, "attempt-" + from.id() + "-v" + version, type, from, json(payload), now);
+    String eventId = "attempt-" + from.id() + "-v" + version;
+    if (sharded) {
+      insertOutboxValues(c, eventId, type, from.id(), from.tradeOrderNo(), json(payload), now);
+    } else {
+      insertOutbox(c, eventId, type, from, json(payload), now);
+    }
   }
 
   /** An event's payload: the fields in their order, written by Jackson. */
@@ -96,6 +110,46 @@ final class AttemptEventRows {
       ps.setString(2, type);
       ps.setLong(3, attemptId);
       ps.setString(4, tradeOrderNo);
+      ps.setString(5, payload);
+      ps.setObject(6, Sql.ts(now));
+      ps.executeUpdate();
+    }
+  }
+
+  /**
+   * {@link #insertOutbox} in two statements: the merchant of the flow that owns the trade order
+   * (none: NULL, as the subquery gives), then the event; both reach the trade order's shard.
+   */
+  static void insertOutboxValues(
+      Connection c,
+      String eventId,
+      String type,
+      long attemptId,
+      String tradeOrderNo,
+      String payload,
+      Instant now)
+      throws SQLException {
+    String merchant = null;
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT merchant_id FROM pay_flow_fact WHERE trade_order_no = ?")) {
+      ps.setString(1, tradeOrderNo);
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        if (rs.next()) {
+          merchant = rs.getString(1);
+        }
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            """
+            INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                      created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)) {
+      ps.setString(1, eventId);
+      ps.setString(2, type);
+      ps.setLong(3, attemptId);
+      ps.setString(4, merchant);
       ps.setString(5, payload);
       ps.setObject(6, Sql.ts(now));
       ps.executeUpdate();

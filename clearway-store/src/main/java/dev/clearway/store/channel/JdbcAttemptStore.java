@@ -185,7 +185,7 @@ public final class JdbcAttemptStore implements AttemptStore {
           if (to != from.status()) {
             AttemptEventRows.history(c, from, to, certainty, change.evidence(), evidenceId, now);
             if (to.isFinal()) {
-              AttemptEventRows.outbox(c, from, to, now);
+              AttemptEventRows.outbox(c, from, to, now, dialect.sharded());
             }
           }
           if (!JdbcRecoveryTaskStore.apply(c, from.id(), change.task(), evidenceId, lease, now)) {

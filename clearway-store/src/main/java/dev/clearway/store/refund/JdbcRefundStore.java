@@ -13,6 +13,7 @@ import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.refund.domain.RefundTransitions;
 import dev.clearway.core.refund.port.RefundStore;
+import dev.clearway.store.FlowReads;
 import dev.clearway.store.LeasedTable;
 import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
@@ -42,6 +43,9 @@ public final class JdbcRefundStore implements RefundStore {
   private final LeasedTable leased;
   private final RefundWrites writes;
 
+  /** The flow's rows: the view, or its two tables through a sharding driver. */
+  private final String flowRows;
+
   /** A store on PostgreSQL. */
   public JdbcRefundStore(DataSource dataSource) {
     this(dataSource, new PostgresDialect());
@@ -52,6 +56,7 @@ public final class JdbcRefundStore implements RefundStore {
     this.sql = new Sql(dataSource);
     this.leased = new LeasedTable(LeasedTable.REFUND_ORDER, sql, dialect);
     this.writes = RefundWrites.of(dialect);
+    this.flowRows = dialect.sharded() ? FlowReads.SHARDED_ROWS : "pay_flow";
   }
 
   // ---- creation ----------------------------------------------------------------------------
@@ -88,7 +93,7 @@ public final class JdbcRefundStore implements RefundStore {
     // next (a new snapshot per statement under READ COMMITTED, taken after the lock was granted)
     // includes every refund committed by the previous holder. Two concurrent requests can never
     // both fit into the same remaining amount.
-    Optional<LockedFlow> locked = lockFlow(c, request.flowId());
+    Optional<LockedFlow> locked = lockFlow(c, flowRows, request.flowId());
     // Another merchant's payment answers exactly as a payment that does not exist.
     if (locked.isEmpty()
         || (request.kind().requestedByOwner()
@@ -130,10 +135,12 @@ public final class JdbcRefundStore implements RefundStore {
   /** What a flow's refunds hold, and the seq of the next one. */
   private record Holdings(long held, int nextSeq) {}
 
-  private static Optional<LockedFlow> lockFlow(Connection c, long flowId) throws SQLException {
+  private static Optional<LockedFlow> lockFlow(Connection c, String flowRows, long flowId)
+      throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "SELECT status, amount, currency, trade_order_no, merchant_id FROM pay_flow"
+            "SELECT status, amount, currency, trade_order_no, merchant_id FROM "
+                + flowRows
                 + " WHERE id = ? FOR UPDATE")) {
       ps.setLong(1, flowId);
       try (ResultSet rs = ps.executeQuery()) {

@@ -52,6 +52,26 @@ final class MysqlRefundStatements implements RefundWrites {
        WHERE id = ?
       """;
 
+  /**
+   * The outbox event from the values of the row just read: a sharding driver refuses {@code INSERT
+   * INTO outbox_event … SELECT … FROM refund_order} (two tables that are not bound).
+   */
+  private static final String EVENT_VALUES =
+      """
+      INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
+                                created_at)
+      VALUES (CONCAT('refund-', ?, '-v', ?), ?, ?, ?,
+              JSON_OBJECT('refundId', ?, 'flowId', ?, 'merchantId', ?, 'refundNo', ?,
+                          'tradeOrderNo', ?, 'amount', ?, 'currency', ?, 'status', ?), ?)
+      """;
+
+  /** Whether the statements pass a sharding driver. */
+  private final boolean sharded;
+
+  MysqlRefundStatements(boolean sharded) {
+    this.sharded = sharded;
+  }
+
   @Override
   public RefundOrder insert(Connection c, String insert, Sql.Binder binder) throws SQLException {
     long id;
@@ -79,7 +99,11 @@ final class MysqlRefundStatements implements RefundWrites {
           RefundOrder to = read(c, w.from().id()).orElseThrow();
           history(c, w, to, errorCode);
           if (event != null) {
-            event(c, to, event, w);
+            if (sharded) {
+              eventFromValues(c, to, event, w);
+            } else {
+              event(c, to, event, w);
+            }
           }
           return Optional.of(to);
         });
@@ -128,6 +152,28 @@ final class MysqlRefundStatements implements RefundWrites {
       ps.setString(1, event);
       ps.setObject(2, ts(w.now()));
       ps.setLong(3, to.id());
+      requireOne(ps.executeUpdate(), "refund event");
+    }
+  }
+
+  private static void eventFromValues(Connection c, RefundOrder to, String event, TransitionWrite w)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(EVENT_VALUES)) {
+      int i = 1;
+      ps.setLong(i++, to.id());
+      ps.setLong(i++, to.version());
+      ps.setString(i++, event);
+      ps.setLong(i++, to.flowId());
+      ps.setString(i++, to.merchantId());
+      ps.setLong(i++, to.id());
+      ps.setLong(i++, to.flowId());
+      ps.setString(i++, to.merchantId());
+      ps.setString(i++, to.refundNo());
+      ps.setString(i++, to.tradeOrderNo());
+      ps.setLong(i++, to.amount());
+      ps.setString(i++, to.currency());
+      ps.setString(i++, to.status().name());
+      ps.setObject(i, ts(w.now()));
       requireOne(ps.executeUpdate(), "refund event");
     }
   }

@@ -19,7 +19,7 @@ interface RefundWrites {
   static RefundWrites of(SqlDialect dialect) {
     return dialect.writesReturnRows()
         ? new PostgresRefundWrites(dialect)
-        : new MysqlRefundStatements();
+        : new MysqlRefundStatements(dialect.sharded());
   }
 
   /**
