@@ -46,14 +46,16 @@ final class ShardedFlowWrites implements FlowWrites {
   }
 
   @Override
-  public CreateResult create(NewPayment payment, Lease lease, Instant now) throws SQLException {
+  public CreateResult create(NewPayment payment, Lease lease, Instant now, boolean started)
+      throws SQLException {
     // Race: two creators of one goal both find no open attempt; uk_biz_attempt or uk_live_attempt
     // (on the goal's shard, where both inserts land) refuses the later one and the caller reads
     // again.
-    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now));
+    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now, started));
   }
 
-  private static CreateResult create(Connection c, NewPayment payment, Lease lease, Instant now)
+  private static CreateResult create(
+      Connection c, NewPayment payment, Lease lease, Instant now, boolean started)
       throws SQLException {
     GoalKey goal = payment.goal();
     List<PayFlow> prior = ShardedFlowReads.goal(c, goal);
@@ -77,20 +79,24 @@ final class ShardedFlowWrites implements FlowWrites {
               ps.setLong(3, id);
             }),
         "order numbers of " + id);
+    // A started attempt is inserted already in PAYING at version 1, as if created and moved.
+    FlowStatus status = started ? FlowStatus.PAYING : FlowStatus.WAIT_PAY;
     requireOne(
         update(
             c,
-            "INSERT INTO pay_flow_state (id, status, next_retry_time, lease_owner, updated_at)"
-                + " VALUES (?, 'WAIT_PAY', ?, ?, ?)",
+            "INSERT INTO pay_flow_state (id, status, version, next_retry_time, lease_owner,"
+                + " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
             ps -> {
               ps.setLong(1, id);
-              ps.setObject(2, ts(lease.until()));
-              ps.setString(3, lease.token());
-              ps.setObject(4, ts(now));
+              ps.setString(2, status.name());
+              ps.setInt(3, started ? 1 : 0);
+              ps.setObject(4, ts(lease.until()));
+              ps.setString(5, lease.token());
+              ps.setObject(6, ts(now));
             }),
         "state of " + id);
     PayFlow created = ShardedFlowReads.row(c, id);
-    insertHistory(c, created, null, TriggerSource.SYNC.name(), null, null, null, 0, now);
+    insertCreationHistory(c, created, started, now);
     return new CreateResult(created, true);
   }
 
@@ -190,6 +196,42 @@ final class ShardedFlowWrites implements FlowWrites {
           ps.setString(i++, w.holder());
           ps.setString(i, w.holder());
         });
+  }
+
+  /**
+   * The history of a creation: nothing to WAIT_PAY at version 0 and, for a started attempt,
+   * WAIT_PAY to PAYING at version 1 (result START_PAY).
+   */
+  private static void insertCreationHistory(
+      Connection c, PayFlow created, boolean started, Instant now) throws SQLException {
+    for (int version = 0; version <= (started ? 1 : 0); version++) {
+      boolean start = version == 1;
+      int v = version;
+      requireOne(
+          update(
+              c,
+              """
+              INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
+                     refund_order_no, from_status, to_status, version, trigger_source,
+                     result_class, created_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              """,
+              ps -> {
+                int i = 1;
+                ps.setLong(i++, created.id());
+                ps.setString(i++, created.goal().bizKey());
+                ps.setInt(i++, created.attemptNo());
+                ps.setString(i++, created.tradeOrderNo());
+                ps.setString(i++, created.refundOrderNo());
+                ps.setString(i++, start ? FlowStatus.WAIT_PAY.name() : null);
+                ps.setString(i++, (start ? FlowStatus.PAYING : FlowStatus.WAIT_PAY).name());
+                ps.setInt(i++, v);
+                ps.setString(i++, TriggerSource.SYNC.name());
+                ps.setString(i++, start ? "START_PAY" : null);
+                ps.setObject(i, ts(now));
+              }),
+          "history of " + created.id());
+    }
   }
 
   private static void insertHistory(
