@@ -368,6 +368,9 @@ public final class PostgresDialect implements SqlDialect {
     // the flow's amount (equal to the line's): every condition on the line alone is then one the
     // planner can estimate from the statistics, so it sees the file's true size and joins the two
     // sets by hash instead of probing the flows once per line.
+    // The fee is bigint arithmetic, as AccountTerms's: a flow's amount is positive (pay_flow's
+    // check), so integer division is its floorDiv, and an overflow fails as multiplyExact does;
+    // numeric arithmetic on every flow of the join cost more than the rest of its hash key.
     return """
         CREATE TEMPORARY TABLE recon_agreed AS
         SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding,
@@ -382,7 +385,7 @@ public final class PostgresDialect implements SqlDialect {
            AND f.status IN ('BIZ_SUCCESS', 'REFUNDING', 'REFUNDED')
            AND l.currency = btrim(f.currency)
            AND abs(l.amount) = f.amount
-           AND l.fee = floor((f.amount::numeric * ? + 500000) / 1000000)::bigint + ?
+           AND l.fee = (f.amount * ? + 500000) / 1000000 + ?
            AND (l.attempt_key IS NULL
                 OR NOT EXISTS (SELECT 1 FROM payment_attempt pa
                                 WHERE pa.provider_idempotency_key = l.attempt_key
