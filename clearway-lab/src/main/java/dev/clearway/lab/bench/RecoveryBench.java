@@ -18,8 +18,13 @@ import java.util.Map;
 public final class RecoveryBench {
   private RecoveryBench() {}
 
-  /** Options of {@code clearway bench recovery}. */
-  public record Options(int flows, int threads, boolean json) {
+  /**
+   * Options of {@code clearway bench recovery}.
+   *
+   * @param jdbcUrl an existing PostgreSQL server for both legs (its tables are emptied), or null:
+   *     an embedded one
+   */
+  public record Options(int flows, int threads, String jdbcUrl, boolean json) {
     public Options {
       if (flows < 1 || flows > 1_000_000 || threads < 1 || threads > 64) {
         throw new IllegalArgumentException(
@@ -43,7 +48,10 @@ public final class RecoveryBench {
   }
 
   public static int run(Options o, PrintStream out, PrintStream err) throws InterruptedException {
-    try (Database db = Database.embedded(o.threads() + 8)) {
+    try (Database db =
+        o.jdbcUrl() == null
+            ? Database.embedded(o.threads() + 8)
+            : Database.connect(o.jdbcUrl(), o.threads() + 8)) {
       Duration limit = Duration.ofSeconds(120 + o.flows() / 50);
       RecoveryFlows clearway = new RecoveryFlows(db, o.threads(), EngineConfig.production(), limit);
       DbSchedulerPeer peer = new DbSchedulerPeer(db, o.threads(), limit);

@@ -23,6 +23,12 @@ final class RecoveryBenchCommand implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "8", description = "worker threads, 1 to 64")
   int threads;
 
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description = "an existing PostgreSQL (its tables are emptied)")
+  String jdbcUrl;
+
   @Option(names = "--json", description = "one JSON object as the last stdout line")
   boolean json;
 
@@ -33,6 +39,6 @@ final class RecoveryBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    return RecoveryBench.run(new RecoveryBench.Options(flows, threads, json), out, err);
+    return RecoveryBench.run(new RecoveryBench.Options(flows, threads, jdbcUrl, json), out, err);
   }
 }
