@@ -23,15 +23,10 @@ public final class JdbcFlowStore implements FlowStore {
   private static final int CREATE_TRIES = 5;
 
   /**
-   * Groups of workers' transitions written at once. One: while a group is written, every other
-   * worker's transition waits and they all go together in the next group, one statement and one
-   * commit. A group statement's fixed cost (executor start, its CTEs, the commit) is about a
-   * transition's own, so larger groups cost the server less per transition: with two groups in
-   * flight, 8 workers formed groups of 3 to 4 and the server spent about a third more CPU per
-   * transition than with one, where groups reach the number of workers. The price: the workers'
-   * transitions form one chain of statements, which cannot use database cores left idle.
+   * Groups of workers' transitions written at once: about the database's cores on a small server;
+   * more writes than that wait and go together in the next group, one commit for all.
    */
-  private static final int GROUPS_IN_FLIGHT = 1;
+  private static final int GROUPS_IN_FLIGHT = 2;
 
   /** Workers' transitions in one group at most. */
   private static final int GROUP_SIZE = 64;
