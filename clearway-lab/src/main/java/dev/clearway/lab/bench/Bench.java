@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * {@code clearway bench}: payments per second end to end, commits per converged payment (from
- * PostgreSQL's statistics, or counted at the client on the MySQL family: {@link BenchDatabase}), create-to-terminal latency, the same run's single-row UPDATE baseline,
- * their efficiency ratio, and the scanner round time at two table sizes.
+ * PostgreSQL's statistics, or counted at the client on the MySQL family: {@link BenchDatabase}),
+ * create-to-terminal latency, the same run's single-row UPDATE baseline, their efficiency ratio,
+ * and the scanner round time at two table sizes.
  */
 public final class Bench {
   private Bench() {}

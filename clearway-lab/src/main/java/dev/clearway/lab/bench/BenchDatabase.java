@@ -42,7 +42,9 @@ interface BenchDatabase {
 
   Durability durability();
 
-  /** Creates the table {@code bench_account (id, balance)} if missing and fills it with ids 1..rows. */
+  /**
+   * Creates the table {@code bench_account (id, balance)} if missing and fills it with ids 1..rows.
+   */
   void fillAccounts(Statement st, int rows) throws SQLException;
 
   /**

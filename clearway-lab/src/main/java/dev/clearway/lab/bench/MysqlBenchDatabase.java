@@ -137,7 +137,12 @@ final class MysqlBenchDatabase implements BenchDatabase {
       from.append(k == 0 ? "" : " CROSS JOIN ").append(DIGITS).append(" d").append(k);
       scale *= 10;
     }
-    return "(SELECT g FROM (SELECT " + value + " AS g FROM " + from + ") x WHERE g <= " + rows
+    return "(SELECT g FROM (SELECT "
+        + value
+        + " AS g FROM "
+        + from
+        + ") x WHERE g <= "
+        + rows
         + ") n";
   }
 }

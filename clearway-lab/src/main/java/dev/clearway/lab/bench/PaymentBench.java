@@ -23,8 +23,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Drives payments end to end (create, pay, business, terminal) through the production advancer and
- * store, against a wallet and a business service that answer at once, and counts the commits
- * the database saw (how is the {@link BenchDatabase}'s).
+ * store, against a wallet and a business service that answer at once, and counts the commits the
+ * database saw (how is the {@link BenchDatabase}'s).
  */
 final class PaymentBench {
   private static final int WARMUP = 500;

@@ -60,8 +60,7 @@ final class PostgresBenchDatabase implements BenchDatabase {
           flows(
               "g % 100000, 'bench', 'done:' || g, 1, 't_done_' || g, 'r_t_done_' || g, 100, 'CNY',"
                   + " now(), now()",
-              "'BIZ_SUCCESS', 3, now() - interval '1 day', now()",
-              terminalRows));
+              "'BIZ_SUCCESS', 3, now() - interval '1 day', now()", terminalRows));
       // The due work: flows left PAYING by lost wake-ups, spread through the id range.
       st.execute(
           flows(

@@ -69,7 +69,8 @@ public final class ReconChaos {
       Instant to = clock.instant();
       rig.card().injections().corruptNextStatements(1);
       rig.wallet().injections().corruptNextStatements(1);
-      ReconStatements statements = new ReconStatements(rig, db.dataSource(), db.dialect(), clock, err);
+      ReconStatements statements =
+          new ReconStatements(rig, db.dataSource(), db.dialect(), clock, err);
       List<ReconStatements.Imported> files = statements.importAll(from, to);
       ReconSteps steps =
           new EngineReconSteps(

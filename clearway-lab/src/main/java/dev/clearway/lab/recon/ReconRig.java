@@ -60,8 +60,7 @@ final class ReconRig implements AutoCloseable {
   private final EngineConfig config = EngineConfig.compressed();
   private final Map<String, Boolean> walletTrades = new ConcurrentHashMap<>();
 
-  ReconRig(
-      DataSource dataSource, SqlDialect dialect, JdbcFlowStore flows, long seed, Clock clock) {
+  ReconRig(DataSource dataSource, SqlDialect dialect, JdbcFlowStore flows, long seed, Clock clock) {
     this.flows = flows;
     this.stores = JdbcChannelStores.create(dataSource, dialect);
     this.channels =

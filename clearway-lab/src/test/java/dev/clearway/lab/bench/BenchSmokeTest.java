@@ -30,7 +30,13 @@ class BenchSmokeTest {
       List<String> args =
           new ArrayList<>(
               List.of(
-                  "bench", "--payments", "300", "--concurrency", "4", "--json", "--scanner-rows",
+                  "bench",
+                  "--payments",
+                  "300",
+                  "--concurrency",
+                  "4",
+                  "--json",
+                  "--scanner-rows",
                   "2000"));
       args.addAll(db.jdbcUrlArgs());
       exit =
@@ -64,8 +70,7 @@ class BenchSmokeTest {
             "synchronousCommit");
     // The bench measures what a payment engine runs with: every commit flushed to disk.
     assertThat(json.get("synchronousCommit").stringValue())
-        .isEqualTo(
-            TestDatabase.get().isMysqlFamily() ? "innodb_flush_log_at_trx_commit=1" : "on");
+        .isEqualTo(TestDatabase.get().isMysqlFamily() ? "innodb_flush_log_at_trx_commit=1" : "on");
     assertThat(json.get("payments").intValue()).isEqualTo(300);
     assertThat(json.get("converged").intValue()).isEqualTo(300);
     assertThat(json.get("concurrency").intValue()).isEqualTo(4);

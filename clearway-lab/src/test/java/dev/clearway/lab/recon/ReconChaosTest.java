@@ -34,7 +34,13 @@ class ReconChaosTest {
       List<String> args =
           new ArrayList<>(
               List.of(
-                  "chaos", "reconcile", "--payments", "200", "--seed", "5", "--out",
+                  "chaos",
+                  "reconcile",
+                  "--payments",
+                  "200",
+                  "--seed",
+                  "5",
+                  "--out",
                   out.toString()));
       args.addAll(db.jdbcUrlArgs());
       exit =
