@@ -17,10 +17,12 @@ final class BaselineBench {
   private static final int ROWS = 100_000;
 
   private final DataSource dataSource;
+  private final BenchDatabase bench;
   private final int concurrency;
 
-  BaselineBench(DataSource dataSource, int concurrency) {
+  BaselineBench(DataSource dataSource, BenchDatabase bench, int concurrency) {
     this.dataSource = dataSource;
+    this.bench = bench;
     this.concurrency = concurrency;
   }
 
@@ -55,11 +57,7 @@ final class BaselineBench {
   private void prepare() {
     try (Connection c = dataSource.getConnection();
         Statement st = c.createStatement()) {
-      st.execute(
-          "CREATE TABLE IF NOT EXISTS bench_account (id INT PRIMARY KEY, balance BIGINT NOT NULL)");
-      st.execute("TRUNCATE bench_account");
-      st.execute("INSERT INTO bench_account SELECT g, 0 FROM generate_series(1, " + ROWS + ") g");
-      st.execute("VACUUM ANALYZE bench_account");
+      bench.fillAccounts(st, ROWS);
     } catch (SQLException e) {
       throw new IllegalStateException("prepare baseline", e);
     }

@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * {@code clearway bench}: payments per second end to end, commits per converged payment (from
- * PostgreSQL's statistics), create-to-terminal latency, the same run's single-row UPDATE baseline,
- * their efficiency ratio, and the scanner round time at two table sizes.
+ * PostgreSQL's statistics, or counted at the client on the MySQL family: {@link BenchDatabase}),
+ * create-to-terminal latency, the same run's single-row UPDATE baseline, their efficiency ratio,
+ * and the scanner round time at two table sizes.
  */
 public final class Bench {
   private Bench() {}
@@ -22,11 +23,12 @@ public final class Bench {
       PaymentBench.Result p = new PaymentBench(db, o.concurrency()).run(o.payments());
       err.printf("bench: baseline single-row UPDATEs at concurrency %d%n", o.concurrency());
       double baseline =
-          new BaselineBench(db.dataSource(), o.concurrency()).run(Math.max(5, p.seconds()));
+          new BaselineBench(db.dataSource(), BenchDatabase.of(db), o.concurrency())
+              .run(Math.max(5, p.seconds()));
       double efficiency = p.paymentsPerSec() * p.commitsPerPayment() / baseline;
       printPayments(p, baseline, efficiency, out);
-      String synchronousCommit = db.synchronousCommit();
-      out.println("synchronous_commit  " + synchronousCommit);
+      BenchDatabase.Durability durability = BenchDatabase.of(db).durability();
+      out.println(durability.setting() + "  " + durability.value());
       Map<String, Object> json = new LinkedHashMap<>();
       json.put("payments", p.payments());
       json.put("converged", p.converged());
@@ -40,7 +42,7 @@ public final class Bench {
       if (!o.skipScanner()) {
         json.putAll(scanner(db, o.scannerTerminalRows(), out, err));
       }
-      json.put("synchronousCommit", synchronousCommit);
+      json.put("synchronousCommit", durability.reported());
       if (o.json()) {
         out.println(BenchJson.line(json));
       }

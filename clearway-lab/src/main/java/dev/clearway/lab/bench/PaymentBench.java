@@ -6,11 +6,13 @@ import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.engine.AdvanceResult;
 import dev.clearway.core.flow.engine.EngineConfig;
 import dev.clearway.core.flow.port.EngineEvents;
+import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.lab.Parallel;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.Database;
+import dev.clearway.store.JdbcFlowStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -21,8 +23,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Drives payments end to end (create, pay, business, terminal) through the production advancer and
- * store, against a wallet and a business service that answer at once, and counts the commits
- * PostgreSQL saw.
+ * store, against a wallet and a business service that answer at once, and counts the commits the
+ * database saw (how is the {@link BenchDatabase}'s).
  */
 final class PaymentBench {
   private static final int WARMUP = 500;
@@ -48,10 +50,10 @@ final class PaymentBench {
   }
 
   Result run(int payments) {
-    try (EngineAssembly engine = engine()) {
+    BenchDatabase.CommitMeter commits = BenchDatabase.of(db).commitMeter();
+    try (EngineAssembly engine = engine(new JdbcFlowStore(commits.dataSource(), db.dialect()))) {
       engine.start();
       drive(engine, "warmup", Math.min(WARMUP, payments));
-      CommitCounter commits = new CommitCounter(db);
       long before = commits.settled();
       long t0 = System.nanoTime();
       long[] latencies = drive(engine, "run", payments);
@@ -70,7 +72,7 @@ final class PaymentBench {
    */
   Result runFor(double warmupSec, double measureSec) {
     String run = Long.toString(System.nanoTime(), 36);
-    try (EngineAssembly engine = engine()) {
+    try (EngineAssembly engine = engine(db.flowStore())) {
       engine.start();
       timed(engine, run + ":warmup", warmupSec);
       long t0 = System.nanoTime();
@@ -82,9 +84,9 @@ final class PaymentBench {
     }
   }
 
-  private EngineAssembly engine() {
+  private EngineAssembly engine(FlowStore store) {
     return new EngineAssembly(
-        db.flowStore(),
+        store,
         new SimWallet(FaultPlan.none(), clock),
         new SimBusiness(FaultPlan.none(), clock),
         EngineEvents.NONE,

@@ -22,6 +22,7 @@ final class ScannerBench {
   record Result(int terminalRows, double medianMillis) {}
 
   private final Database db;
+  private final BenchDatabase bench;
   private final boolean restartIds;
   private final Clock clock = Clock.systemUTC();
 
@@ -34,6 +35,7 @@ final class ScannerBench {
    */
   ScannerBench(Database db, boolean restartIds) {
     this.db = db;
+    this.bench = BenchDatabase.of(db);
     this.restartIds = restartIds;
   }
 
@@ -62,48 +64,36 @@ final class ScannerBench {
   }
 
   private void load(int terminalRows) {
-    exec(
-        "TRUNCATE pay_flow_history, pay_flow_state, pay_flow_fact, outbox_event"
-            + (restartIds ? " RESTART IDENTITY" : "")
-            + " CASCADE",
-        // Terminal rows, as years of finished payments leave them.
-        flows(
-            "g % 100000, 'bench', 'done:' || g, 1, 't_done_' || g, 'r_t_done_' || g, 100, 'CNY',"
-                + " now(), now()",
-            "'BIZ_SUCCESS', 3, now() - interval '1 day', now()", terminalRows),
-        // The due work: flows left PAYING by lost wake-ups, spread through the id range.
-        flows(
-            "g, 'bench', 'due:' || g, 1, 't_due_' || g, 'r_t_due_' || g, 100, 'CNY',"
-                + " now() + interval '1 day', now()",
-            "'PAYING', 1, now() - interval '1 minute', now()",
-            DUE),
-        "VACUUM ANALYZE pay_flow_fact, pay_flow_state");
-  }
-
-  /** Inserts {@code rows} flows (facts and state) with the given column expressions of g. */
-  private static String flows(String facts, String state, int rows) {
-    return "WITH f AS (INSERT INTO pay_flow_fact (user_id, scene, biz_key, attempt_no,"
-        + " trade_order_no, refund_order_no, amount, currency, biz_deadline_time, created_at)"
-        + " SELECT "
-        + facts
-        + " FROM generate_series(1, "
-        + rows
-        + ") g RETURNING id)"
-        + " INSERT INTO pay_flow_state (id, status, version, next_retry_time, updated_at)"
-        + " SELECT id, "
-        + state
-        + " FROM f";
+    withoutTimeouts(st -> bench.loadFlows(st, terminalRows, DUE, restartIds));
   }
 
   private void makeDue() {
-    exec(
-        "UPDATE pay_flow_state SET lease_owner = NULL, next_retry_time = now() - interval '1 minute'"
-            + " WHERE status = 'PAYING'");
+    withoutTimeouts(st -> st.execute(bench.makeDueSql()));
+  }
+
+  /** A setup step on one statement of a connection that has no socket timeout. */
+  private interface Setup {
+    void run(Statement st) throws SQLException;
   }
 
   /**
-   * Loading a million rows is not a statement of the engine: it runs without the pool's statement
-   * and socket timeouts (restored before the connection goes back to the pool).
+   * Loading a million rows is not a statement of the engine: it runs without the pool's socket
+   * timeout (restored before the connection goes back to the pool), and the load without the
+   * statement timeout.
+   */
+  private void withoutTimeouts(Setup setup) {
+    try (Connection c = db.dataSource().getConnection();
+        Statement st = c.createStatement()) {
+      c.setNetworkTimeout(Runnable::run, 0);
+      setup.run(st);
+    } catch (SQLException e) {
+      throw new IllegalStateException("scanner bench setup", e);
+    }
+  }
+
+  /**
+   * PostgreSQL statements run as {@link #withoutTimeouts} runs the load, and without the statement
+   * timeout (restored before the connection goes back to the pool).
    */
   void exec(String... statements) {
     try (Connection c = db.dataSource().getConnection();

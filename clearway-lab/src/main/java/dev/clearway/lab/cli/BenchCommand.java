@@ -33,7 +33,10 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--concurrency", defaultValue = "16", description = "client threads, 1 to 128")
   int concurrency;
 
-  @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description = "an existing PostgreSQL, MariaDB or MySQL")
   String jdbcUrl;
 
   @Option(names = "--json", description = "one JSON object as the last stdout line")

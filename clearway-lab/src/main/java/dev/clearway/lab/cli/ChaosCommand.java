@@ -145,7 +145,10 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "write the CSV files here")
     Path outDir;
 
-    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an empty PostgreSQL")
+    @Option(
+        names = "--jdbc-url",
+        paramLabel = "URL",
+        description = "an empty PostgreSQL, MariaDB or MySQL")
     String jdbcUrl;
 
     Reconcile(PrintStream out, PrintStream err) {

@@ -9,11 +9,11 @@ import dev.clearway.core.reconciliation.engine.RepairPass;
 import dev.clearway.core.reconciliation.engine.RepairTargets;
 import dev.clearway.core.reconciliation.port.ReconciliationEvents;
 import dev.clearway.core.runtime.LeaseTokens;
-import dev.clearway.store.PostgresDialect;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.reconciliation.JdbcReconciliationStores;
 import dev.clearway.store.refund.JdbcRefundStore;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.store.statement.StatementStores;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,13 +35,13 @@ final class EngineReconSteps implements ReconSteps {
   private final Sql sql;
   private final PrintStream err;
 
-  EngineReconSteps(DataSource dataSource, ReconRig rig, Clock clock, PrintStream err) {
-    PostgresDialect dialect = new PostgresDialect();
+  EngineReconSteps(
+      DataSource dataSource, SqlDialect dialect, ReconRig rig, Clock clock, PrintStream err) {
     JdbcReconciliationStores stores =
         JdbcReconciliationStores.create(dataSource, dialect, "wallet");
     ReconPorts ports =
         new ReconPorts(
-            new JdbcStatementStore(dataSource, clock),
+            StatementStores.create(dataSource, dialect, clock),
             stores.statements(),
             stores.locals(),
             stores.locals(),

@@ -58,7 +58,7 @@ public final class ReconChaos {
   public ReconChaosReport run() throws InterruptedException {
     long started = System.nanoTime();
     Instant from = clock.instant();
-    try (ReconRig rig = new ReconRig(db.dataSource(), db.flowStore(), seed, clock)) {
+    try (ReconRig rig = new ReconRig(db.dataSource(), db.dialect(), db.flowStore(), seed, clock)) {
       ReconPayments driver = new ReconPayments(rig, new ReconPlan(seed, RATE), seed, clock, err);
       List<ReconPayments.Paid> paid = driver.pay(payments);
       ReconWaits waits = new ReconWaits(db.dataSource());
@@ -69,10 +69,12 @@ public final class ReconChaos {
       Instant to = clock.instant();
       rig.card().injections().corruptNextStatements(1);
       rig.wallet().injections().corruptNextStatements(1);
-      ReconStatements statements = new ReconStatements(rig, db.dataSource(), clock, err);
+      ReconStatements statements =
+          new ReconStatements(rig, db.dataSource(), db.dialect(), clock, err);
       List<ReconStatements.Imported> files = statements.importAll(from, to);
       ReconSteps steps =
-          new EngineReconSteps(db.dataSource(), rig, Clock.offset(clock, AS_OF_AHEAD), err);
+          new EngineReconSteps(
+              db.dataSource(), db.dialect(), rig, Clock.offset(clock, AS_OF_AHEAD), err);
       files.forEach(steps::reconcile);
       repairToTheEnd(steps, waits);
       return verdict(rig, steps, paid, statements.refused(), started);

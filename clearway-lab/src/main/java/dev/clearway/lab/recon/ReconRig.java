@@ -25,7 +25,7 @@ import dev.clearway.sim.psp.wechat.Payer;
 import dev.clearway.sim.psp.wechat.PayerChoice;
 import dev.clearway.sim.psp.wechat.WechatSimServer;
 import dev.clearway.store.JdbcFlowStore;
-import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.refund.JdbcRefundStore;
 import java.time.Clock;
@@ -60,9 +60,9 @@ final class ReconRig implements AutoCloseable {
   private final EngineConfig config = EngineConfig.compressed();
   private final Map<String, Boolean> walletTrades = new ConcurrentHashMap<>();
 
-  ReconRig(DataSource dataSource, JdbcFlowStore flows, long seed, Clock clock) {
+  ReconRig(DataSource dataSource, SqlDialect dialect, JdbcFlowStore flows, long seed, Clock clock) {
     this.flows = flows;
-    this.stores = JdbcChannelStores.create(dataSource);
+    this.stores = JdbcChannelStores.create(dataSource, dialect);
     this.channels =
         new SimChannels(stores, specs(seed), Duration.ofMillis(100), Duration.ofSeconds(2));
     AtomicReference<EngineAssembly> flowEngine = new AtomicReference<>();
@@ -102,7 +102,7 @@ final class ReconRig implements AutoCloseable {
     flowEngine.set(engine);
     this.refunds =
         new RefundEngine(
-                new JdbcRefundStore(dataSource, new PostgresDialect()),
+                new JdbcRefundStore(dataSource, dialect),
                 flows,
                 layer.gateway(),
                 RefundEvents.NONE,

@@ -8,7 +8,8 @@ import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementImporter;
 import dev.clearway.psp.stripe.StripeBalanceReportParser;
 import dev.clearway.psp.wechat.WechatTradeBillParser;
-import dev.clearway.store.statement.JdbcStatementStore;
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.statement.StatementStores;
 import dev.clearway.store.statement.WalletCsvParser;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -36,11 +37,12 @@ final class ReconStatements {
   private final PrintStream err;
   private int refused;
 
-  ReconStatements(ReconRig rig, DataSource dataSource, Clock clock, PrintStream err) {
+  ReconStatements(
+      ReconRig rig, DataSource dataSource, SqlDialect dialect, Clock clock, PrintStream err) {
     this.rig = rig;
     this.importer =
         new StatementImporter(
-            new JdbcStatementStore(dataSource, clock),
+            StatementStores.create(dataSource, dialect, clock),
             Map.of(
                 StatementFormat.WALLET_CSV, new WalletCsvParser(),
                 StatementFormat.STRIPE_BALANCE, new StripeBalanceReportParser(),

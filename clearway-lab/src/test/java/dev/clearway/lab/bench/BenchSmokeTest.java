@@ -3,28 +3,48 @@ package dev.clearway.lab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.OwnDatabase;
+import dev.clearway.store.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A small run of {@code clearway bench --json}: keeps the command working, keeps no figures. */
+/**
+ * A small run of {@code clearway bench --json}: keeps the command working, keeps no figures. On the
+ * MySQL family (profile {@code mariadb}) on a database of its own there.
+ */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class BenchSmokeTest {
 
   @Test
-  void printsEveryFigureAsJsonOnTheLastLine() {
+  void printsEveryFigureAsJsonOnTheLastLine() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit =
-        ClearwayMain.run(
-            new String[] {
-              "bench", "--payments", "300", "--concurrency", "4", "--json", "--scanner-rows", "2000"
-            },
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            System.err);
+    int exit;
+    try (OwnDatabase db = OwnDatabase.create("clearway_it_bench")) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "bench",
+                  "--payments",
+                  "300",
+                  "--concurrency",
+                  "4",
+                  "--json",
+                  "--scanner-rows",
+                  "2000"));
+      args.addAll(db.jdbcUrlArgs());
+      exit =
+          ClearwayMain.run(
+              args.toArray(String[]::new),
+              new PrintStream(out, true, StandardCharsets.UTF_8),
+              System.err);
+    }
     List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
     JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
 
@@ -49,7 +69,8 @@ class BenchSmokeTest {
             "scannerRatio",
             "synchronousCommit");
     // The bench measures what a payment engine runs with: every commit flushed to disk.
-    assertThat(json.get("synchronousCommit").stringValue()).isEqualTo("on");
+    assertThat(json.get("synchronousCommit").stringValue())
+        .isEqualTo(TestDatabase.get().isMysqlFamily() ? "innodb_flush_log_at_trx_commit=1" : "on");
     assertThat(json.get("payments").intValue()).isEqualTo(300);
     assertThat(json.get("converged").intValue()).isEqualTo(300);
     assertThat(json.get("concurrency").intValue()).isEqualTo(4);

@@ -15,6 +15,7 @@ import dev.clearway.core.flow.engine.EngineConfig;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.service.testkit.ScriptedWallet.Pay;
+import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -23,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * anyway (never BIZ_SUCCESS); a confirmed charge refuses the cancel; an order left unpaid past the
  * unpaid timeout is closed at the wallet.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class CancelScenarioTest {
   private static final Instant DEADLINE = T0.plus(Duration.ofHours(1));
 

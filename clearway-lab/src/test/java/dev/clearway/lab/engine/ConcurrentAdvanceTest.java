@@ -24,6 +24,7 @@ import dev.clearway.service.testkit.ScriptedBusiness.Fulfil;
 import dev.clearway.service.testkit.ScriptedWallet.Pay;
 import dev.clearway.service.testkit.ScriptedWallet.Refund;
 import dev.clearway.sim.SimulatedCrash;
+import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -45,6 +46,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * mid-advance. Whatever the interleaving, every flow ends terminal, no order is charged or refunded
  * twice, and the history only has legal edges.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ConcurrentAdvanceTest {
   private static final int GOALS = 200;
   private static final int THREADS = 8;

@@ -24,6 +24,7 @@ import dev.clearway.service.testkit.ScriptedBusiness.Fulfil;
 import dev.clearway.service.testkit.ScriptedWallet.Pay;
 import dev.clearway.service.testkit.ScriptedWallet.Refund;
 import dev.clearway.sim.SimulatedCrash;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * safety invariants hold; at the end, driven to quiescence, every flow is terminal and every
  * charged flow whose goal was not granted to it is refunded (or waits for a person).
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class EnginePropertyTest {
   private static final EngineConfig CONFIG = EngineConfig.compressed();
 

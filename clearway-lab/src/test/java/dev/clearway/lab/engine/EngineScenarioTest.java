@@ -41,13 +41,12 @@ import dev.clearway.service.testkit.ScriptedWallet.Pay;
 import dev.clearway.service.testkit.ScriptedWallet.Refund;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimulatedCrash;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import dev.clearway.store.testing.FlowRowInsert;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,6 +54,7 @@ import org.junit.jupiter.api.Test;
  * JdbcFlowStore over embedded PostgreSQL) with scripted wallet and business. Flow ids restart at 1
  * for every test, so flow 1's order numbers are known before it exists.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class EngineScenarioTest {
   private static final EngineConfig CONFIG = EngineConfig.compressed();
   private static final Instant DEADLINE = T0.plusSeconds(10);
@@ -238,25 +238,11 @@ class EngineScenarioTest {
 
   @Test
   void rowLeftWithoutOrderNumbersGetsTheSameDerivedNumbers() throws Exception {
-    long id;
-    try (Connection c = h.dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "INSERT INTO pay_flow (user_id, scene, biz_key, attempt_no, status, amount,"
-                    + " currency, biz_deadline_time, next_retry_time, created_at, updated_at)"
-                    + " VALUES (?, 'renew', 'R:crash', 1, 'WAIT_PAY', ?, 'CNY', ?, ?, ?, ?)"
-                    + " RETURNING id")) {
-      ps.setLong(1, USER);
-      ps.setLong(2, AMOUNT);
-      ps.setObject(3, DEADLINE.atOffset(ZoneOffset.UTC));
-      for (int i = 4; i <= 6; i++) {
-        ps.setObject(i, T0.atOffset(ZoneOffset.UTC));
-      }
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        id = rs.getLong(1);
-      }
-    }
+    long id =
+        FlowRowInsert.of("R:crash", 1, "WAIT_PAY", T0)
+            .owner(GoalKey.DEFAULT_MERCHANT, USER, "renew")
+            .money(AMOUNT, "CNY")
+            .insert(h.dataSource);
 
     assertThat(h.scan()).isEqualTo(1);
 

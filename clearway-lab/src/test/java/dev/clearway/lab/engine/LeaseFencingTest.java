@@ -19,12 +19,14 @@ import dev.clearway.core.flow.engine.Trigger;
 import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.service.testkit.ScriptedBusiness.Fulfil;
 import dev.clearway.sim.LedgerEntry;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * whose lease expired in the middle of a call and was claimed by another changes nothing, and its
  * refused write is counted ({@code leaseLost:pay_flow}).
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class LeaseFencingTest {
   private static final EngineConfig CONFIG = EngineConfig.compressed();
   private static final Duration LEASE = CONFIG.lease();

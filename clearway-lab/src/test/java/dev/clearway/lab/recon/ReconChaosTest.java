@@ -3,12 +3,16 @@ package dev.clearway.lab.recon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.OwnDatabase;
+import dev.clearway.store.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -19,18 +23,32 @@ import tools.jackson.databind.json.JsonMapper;
  * one only their statements show, and reconciliation must find each of them as its class, find
  * nothing else, refuse the corrupted statements, and leave no invariant broken after the repairs.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ReconChaosTest {
 
   @Test
   void everyInjectedDifferenceIsFoundAsItsClassAndNothingElse(@TempDir Path out) throws Exception {
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    int exit =
-        ClearwayMain.run(
-            new String[] {
-              "chaos", "reconcile", "--payments", "200", "--seed", "5", "--out", out.toString()
-            },
-            new PrintStream(stdout, true, StandardCharsets.UTF_8),
-            System.err);
+    int exit;
+    try (OwnDatabase db = OwnDatabase.create("clearway_it_recon")) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "chaos",
+                  "reconcile",
+                  "--payments",
+                  "200",
+                  "--seed",
+                  "5",
+                  "--out",
+                  out.toString()));
+      args.addAll(db.jdbcUrlArgs());
+      exit =
+          ClearwayMain.run(
+              args.toArray(String[]::new),
+              new PrintStream(stdout, true, StandardCharsets.UTF_8),
+              System.err);
+    }
     List<String> lines = stdout.toString(StandardCharsets.UTF_8).lines().toList();
     String last = lines.get(lines.size() - 1);
     System.out.println(last);
