@@ -1,7 +1,5 @@
 package dev.clearway.store;
 
-import static dev.clearway.store.Sql.ts;
-
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -165,7 +163,7 @@ public final class MysqlDialect implements SqlDialect {
   }
 
   /** Locks the page and writes its SET; the ids claimed. The caller holds the transaction. */
-  private static List<Long> claimIds(Connection c, ClaimPage page) throws SQLException {
+  static List<Long> claimIds(Connection c, ClaimPage page) throws SQLException {
     // SKIP LOCKED: two claimers never take the same row; the SELECT locks the page, the UPDATE
     // writes it, the transaction commits both.
     List<Long> ids = new ArrayList<>();
@@ -192,7 +190,7 @@ public final class MysqlDialect implements SqlDialect {
     return ids;
   }
 
-  private static String placeholders(List<Long> ids) {
+  static String placeholders(List<Long> ids) {
     return String.join(", ", Collections.nCopies(ids.size(), "?"));
   }
 
@@ -207,7 +205,7 @@ public final class MysqlDialect implements SqlDialect {
   public List<Long> claimDue(
       Sql sql, LeasedTable.Shape t, long afterId, int limit, Lease lease, Instant now) {
     return sql.transaction(
-        "claim " + t.table(), c -> claimIds(c, duePage(t, afterId, limit, lease, now)));
+        "claim " + t.table(), c -> MysqlDueClaim.claim(c, t, afterId, limit, lease, now));
   }
 
   @Override
@@ -227,7 +225,7 @@ public final class MysqlDialect implements SqlDialect {
     return sql.transaction(
         "claim " + t.table(),
         c -> {
-          List<Long> ids = claimIds(c, duePage(t, afterId, limit, lease, now));
+          List<Long> ids = MysqlDueClaim.claim(c, t, afterId, limit, lease, now);
           if (ids.isEmpty()) {
             return List.of();
           }
@@ -245,40 +243,6 @@ public final class MysqlDialect implements SqlDialect {
             return rows;
           }
         });
-  }
-
-  /**
-   * The page of due rows of a leased table above {@code afterId}: the primary key walked from the
-   * cursor in order, so the locking read stops at the LIMIT.
-   */
-  private static ClaimPage duePage(
-      LeasedTable.Shape t, long afterId, int limit, Lease lease, Instant now) {
-    return new ClaimPage(
-        t.table(),
-        "PRIMARY",
-        """
-        SELECT id FROM %1$s
-         WHERE %3$s
-           AND %2$s <= ?
-           AND id > ?
-         ORDER BY id
-         LIMIT ?
-           FOR UPDATE SKIP LOCKED
-        """
-            .formatted(t.table(), t.dueColumn(), t.open()),
-        (ps, i) -> {
-          ps.setObject(i++, ts(now));
-          ps.setLong(i++, afterId);
-          ps.setInt(i++, limit);
-          return i;
-        },
-        "lease_owner = ?, %s = ?".formatted(t.dueColumn()),
-        (ps, i) -> {
-          ps.setString(i++, lease.token());
-          ps.setObject(i++, ts(lease.until()));
-          return i;
-        },
-        "id");
   }
 
   @Override
