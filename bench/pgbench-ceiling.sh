@@ -3,9 +3,13 @@
 # for the schema before the hot-row split (migrations below V31, statements of
 # bench/pgbench/payment-v30.sql) and for the current schema (every migration, statements of
 # bench/pgbench/payment.sql), each on a fresh database of the same server, synchronous_commit=on,
-# same clients and duration, alternating old and new ROUNDS times. Prints for each: payments/s,
-# WAL bytes per payment and the server's CPU ms per payment (all PostgreSQL processes, when the
-# server runs on this machine; other activity on the server counts too), and the new/old ratios.
+# same clients and duration, alternating old and new ROUNDS times (default 3). Prints each round's
+# payments/s of both and their ratio, then the median of the rounds' ratios (the figure: a round's
+# two legs run a few seconds apart, so they share the machine's load), and over all rounds:
+# payments/s, commits per payment and per second (the server's own count), WAL bytes per payment
+# and the server's CPU ms per payment (all PostgreSQL processes, when the server runs on this
+# machine; other activity on the server counts too). Before any leg runs, each database's
+# synchronous_commit is read back from a session of its own, and the run stops if they differ.
 # With -e JAR (the lab jar, clearway-lab/target/clearway.jar), each round also runs the engine
 # itself on a third fresh database of the same server (`bench --jdbc-url ... --payments PAYMENTS
 # --concurrency CLIENTS --no-scanner --json`: in-process simulators, the same happy path) and prints
@@ -19,7 +23,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 migrations="$here/../clearway-store/src/main/resources/db/migration/postgresql"
-clients=16; seconds=10; rounds=1; extra=""; sync=on; jar=""; payments=3000
+clients=16; seconds=10; rounds=3; extra=""; sync=on; jar=""; payments=3000
 while getopts "c:T:r:s:x:e:p:" o; do
   case $o in
     c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; s) sync=$OPTARG;; x) extra=$OPTARG;;
@@ -49,14 +53,22 @@ ticks() {
   echo "$t"
 }
 lsn() { psql -Atd postgres -c "SELECT pg_current_wal_lsn()"; }
-# One run: prints "payments/s payments walBytes cpuTicks".
+commits() { psql -Atd postgres -c "SELECT pg_stat_clear_snapshot(); SELECT xact_commit FROM pg_stat_database WHERE datname = '$1'" | tail -1; }
+# The same durability for both schemas, as their own sessions see it.
+for d in $old $new; do
+  got=$(psql -Atd "$d" -c "SHOW synchronous_commit")
+  [ "$got" = "$sync" ] || { echo "database $d runs with synchronous_commit=$got, not $sync" >&2; exit 1; }
+done
+# One run: prints "payments/s payments walBytes cpuTicks commits".
 run() {
-  local a w out
+  local a w c out
   psql -qd postgres -c "CHECKPOINT" >/dev/null
-  a=$(ticks); w=$(lsn)
+  a=$(ticks); w=$(lsn); c=$(commits "$2")
   out=$(pgbench -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$1" "$2" 2>/dev/null)
+  sleep 0.6 # the statistics collector's report of the last commits
   echo "$(awk '/^tps/ {print $3}' <<<"$out") $(awk '/actually processed/ {print $NF}' <<<"$out" | cut -d/ -f1)" \
-    "$(psql -Atd postgres -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$w')")" "$(($(ticks) - a))"
+    "$(psql -Atd postgres -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$w')")" "$(($(ticks) - a))" \
+    "$(($(commits "$2") - c))"
 }
 # A short warm-up fills each schema's tables, then statistics are taken, as autovacuum would.
 warm() { pgbench -n -M prepared -c "$clients" -j 2 -T 3 -f "$1" "$2" >/dev/null 2>&1; psql -qd "$2" -c "VACUUM ANALYZE" >/dev/null; }
@@ -78,12 +90,22 @@ for ((i = 0; i < rounds; i++)); do
 done
 hz=$(getconf CLK_TCK)
 awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
-  NF == 5 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5 }
-  $1 == "engine" { eps += $2; ecommits += $3; engines++ }
+  function median(a, k,   i, j, x) { # sorts a[1..k] in place
+    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+  }
+  NF == 6 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5; com[$1] += $6; last[$1] = $2 }
+  NF == 6 && $1 == "new" { k++; ratio[k] = last["new"] / last["old"]
+    printf "round %d: SQL-only payments/s before V31 %6.0f, current %6.0f, current/before %5.2f\n", k, last["old"], last["new"], ratio[k] }
+  $1 == "engine" { eps += $2; ecommits += $3; engines++; e[engines] = $2 / last["new"]
+    printf "round %d: engine payments/s %6.0f, engine / SQL-only (current) %5.2f\n", k, $2, e[engines] }
   END {
-    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s)\n", c, t, r, s
+    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s in both databases)\n", c, t, r, s
     printf "                                        before V31   current   current/before\n"
-    printf "SQL-only payments/s                     %10.0f %9.0f %10.2f\n", tps["old"] / r, tps["new"] / r, tps["new"] / tps["old"]
+    printf "SQL-only payments/s (all rounds)        %10.0f %9.0f %10.2f\n", tps["old"] / r, tps["new"] / r, tps["new"] / tps["old"]
+    printf "SQL-only current/before, median of the rounds                  %10.2f\n", median(ratio, k)
+    printf "commits per payment                     %10.2f %9.2f %10.2f\n", com["old"] / n["old"], com["new"] / n["new"], (com["new"] / n["new"]) / (com["old"] / n["old"])
+    printf "commits/s                               %10.0f %9.0f %10.2f\n", com["old"] / (r * t), com["new"] / (r * t), com["new"] / com["old"]
     wo = wal["old"] / n["old"]; wn = wal["new"] / n["new"]
     printf "WAL bytes per payment                   %10.0f %9.0f %10.2f\n", wo, wn, wn / wo
     if (cpu["old"] > 0) {
@@ -93,6 +115,7 @@ awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
     if (engines > 0) {
       printf "engine payments/s (bench, same server)            %9.0f\n", eps / engines
       printf "engine commits per payment                        %9.2f\n", ecommits / engines
-      printf "engine / SQL-only (current)                                  %10.2f\n", (eps / engines) / (tps["new"] / r)
+      printf "engine / SQL-only (current), all rounds                      %10.2f\n", (eps / engines) / (tps["new"] / r)
+      printf "engine / SQL-only (current), median of the rounds            %10.2f\n", median(e, engines)
     }
   }' <<<"$results"
