@@ -6,13 +6,15 @@ import java.util.List;
 /**
  * The service JVM's heap after a full collection at the end of each window of a soak: a thread
  * started when the measured time starts reads it every window, and the reading at the end of the
- * measured time closes the series. The least-squares slope of the readings against time says
- * whether the heap grows.
+ * measured time closes the series. Each reading keeps the time it was taken at, and the
+ * least-squares slope of the readings against those times says whether the heap grows.
  */
 final class HeapSeries {
+  private record Reading(double minute, long bytes) {}
+
   private final double windowSec;
   private final double durationSec;
-  private final List<Long> bytes = new ArrayList<>();
+  private final List<Reading> readings = new ArrayList<>();
   private Thread sampler;
   private long startNanos;
 
@@ -43,61 +45,60 @@ final class HeapSeries {
         Thread.currentThread().interrupt();
       }
     }
-    long last = ServiceJvm.heapAfterGc();
-    synchronized (this) {
-      bytes.add(last);
-    }
+    read();
   }
 
   private void sample() {
     // The window ending with the measured time is read by finish().
     for (int k = 1; k * windowSec <= durationSec - windowSec / 2; k++) {
-      long due = startNanos + (long) (k * windowSec * 1e9);
-      long wait = due - System.nanoTime();
+      long wait = startNanos + (long) (k * windowSec * 1e9) - System.nanoTime();
       try {
         Thread.sleep(Math.max(0, wait / 1_000_000));
       } catch (InterruptedException e) {
         return;
       }
-      long used = ServiceJvm.heapAfterGc();
-      synchronized (this) {
-        bytes.add(used);
-      }
+      read();
     }
   }
 
-  /** The readings in MB, in order; the last one is at the end of the measured time. */
-  synchronized List<Double> megabytes() {
-    return bytes.stream().map(b -> b / 1048576.0).toList();
+  private void read() {
+    long used = ServiceJvm.heapAfterGc();
+    synchronized (this) {
+      double minute = startNanos == 0 ? durationSec / 60 : (System.nanoTime() - startNanos) / 6e10;
+      readings.add(new Reading(minute, used));
+    }
   }
 
   /**
-   * The least-squares slope in MB per minute of the readings against the end time of each window
-   * (the last one at the end of the measured time); 0 with fewer than two readings.
+   * The reading at the end of each of {@code windows} windows in MB, null where none was taken (a
+   * loaded machine can delay the readings); the last one is always the end of the measured time's.
    */
-  synchronized double slopeMbPerMin() {
-    int n = bytes.size();
-    if (n < 2) {
-      return 0;
+  synchronized List<Double> megabytes(int windows) {
+    List<Double> mb = new ArrayList<>();
+    int n = readings.size();
+    for (int i = 0; i < windows; i++) {
+      int r = i == windows - 1 ? n - 1 : i < n - 1 ? i : -1;
+      // r is -1 also when no reading was taken at all.
+      mb.add(r < 0 ? null : readings.get(r).bytes() / 1048576.0);
     }
+    return mb;
+  }
+
+  /** The least-squares slope in MB per minute of the readings; 0 with fewer than two. */
+  synchronized double slopeMbPerMin() {
+    int n = readings.size();
     double sx = 0;
     double sy = 0;
     double sxx = 0;
     double sxy = 0;
-    for (int i = 0; i < n; i++) {
-      double x = minuteOf(i, n);
-      double y = bytes.get(i) / 1048576.0;
-      sx += x;
+    for (Reading r : readings) {
+      double y = r.bytes() / 1048576.0;
+      sx += r.minute();
       sy += y;
-      sxx += x * x;
-      sxy += x * y;
+      sxx += r.minute() * r.minute();
+      sxy += r.minute() * y;
     }
     double d = n * sxx - sx * sx;
-    return d == 0 ? 0 : (n * sxy - sx * sy) / d;
-  }
-
-  /** When reading {@code i} of {@code n} was taken, in minutes from the start. */
-  private double minuteOf(int i, int n) {
-    return (i == n - 1 ? durationSec : Math.min((i + 1) * windowSec, durationSec)) / 60;
+    return n < 2 || d == 0 ? 0 : (n * sxy - sx * sy) / d;
   }
 }

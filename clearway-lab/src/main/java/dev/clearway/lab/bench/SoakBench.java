@@ -113,11 +113,12 @@ public final class SoakBench {
     json.put("lastPaymentsPerSec", BenchJson.fixed(last.get("paymentsPerSec").doubleValue(), 2));
     json.put("firstPostP99Ms", BenchJson.fixed(first.get("postP99Ms").doubleValue(), 3));
     json.put("lastPostP99Ms", BenchJson.fixed(last.get("postP99Ms").doubleValue(), 3));
-    List<Double> mb = heap.megabytes();
-    json.put("firstHeapAfterGcMb", BenchJson.fixed(mb.isEmpty() ? 0 : mb.get(0), 1));
-    json.put("lastHeapAfterGcMb", BenchJson.fixed(mb.isEmpty() ? 0 : mb.get(mb.size() - 1), 1));
+    JsonNode series = load.get("windows");
+    List<Double> mb = heap.megabytes(series == null ? 1 : Math.max(1, series.size()));
+    json.put("firstHeapAfterGcMb", mb(mb.get(0)));
+    json.put("lastHeapAfterGcMb", mb(mb.get(mb.size() - 1)));
     json.put("heapSlopeMbPerMin", BenchJson.fixed(heap.slopeMbPerMin(), 3));
-    json.put("windows", windows(load.get("windows"), mb));
+    json.put("windows", windows(series, mb));
     json.put("tableBytes", sizes);
     return json;
   }
@@ -133,10 +134,14 @@ public final class SoakBench {
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("paymentsPerSec", BenchJson.fixed(w.get("paymentsPerSec").doubleValue(), 2));
       row.put("postP99Ms", BenchJson.fixed(w.get("postP99Ms").doubleValue(), 3));
-      row.put("heapAfterGcMb", i < mb.size() ? BenchJson.fixed(mb.get(i), 1) : null);
+      row.put("heapAfterGcMb", mb(mb.get(i)));
       rows.add(row);
     }
     return rows;
+  }
+
+  private static Object mb(Double megabytes) {
+    return megabytes == null ? null : BenchJson.fixed(megabytes, 1);
   }
 
   private static void print(
@@ -184,7 +189,7 @@ public final class SoakBench {
       Map<String, Object> r = rows.get(i);
       out.printf(
           Locale.ROOT,
-          "%5.1f-%-13.1f %11s %13s %18s%n",
+          "%6.2f-%-12.2f %11s %13s %18s%n",
           i * window / 60,
           Math.min((i + 1) * window / 60, ((Number) j.get("minutes")).doubleValue()),
           r.get("paymentsPerSec"),
