@@ -3,32 +3,44 @@
 # for the schema before the hot-row split (migrations below V31, statements of
 # bench/pgbench/payment-v30.sql) and for the current schema (every migration, statements of
 # bench/pgbench/payment.sql), each on a fresh database of the same server, synchronous_commit=on,
-# same clients and duration, alternating old and new ROUNDS times. Prints for each: payments/s,
-# WAL bytes per payment and the server's CPU ms per payment (all PostgreSQL processes, when the
-# server runs on this machine; other activity on the server counts too), and the new/old ratios.
+# same clients and duration, alternating old and new ROUNDS times (default 3). Prints each round's
+# payments/s of both and their ratio, then the median of the rounds' ratios (the figure: a round's
+# two legs run a few seconds apart, so they share the machine's load), and over all rounds:
+# payments/s, commits per payment and per second (the server's own count), WAL bytes per payment
+# and the server's CPU ms per payment (all PostgreSQL processes, when the server runs on this
+# machine; other activity on the server counts too). Before any leg runs, each database's
+# synchronous_commit is read back from a session of its own, and the run stops if they differ.
+# With -g G (default 4; 0: off), a third leg replays the current schema as the engine writes under
+# contention: its workers' transitions of several flows share one statement and one commit (group
+# commit, at most 2 groups in flight); each pgbench transaction creates G payments, one statement
+# each, then moves the G flows PAYING -> PAYED in one statement and PAYED -> BIZ_SUCCESS in
+# another (bench/pgbench/payment.sql's statements over G ids). Its payments/s count G per
+# transaction; its ratio to the schema before the split is printed apart. After the CHECKPOINT that
+# starts each leg, 2 s of the same leg run untimed, so the first writes of the hottest pages (the
+# full-page images every page gets once after a checkpoint) are not charged to a 10 s leg alone.
 # With -e JAR (the lab jar, clearway-lab/target/clearway.jar), each round also runs the engine
 # itself on a third fresh database of the same server (`bench --jdbc-url ... --payments PAYMENTS
 # --concurrency CLIENTS --no-scanner --json`: in-process simulators, the same happy path) and prints
 # its payments/s, its commits per payment and engine / SQL-only (current): how close the engine
 # comes to the ceiling its own SQL sets.
 # Usage:
-#   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-s on|off] [-x EXTRA_SQL_FOR_NEW]
+#   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-g G] [-s on|off] [-x EXTRA_SQL_FOR_NEW]
 #                            [-e JAR] [-p PAYMENTS]
 #   (-s off: synchronous_commit=off instead, for a figure labelled as such)
 #   (server: PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432 postgres)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 migrations="$here/../clearway-store/src/main/resources/db/migration/postgresql"
-clients=16; seconds=10; rounds=1; extra=""; sync=on; jar=""; payments=3000
-while getopts "c:T:r:s:x:e:p:" o; do
+clients=16; seconds=10; rounds=3; group=4; extra=""; sync=on; jar=""; payments=3000
+while getopts "c:T:r:g:s:x:e:p:" o; do
   case $o in
     c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; s) sync=$OPTARG;; x) extra=$OPTARG;;
-    e) jar=$OPTARG;; p) payments=$OPTARG;; *) exit 2;;
+    e) jar=$OPTARG;; p) payments=$OPTARG;; g) group=$OPTARG;; *) exit 2;;
   esac
 done
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 old="clearway_pgbench_old_$$"; new="clearway_pgbench_new_$$"; engine="clearway_pgbench_engine_$$"
-trap 'for d in $old $new $engine; do psql -qd postgres -c "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done' EXIT
+trap 'rm -f "${grouped:-}"; for d in $old $new $engine; do psql -qd postgres -c "DROP DATABASE IF EXISTS $d" >/dev/null 2>&1 || true; done' EXIT
 version() { basename "$1" | sed -E 's/^V([0-9]+).*/\1/'; }
 create() { # database, highest major version to apply
   psql -qd postgres -c "CREATE DATABASE $1" -c "ALTER DATABASE $1 SET synchronous_commit = $sync" >/dev/null
@@ -49,17 +61,37 @@ ticks() {
   echo "$t"
 }
 lsn() { psql -Atd postgres -c "SELECT pg_current_wal_lsn()"; }
-# One run: prints "payments/s payments walBytes cpuTicks".
+commits() { psql -Atd postgres -c "SELECT pg_stat_clear_snapshot(); SELECT xact_commit FROM pg_stat_database WHERE datname = '$1'" | tail -1; }
+# The same durability for both schemas, as their own sessions see it.
+for d in $old $new; do
+  got=$(psql -Atd "$d" -c "SHOW synchronous_commit")
+  [ "$got" = "$sync" ] || { echo "database $d runs with synchronous_commit=$got, not $sync" >&2; exit 1; }
+done
+# One run: prints "payments/s payments walBytes cpuTicks commits".
 run() {
-  local a w out
+  local a w c out
   psql -qd postgres -c "CHECKPOINT" >/dev/null
-  a=$(ticks); w=$(lsn)
+  pgbench -n -M prepared -c "$clients" -j 2 -T 2 -f "$1" "$2" >/dev/null 2>&1
+  a=$(ticks); w=$(lsn); c=$(commits "$2")
   out=$(pgbench -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$1" "$2" 2>/dev/null)
+  sleep 0.6 # the statistics collector's report of the last commits
   echo "$(awk '/^tps/ {print $3}' <<<"$out") $(awk '/actually processed/ {print $NF}' <<<"$out" | cut -d/ -f1)" \
-    "$(psql -Atd postgres -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$w')")" "$(($(ticks) - a))"
+    "$(psql -Atd postgres -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '$w')")" "$(($(ticks) - a))" \
+    "$(($(commits "$2") - c))"
 }
 # A short warm-up fills each schema's tables, then statistics are taken, as autovacuum would.
 warm() { pgbench -n -M prepared -c "$clients" -j 2 -T 3 -f "$1" "$2" >/dev/null 2>&1; psql -qd "$2" -c "VACUUM ANALYZE" >/dev/null; }
+# The grouped replay: G creations, then each transition of bench/pgbench/payment.sql over the G ids.
+grouped="$(mktemp --suffix=.sql)"
+if [ "$group" -gt 0 ]; then
+  src="$here/pgbench/payment.sql"; ids=""
+  for ((k = 1; k <= group; k++)); do
+    echo "\\set u$k random(1, 9000000000000000000)"
+    grep '^WITH prior' "$src" | sed -E "s/:u([^a-z0-9_]|$)/:u$k\\1/g; s/\\\\gset$/\\\\gset p${k}_/"
+    ids+="${ids:+, }:p${k}_id"
+  done >"$grouped"
+  grep '^WITH moved' "$src" | sed -E "s/^WITH moved AS \(UPDATE pay_flow_state SET/WITH w AS (SELECT unnest(ARRAY[$ids]::bigint[]) AS w_id), moved AS (UPDATE pay_flow_state SET/; s/ WHERE id = :id AND / FROM w WHERE id = w_id AND /; s/RETURNING \*\)/RETURNING pay_flow_state.*)/" >>"$grouped"
+fi
 warm "$here/pgbench/payment-v30.sql" "$old"; warm "$here/pgbench/payment.sql" "$new"
 # One engine run on a fresh database (Flyway migrates it): prints "engine payments/s commits".
 engine_run() {
@@ -74,17 +106,36 @@ results=""
 for ((i = 0; i < rounds; i++)); do
   results+="old $(run "$here/pgbench/payment-v30.sql" "$old")"$'\n'
   results+="new $(run "$here/pgbench/payment.sql" "$new")"$'\n'
+  if [ "$group" -gt 0 ]; then results+="grouped $(run "$grouped" "$new") $group"$'\n'; fi
   if [ -n "$jar" ]; then results+="$(engine_run)"$'\n'; fi
 done
 hz=$(getconf CLK_TCK)
 awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
-  NF == 5 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5 }
-  $1 == "engine" { eps += $2; ecommits += $3; engines++ }
+  function median(a, k,   i, j, x) { # sorts a[1..k] in place
+    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+  }
+  NF == 6 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5; com[$1] += $6; last[$1] = $2 }
+  NF == 6 && $1 == "new" { k++; ratio[k] = last["new"] / last["old"]
+    printf "round %d: SQL-only payments/s before V31 %6.0f, current %6.0f, current/before %5.2f\n", k, last["old"], last["new"], ratio[k] }
+  NF == 7 { g = $7; gtps += $2 * g; gn += $3 * g; gwal += $4; gcpu += $5; gcom += $6
+    printf "round %d: grouped replay (G = %d) payments/s %6.0f, grouped/before %5.2f\n", k, g, $2 * g, $2 * g / last["old"]
+    gk++; gratio[gk] = $2 * g / last["old"] }
+  $1 == "engine" { eps += $2; ecommits += $3; engines++; e[engines] = $2 / last["new"]
+    printf "round %d: engine payments/s %6.0f, engine / SQL-only (current) %5.2f\n", k, $2, e[engines] }
   END {
-    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s)\n", c, t, r, s
+    printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s in both databases)\n", c, t, r, s
     printf "                                        before V31   current   current/before\n"
-    printf "SQL-only payments/s                     %10.0f %9.0f %10.2f\n", tps["old"] / r, tps["new"] / r, tps["new"] / tps["old"]
+    printf "SQL-only payments/s (all rounds)        %10.0f %9.0f %10.2f\n", tps["old"] / r, tps["new"] / r, tps["new"] / tps["old"]
+    printf "SQL-only current/before, median of the rounds                  %10.2f\n", median(ratio, k)
+    printf "commits per payment                     %10.2f %9.2f %10.2f\n", com["old"] / n["old"], com["new"] / n["new"], (com["new"] / n["new"]) / (com["old"] / n["old"])
+    printf "commits/s                               %10.0f %9.0f %10.2f\n", com["old"] / (r * t), com["new"] / (r * t), com["new"] / com["old"]
     wo = wal["old"] / n["old"]; wn = wal["new"] / n["new"]
+    if (gk > 0) {
+      printf "grouped replay (G = %d) payments/s, all rounds      %9.0f %10.2f\n", g, gtps / r, gtps / tps["old"]
+      printf "grouped replay / before, median of the rounds                  %10.2f\n", median(gratio, gk)
+      printf "grouped replay commits per payment                %9.2f\n", gcom / gn
+    }
     printf "WAL bytes per payment                   %10.0f %9.0f %10.2f\n", wo, wn, wn / wo
     if (cpu["old"] > 0) {
       co = cpu["old"] * 1000 / hz / n["old"]; cn = cpu["new"] * 1000 / hz / n["new"]
@@ -93,6 +144,7 @@ awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
     if (engines > 0) {
       printf "engine payments/s (bench, same server)            %9.0f\n", eps / engines
       printf "engine commits per payment                        %9.2f\n", ecommits / engines
-      printf "engine / SQL-only (current)                                  %10.2f\n", (eps / engines) / (tps["new"] / r)
+      printf "engine / SQL-only (current), all rounds                      %10.2f\n", (eps / engines) / (tps["new"] / r)
+      printf "engine / SQL-only (current), median of the rounds            %10.2f\n", median(e, engines)
     }
   }' <<<"$results"

@@ -2,7 +2,9 @@ package dev.clearway.lab.bench;
 
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,7 +27,8 @@ final class ApiLoad {
 
   /**
    * @param rate payments started per second; 0 means a closed loop of {@code concurrency} workers
-   * @param windowSec the length of the first and last windows reported apart (0: none)
+   * @param windowSec the length of the first and last windows reported apart, and of each window of
+   *     the series (0: none)
    */
   record Plan(
       int concurrency, double rate, double warmupSec, double durationSec, double windowSec) {
@@ -65,8 +68,18 @@ final class ApiLoad {
       double w = Math.min(plan.windowSec(), plan.durationSec());
       json.put("first", recorder.figures(plan.warmupSec(), plan.warmupSec() + w));
       json.put("last", recorder.figures(plan.endSec() - w, plan.endSec()));
+      json.put("windows", windows(w));
     }
     return json;
+  }
+
+  /** The figures of each consecutive window of the measured time (the last one may be shorter). */
+  private List<Map<String, Object>> windows(double w) {
+    List<Map<String, Object>> series = new ArrayList<>();
+    for (double from = plan.warmupSec(); from < plan.endSec() - 1e-9; from += w) {
+      series.add(recorder.figures(from, Math.min(from + w, plan.endSec())));
+    }
+    return series;
   }
 
   private void markers(PrintStream out) {

@@ -1,7 +1,9 @@
 package dev.clearway.lab.bench;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -10,9 +12,10 @@ import tools.jackson.databind.JsonNode;
  * {@code clearway bench soak}: the service of {@code bench api} driven by the same load generator
  * at a constant rate (an open loop: payments start on time whatever the answers) for a number of
  * minutes; payments per second and POST p99 of the first and of the last window (five minutes, or a
- * third of a shorter run), the service JVM's heap after a full collection at the end of each, and
- * the largest tables' sizes before and after. Without a rate, a short closed-loop run at 16 clients
- * on the same service measures what the API reaches, and the soak runs at half of it.
+ * third of a shorter run) and of every window between, the service JVM's heap after a full
+ * collection at the end of each with its least-squares slope, and the largest tables' sizes before
+ * and after. Without a rate, a short closed-loop run at 16 clients on the same service measures
+ * what the API reaches, and the soak runs at half of it.
  */
 public final class SoakBench {
   private static final double WINDOW_SEC = 300;
@@ -43,8 +46,7 @@ public final class SoakBench {
           o.warmupSec(),
           window);
       Map<String, Long> before = TableSizes.largest(service.database().dataSource(), 6);
-      long[] heap = new long[2];
-      Thread[] firstWindow = new Thread[1];
+      HeapSeries heap = new HeapSeries(window, duration);
       JsonNode load =
           LoadProcess.run(
               service.base(),
@@ -53,18 +55,14 @@ public final class SoakBench {
               new LoadProcess.Marks() {
                 @Override
                 public void warmupDone() {
-                  firstWindow[0] = new Thread(() -> heap[0] = heapAfter(window), "soak-heap");
-                  firstWindow[0].start();
+                  heap.start();
                 }
 
                 @Override
                 public void measureDone() {
-                  heap[1] = ServiceJvm.heapAfterGc();
+                  heap.finish();
                 }
               });
-      if (firstWindow[0] != null) {
-        firstWindow[0].join();
-      }
       Map<String, Long> after = TableSizes.largest(service.database().dataSource(), 6);
       Map<String, Object> json = json(o, rate, window, load, heap, after);
       print(json, before, after, out);
@@ -93,17 +91,13 @@ public final class SoakBench {
     return Math.max(1, load.get("measured").get("paymentsPerSec").doubleValue());
   }
 
-  private static long heapAfter(double seconds) {
-    try {
-      Thread.sleep((long) (seconds * 1000));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return ServiceJvm.heapAfterGc();
-  }
-
   private static Map<String, Object> json(
-      Options o, double rate, double window, JsonNode load, long[] heap, Map<String, Long> sizes) {
+      Options o,
+      double rate,
+      double window,
+      JsonNode load,
+      HeapSeries heap,
+      Map<String, Long> sizes) {
     JsonNode m = load.get("measured");
     JsonNode first = load.get("first");
     JsonNode last = load.get("last");
@@ -119,10 +113,35 @@ public final class SoakBench {
     json.put("lastPaymentsPerSec", BenchJson.fixed(last.get("paymentsPerSec").doubleValue(), 2));
     json.put("firstPostP99Ms", BenchJson.fixed(first.get("postP99Ms").doubleValue(), 3));
     json.put("lastPostP99Ms", BenchJson.fixed(last.get("postP99Ms").doubleValue(), 3));
-    json.put("firstHeapAfterGcMb", BenchJson.fixed(heap[0] / 1048576.0, 1));
-    json.put("lastHeapAfterGcMb", BenchJson.fixed(heap[1] / 1048576.0, 1));
+    JsonNode series = load.get("windows");
+    List<Double> mb = heap.megabytes(series == null ? 1 : Math.max(1, series.size()));
+    json.put("firstHeapAfterGcMb", mb(mb.get(0)));
+    json.put("lastHeapAfterGcMb", mb(mb.get(mb.size() - 1)));
+    json.put("heapSlopeMbPerMin", BenchJson.fixed(heap.slopeMbPerMin(), 3));
+    json.put("windows", windows(series, mb));
     json.put("tableBytes", sizes);
     return json;
+  }
+
+  /**
+   * Each window's start (seconds into the measured time), payments/s and POST p99, and the heap
+   * after GC read at its end.
+   */
+  private static List<Map<String, Object>> windows(JsonNode series, List<Double> mb) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int i = 0; series != null && i < series.size(); i++) {
+      JsonNode w = series.get(i);
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("paymentsPerSec", BenchJson.fixed(w.get("paymentsPerSec").doubleValue(), 2));
+      row.put("postP99Ms", BenchJson.fixed(w.get("postP99Ms").doubleValue(), 3));
+      row.put("heapAfterGcMb", mb(mb.get(i)));
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  private static Object mb(Double megabytes) {
+    return megabytes == null ? null : BenchJson.fixed(megabytes, 1);
   }
 
   private static void print(
@@ -150,6 +169,7 @@ public final class SoakBench {
         "heap after GC       first: %s MB, last: %s MB%n",
         j.get("firstHeapAfterGcMb"),
         j.get("lastHeapAfterGcMb"));
+    printSeries(j, out);
     after.forEach(
         (table, bytes) ->
             out.printf(
@@ -158,5 +178,25 @@ public final class SoakBench {
                 table,
                 bytes / 1024,
                 before.getOrDefault(table, 0L) / 1024));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void printSeries(Map<String, Object> j, PrintStream out) {
+    double window = ((Number) j.get("windowSec")).doubleValue();
+    List<Map<String, Object>> rows = (List<Map<String, Object>>) j.get("windows");
+    out.printf(Locale.ROOT, "window (min)        payments/s   POST p99 ms   heap after GC MB%n");
+    for (int i = 0; i < rows.size(); i++) {
+      Map<String, Object> r = rows.get(i);
+      out.printf(
+          Locale.ROOT,
+          "%6.2f-%-12.2f %11s %13s %18s%n",
+          i * window / 60,
+          Math.min((i + 1) * window / 60, ((Number) j.get("minutes")).doubleValue()),
+          r.get("paymentsPerSec"),
+          r.get("postP99Ms"),
+          r.get("heapAfterGcMb"));
+    }
+    out.printf(
+        Locale.ROOT, "heap slope          %s MB/min (least squares)%n", j.get("heapSlopeMbPerMin"));
   }
 }

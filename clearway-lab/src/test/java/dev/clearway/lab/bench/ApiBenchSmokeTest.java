@@ -64,10 +64,18 @@ class ApiBenchSmokeTest {
             "lastPostP99Ms",
             "firstHeapAfterGcMb",
             "lastHeapAfterGcMb",
+            "heapSlopeMbPerMin",
+            "windows",
             "tableBytes");
     assertThat(json.get("payments").intValue()).isPositive();
     assertThat(json.get("windowSec").doubleValue()).isEqualTo(2.0);
     assertThat(json.get("lastHeapAfterGcMb").doubleValue()).isPositive();
+    JsonNode windows = json.get("windows");
+    assertThat(windows.size()).isEqualTo(3);
+    assertThat(windows.get(0).get("paymentsPerSec").doubleValue())
+        .isEqualTo(json.get("firstPaymentsPerSec").doubleValue());
+    assertThat(windows.get(2).get("heapAfterGcMb").doubleValue())
+        .isEqualTo(json.get("lastHeapAfterGcMb").doubleValue());
     List<String> tables = new ArrayList<>();
     json.get("tableBytes").propertyNames().forEach(tables::add);
     assertThat(tables).anyMatch(t -> t.startsWith("pay_flow"));
