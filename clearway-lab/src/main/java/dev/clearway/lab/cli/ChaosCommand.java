@@ -46,7 +46,10 @@ public final class ChaosCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "write the CSV files here")
   Path outDir;
 
-  @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description = "an existing PostgreSQL or MariaDB/MySQL")
   String jdbcUrl;
 
   @Option(
@@ -105,7 +108,10 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "scenario seed")
     long seed;
 
-    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    @Option(
+        names = "--jdbc-url",
+        paramLabel = "URL",
+        description = "an existing PostgreSQL or MariaDB/MySQL")
     String jdbcUrl;
 
     Channels(PrintStream out, PrintStream err) {
@@ -191,7 +197,10 @@ public final class ChaosCommand implements Callable<Integer> {
         description = "share of goals in flight on the legacy path at switch-over, 0 to 1")
     double legacyShare;
 
-    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    @Option(
+        names = "--jdbc-url",
+        paramLabel = "URL",
+        description = "an existing PostgreSQL or MariaDB/MySQL")
     String jdbcUrl;
 
     Migration(PrintStream out, PrintStream err) {
