@@ -122,7 +122,8 @@ public final class ChaosCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
       try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
-        ChannelChaosReport report = new ChannelChaos(db.dataSource(), db.dialect(), payments, seed, err).run();
+        ChannelChaosReport report =
+            new ChannelChaos(db.dataSource(), db.dialect(), payments, seed, err).run();
         report.violations().forEach(v -> err.println("violation: " + v));
         out.println(report.toJson());
         return report.passed() ? 0 : 1;

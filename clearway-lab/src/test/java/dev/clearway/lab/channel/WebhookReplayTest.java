@@ -57,7 +57,8 @@ class WebhookReplayTest {
   private static final long STRIPE = 41;
   private static final long WECHAT = 42;
 
-  private final ChannelStores store = JdbcChannelStores.create(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
+  private final ChannelStores store =
+      JdbcChannelStores.create(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
   private final Capture capture = new Capture();
   private SimChannels sims;
   private ChannelWebhookIntake intake;

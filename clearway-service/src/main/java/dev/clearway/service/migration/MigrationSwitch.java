@@ -44,7 +44,8 @@ public final class MigrationSwitch {
     this(dataSource, SqlDialects.forDataSource(dataSource), clock, cacheFor);
   }
 
-  public MigrationSwitch(DataSource dataSource, SqlDialect dialect, Clock clock, Duration cacheFor) {
+  public MigrationSwitch(
+      DataSource dataSource, SqlDialect dialect, Clock clock, Duration cacheFor) {
     this.dataSource = dataSource;
     this.dialect = dialect;
     this.clock = clock;

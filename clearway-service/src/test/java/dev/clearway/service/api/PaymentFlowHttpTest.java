@@ -8,7 +8,6 @@ import dev.clearway.service.api.RunningApi.Payment;
 import dev.clearway.service.api.RunningApi.Rows;
 import dev.clearway.store.Sql;
 import dev.clearway.store.testing.TestDatabase;
-import org.junit.jupiter.api.Tag;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -24,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
