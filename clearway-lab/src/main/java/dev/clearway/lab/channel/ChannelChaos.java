@@ -13,6 +13,8 @@ import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.psp.health.CircuitBreakerHealth;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.psp.PspCharge;
+import dev.clearway.store.PostgresDialect;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.channel.JdbcChannelStores;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -59,13 +61,22 @@ public final class ChannelChaos {
   private static final int CLIENTS = 16;
 
   private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final int payments;
   private final long seed;
   private final PrintStream err;
   private final ChaosCounts counts = new ChaosCounts();
 
+  /** On PostgreSQL. */
   public ChannelChaos(DataSource dataSource, int payments, long seed, PrintStream err) {
+    this(dataSource, new PostgresDialect(), payments, seed, err);
+  }
+
+  /** On the database of {@code dialect}. */
+  public ChannelChaos(
+      DataSource dataSource, SqlDialect dialect, int payments, long seed, PrintStream err) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
     this.payments = payments;
     this.seed = seed;
     this.err = err;
@@ -73,7 +84,7 @@ public final class ChannelChaos {
 
   public ChannelChaosReport run() throws InterruptedException {
     long started = System.nanoTime();
-    ChannelStores store = JdbcChannelStores.create(dataSource);
+    ChannelStores store = JdbcChannelStores.create(dataSource, dialect);
     ChaosAccounts accounts = new ChaosAccounts(seed);
     String prefix = "t_ch_" + seed + "_" + Long.toString(System.nanoTime(), 36) + "_";
     ChaosPaymentMix mix = new ChaosPaymentMix(new FaultPlan(seed, 1));

@@ -31,12 +31,12 @@ final class ChaosSummary {
 
   private void attempts(Map<String, Long> out) {
     sql.query(
-        "SELECT status || '_' || origin, count(*) FROM payment_attempt WHERE trade_order_no LIKE ?"
+        "SELECT CONCAT(status, '_', origin), count(*) FROM payment_attempt WHERE trade_order_no LIKE ?"
             + " GROUP BY 1",
         ps -> ps.setString(1, prefix + "%"),
         rs -> out.put("attempts_" + rs.getString(1), rs.getLong(2)));
     sql.query(
-        "SELECT c.channel || '_attempts_' || a.status || '_' || a.origin, count(*)"
+        "SELECT CONCAT(c.channel, '_attempts_', a.status, '_', a.origin), count(*)"
             + " FROM payment_attempt a JOIN channel_account c ON c.id = a.channel_account_id"
             + " WHERE a.trade_order_no LIKE ? GROUP BY 1",
         ps -> ps.setString(1, prefix + "%"),
@@ -60,7 +60,8 @@ final class ChaosSummary {
 
   private void compensations(Map<String, Long> out) {
     sql.query(
-        "SELECT c.channel || '_compensation_' || k.status, count(*) FROM attempt_compensation k"
+        "SELECT CONCAT(c.channel, '_compensation_', k.status), count(*)"
+            + " FROM attempt_compensation k"
             + " JOIN payment_attempt a ON a.id = k.attempt_id"
             + " JOIN channel_account c ON c.id = a.channel_account_id"
             + " WHERE k.trade_order_no LIKE ? GROUP BY 1",

@@ -46,7 +46,10 @@ public final class ChaosCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "write the CSV files here")
   Path outDir;
 
-  @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description = "an existing PostgreSQL or MariaDB/MySQL")
   String jdbcUrl;
 
   @Option(
@@ -105,7 +108,10 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "scenario seed")
     long seed;
 
-    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    @Option(
+        names = "--jdbc-url",
+        paramLabel = "URL",
+        description = "an existing PostgreSQL or MariaDB/MySQL")
     String jdbcUrl;
 
     Channels(PrintStream out, PrintStream err) {
@@ -116,7 +122,8 @@ public final class ChaosCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
       try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
-        ChannelChaosReport report = new ChannelChaos(db.dataSource(), payments, seed, err).run();
+        ChannelChaosReport report =
+            new ChannelChaos(db.dataSource(), db.dialect(), payments, seed, err).run();
         report.violations().forEach(v -> err.println("violation: " + v));
         out.println(report.toJson());
         return report.passed() ? 0 : 1;
@@ -194,7 +201,10 @@ public final class ChaosCommand implements Callable<Integer> {
         description = "share of goals in flight on the legacy path at switch-over, 0 to 1")
     double legacyShare;
 
-    @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+    @Option(
+        names = "--jdbc-url",
+        paramLabel = "URL",
+        description = "an existing PostgreSQL or MariaDB/MySQL")
     String jdbcUrl;
 
     Migration(PrintStream out, PrintStream err) {

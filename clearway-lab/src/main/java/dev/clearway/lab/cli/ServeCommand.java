@@ -11,14 +11,19 @@ import picocli.CommandLine.Option;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
-    description = "The payment API on embedded PostgreSQL with the simulated wallet and business.")
+    description =
+        "The payment API on embedded PostgreSQL (or --jdbc-url) with the simulated wallet and"
+            + " business.")
 public final class ServeCommand implements Callable<Integer> {
   private final PrintStream out;
 
   @Option(names = "--port", defaultValue = "8080", description = "HTTP port, 0 to 65535")
   int port;
 
-  @Option(names = "--jdbc-url", paramLabel = "URL", description = "an existing PostgreSQL")
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description = "an existing PostgreSQL or MariaDB/MySQL")
   String jdbcUrl;
 
   @Option(names = "--wallet-url", paramLabel = "URL", description = "an existing wallet")

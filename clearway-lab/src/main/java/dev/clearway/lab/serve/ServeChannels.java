@@ -34,7 +34,7 @@ final class ServeChannels {
   static SimChannels start(Database db, int port, WechatKeyEvents keyEvents) {
     SimChannels sims =
         new SimChannels(
-            JdbcChannelStores.create(db.dataSource()),
+            JdbcChannelStores.create(db.dataSource(), db.dialect()),
             List.of(
                 new SimChannels.AccountSpec(1, "psp:stripe-a", 1, new PspFaults(1)),
                 new SimChannels.AccountSpec(2, "psp:stripe-b", 2, new PspFaults(2)),

@@ -19,7 +19,9 @@ class ChannelChaosTest {
   @Test
   void outagesFailOverOnlyAfterDefiniteFailuresAndNothingIsChargedTwice() throws Exception {
     ChannelChaosReport report =
-        new ChannelChaos(TestDatabase.get().dataSource(), 400, 7, System.err).run();
+        new ChannelChaos(
+                TestDatabase.get().dataSource(), TestDatabase.get().dialect(), 400, 7, System.err)
+            .run();
     String json = report.toJson();
     System.out.println(json);
     Map<String, Long> counts = report.counts();

@@ -45,17 +45,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A replayed signed webhook (the same provider event id, a valid signature) is answered {@code
  * duplicate} before any work: no PSP call, counted at the simulator, and no recording.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class WebhookReplayTest {
   private static final long STRIPE = 41;
   private static final long WECHAT = 42;
 
-  private final ChannelStores store = JdbcChannelStores.create(TestDatabase.get().dataSource());
+  private final ChannelStores store =
+      JdbcChannelStores.create(TestDatabase.get().dataSource(), TestDatabase.get().dialect());
   private final Capture capture = new Capture();
   private SimChannels sims;
   private ChannelWebhookIntake intake;
@@ -64,10 +67,17 @@ class WebhookReplayTest {
   @BeforeEach
   void clean() throws Exception {
     TestDatabase.get().reset();
-    execute(
-        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-            + " payment_order, channel_account CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt",
+            "payment_order",
+            "channel_account");
   }
 
   @AfterEach
@@ -165,13 +175,6 @@ class WebhookReplayTest {
     assertThat(count("SELECT count(*) FROM provider_evidence")).isEqualTo(evidence);
     assertThat(count("SELECT count(*) FROM payment_attempt_history")).isEqualTo(history);
     assertThat(sim.queries().total()).isEqualTo(queries);
-  }
-
-  private static void execute(String sql) throws Exception {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        Statement st = c.createStatement()) {
-      st.execute(sql);
-    }
   }
 
   private static long count(String sql) throws Exception {

@@ -59,8 +59,9 @@ public final class CompensationGauges implements AutoCloseable {
   /** Reads both counts again; a failed read keeps the previous values. */
   void refresh() {
     String sql =
-        "SELECT count(*) FILTER (WHERE status = 'PENDING' AND last_error IS NOT NULL"
-            + " AND tries >= ?), count(*) FILTER (WHERE status = 'MANUAL')"
+        // Portable: no FILTER clause on the MySQL family. SUM of no row is NULL, read as 0.
+        "SELECT SUM(CASE WHEN status = 'PENDING' AND last_error IS NOT NULL AND tries >= ?"
+            + " THEN 1 ELSE 0 END), SUM(CASE WHEN status = 'MANUAL' THEN 1 ELSE 0 END)"
             + " FROM attempt_compensation WHERE status IN ('PENDING', 'MANUAL')";
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {

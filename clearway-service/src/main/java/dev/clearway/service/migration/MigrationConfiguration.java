@@ -10,6 +10,7 @@ import dev.clearway.core.migration.port.LegacyPaymentStore;
 import dev.clearway.redis.RedisLegacyMarkers;
 import dev.clearway.redis.RedisLink;
 import dev.clearway.service.api.PaymentApi;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.migration.JdbcLegacyPaymentStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -43,9 +44,10 @@ public class MigrationConfiguration {
 
   @Bean
   MigrationSwitch migrationSwitch(
-      DataSource dataSource, ObjectProvider<Clock> clock, Environment env) {
+      DataSource dataSource, SqlDialect dialect, ObjectProvider<Clock> clock, Environment env) {
     return new MigrationSwitch(
         dataSource,
+        dialect,
         clock.getIfAvailable(Clock::systemUTC),
         env.getProperty(P + "switch-cache", Duration.class, Duration.ofSeconds(1)));
   }

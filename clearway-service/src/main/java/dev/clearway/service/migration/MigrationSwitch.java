@@ -2,6 +2,8 @@ package dev.clearway.service.migration;
 
 import static dev.clearway.store.Sql.ts;
 
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.SqlDialects;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,6 +22,7 @@ import javax.sql.DataSource;
  */
 public final class MigrationSwitch {
   private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Clock clock;
   private final Duration cacheFor;
   private volatile Cached cached;
@@ -36,8 +39,15 @@ public final class MigrationSwitch {
 
   private record Cached(State state, Instant readAt) {}
 
+  /** On the database of the pool's URL. */
   public MigrationSwitch(DataSource dataSource, Clock clock, Duration cacheFor) {
+    this(dataSource, SqlDialects.forDataSource(dataSource), clock, cacheFor);
+  }
+
+  public MigrationSwitch(
+      DataSource dataSource, SqlDialect dialect, Clock clock, Duration cacheFor) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
     this.clock = clock;
     this.cacheFor = cacheFor;
   }
@@ -84,7 +94,7 @@ public final class MigrationSwitch {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
-        write(c, rolledBack, reason, operator, now);
+        write(c, dialect, rolledBack, reason, operator, now);
         c.commit();
       } catch (SQLException | RuntimeException e) {
         c.rollback();
@@ -101,16 +111,19 @@ public final class MigrationSwitch {
   }
 
   private static void write(
-      Connection c, boolean rolledBack, String reason, String who, Instant now)
+      Connection c, SqlDialect dialect, boolean rolledBack, String reason, String who, Instant now)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "INSERT INTO migration_switch (id, rolled_back, reason, changed_by, changed_at)"
-                + " VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
-                + " rolled_back = EXCLUDED.rolled_back, reason = EXCLUDED.reason,"
-                + " changed_by = EXCLUDED.changed_by, changed_at = EXCLUDED.changed_at")) {
+            dialect.upsert(
+                "INSERT INTO migration_switch (id, rolled_back, reason, changed_by, changed_at)"
+                    + " VALUES (1, ?, ?, ?, ?)",
+                "id",
+                "rolled_back, reason, changed_by, changed_at"))) {
       bind(ps, rolledBack, reason, who, now);
-      if (ps.executeUpdate() != 1) {
+      // 1: inserted (or left as it was); 2: updated, on the MySQL family.
+      int written = ps.executeUpdate();
+      if (written != 1 && written != 2) {
         throw new StoreException("set migration switch: no row written", null);
       }
     }

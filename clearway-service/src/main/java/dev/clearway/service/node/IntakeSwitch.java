@@ -2,6 +2,8 @@ package dev.clearway.service.node;
 
 import static dev.clearway.store.Sql.ts;
 
+import dev.clearway.store.SqlDialect;
+import dev.clearway.store.SqlDialects;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -20,6 +22,7 @@ import javax.sql.DataSource;
  */
 public final class IntakeSwitch {
   private final DataSource dataSource;
+  private final SqlDialect dialect;
   private final Clock clock;
   private final Duration cacheFor;
   private volatile Cached cached;
@@ -36,8 +39,14 @@ public final class IntakeSwitch {
 
   private record Cached(State state, Instant readAt) {}
 
+  /** On the database of the pool's URL. */
   public IntakeSwitch(DataSource dataSource, Clock clock, Duration cacheFor) {
+    this(dataSource, SqlDialects.forDataSource(dataSource), clock, cacheFor);
+  }
+
+  public IntakeSwitch(DataSource dataSource, SqlDialect dialect, Clock clock, Duration cacheFor) {
     this.dataSource = dataSource;
+    this.dialect = dialect;
     this.clock = clock;
     this.cacheFor = cacheFor;
   }
@@ -78,7 +87,7 @@ public final class IntakeSwitch {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(false);
       try {
-        write(c, open, reason, operator, now);
+        write(c, dialect, open, reason, operator, now);
         c.commit();
       } catch (SQLException | RuntimeException e) {
         c.rollback();
@@ -94,16 +103,22 @@ public final class IntakeSwitch {
     return state;
   }
 
-  private static void write(Connection c, boolean open, String reason, String who, Instant now)
+  private static void write(
+      Connection c, SqlDialect dialect, boolean open, String reason, String who, Instant now)
       throws SQLException {
     try (PreparedStatement ps =
         c.prepareStatement(
-            "INSERT INTO intake_switch (id, open, reason, changed_by, changed_at)"
-                + " VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET open = EXCLUDED.open,"
-                + " reason = EXCLUDED.reason, changed_by = EXCLUDED.changed_by,"
-                + " changed_at = EXCLUDED.changed_at")) {
+            dialect.upsert(
+                "INSERT INTO intake_switch (id, open, reason, changed_by, changed_at)"
+                    + " VALUES (1, ?, ?, ?, ?)",
+                "id",
+                "open, reason, changed_by, changed_at"))) {
       bind(ps, open, reason, who, now);
-      ps.executeUpdate();
+      // 1: inserted (or left as it was); 2: updated, on the MySQL family.
+      int written = ps.executeUpdate();
+      if (written != 1 && written != 2) {
+        throw new StoreException("set intake switch: no row written", null);
+      }
     }
     try (PreparedStatement ps =
         c.prepareStatement(

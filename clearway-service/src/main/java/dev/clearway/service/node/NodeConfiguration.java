@@ -1,5 +1,6 @@
 package dev.clearway.service.node;
 
+import dev.clearway.store.SqlDialect;
 import java.time.Clock;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -21,9 +22,10 @@ public class NodeConfiguration {
   @Bean
   IntakeSwitch intakeSwitch(
       DataSource dataSource,
+      SqlDialect dialect,
       ObjectProvider<Clock> clock,
       @Value("${clearway.intake.cache:1s}") Duration cache) {
-    return new IntakeSwitch(dataSource, clock.getIfAvailable(Clock::systemUTC), cache);
+    return new IntakeSwitch(dataSource, dialect, clock.getIfAvailable(Clock::systemUTC), cache);
   }
 
   /** {@code db} in the readiness group (application.properties); never in liveness. */

@@ -3,6 +3,7 @@ package dev.clearway.service.retention;
 import dev.clearway.boot.ClearwayNode;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.retention.RetentionRun;
+import dev.clearway.store.SqlDialect;
 import dev.clearway.store.retention.JdbcRetentionLease;
 import dev.clearway.store.retention.JdbcRetentionStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,6 +26,7 @@ public class RetentionConfiguration {
   @Bean(destroyMethod = "close")
   RetentionJob clearwayRetentionJob(
       DataSource dataSource,
+      SqlDialect dialect,
       FlowStore migratedFirst,
       ClearwayNode node,
       ObjectProvider<MeterRegistry> registry,
@@ -33,7 +35,7 @@ public class RetentionConfiguration {
     RetentionSettings settings = RetentionSettings.read(environment);
     RetentionRun run =
         new RetentionRun(
-            new JdbcRetentionStore(dataSource),
+            new JdbcRetentionStore(dataSource, dialect),
             new JdbcRetentionLease(dataSource),
             settings.policy(),
             new MicrometerRetentionEvents(registry.getIfAvailable()),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.service.api.RunningApi.Answer;
 import dev.clearway.service.api.RunningApi.Payment;
 import dev.clearway.service.api.RunningApi.Rows;
+import dev.clearway.store.Sql;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -61,6 +63,7 @@ class PaymentFlowHttpTest {
   }
 
   @Test
+  @Tag(TestDatabase.MYSQL_FAMILY)
   void aPaymentSettlesSynchronouslyAndCanBePolled() throws Exception {
     Payment payment = Payment.of(101, "happy-1");
 
@@ -102,6 +105,7 @@ class PaymentFlowHttpTest {
     assertThat(otherGoal.json().get("flows").size()).isZero();
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void theSameKeyWithTheSameParametersReplaysTheFlowAndWithOtherParametersIsRefused() {
     Payment payment = Payment.of(102, "replay-1");
@@ -151,6 +155,7 @@ class PaymentFlowHttpTest {
     assertThat(api.wallet.charges()).isEqualTo(1);
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void aRetryAfterTheDeadlinePassedGetsTheOriginalFlowNotAValidationError() throws Exception {
     Instant deadline = Instant.now().plus(Duration.ofMillis(1_500));
@@ -173,6 +178,7 @@ class PaymentFlowHttpTest {
     assertThat(rows()).isEqualTo(before);
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void aRetryPastTheDeadlineOfARequestThatDiedBeforeBindingItsKeyGetsThatRequestsFlow()
       throws Exception {
@@ -186,8 +192,9 @@ class PaymentFlowHttpTest {
         PreparedStatement ps =
             c.prepareStatement(
                 "UPDATE idempotency_key SET state = 'IN_FLIGHT', flow_id = NULL,"
-                    + " locked_until = now() - interval '1 second' WHERE idem_key = ?")) {
-      ps.setString(1, "key-died-1");
+                    + " locked_until = ? WHERE idem_key = ?")) {
+      ps.setObject(1, Sql.ts(Instant.now().minusSeconds(1)));
+      ps.setString(2, "key-died-1");
       assertThat(ps.executeUpdate()).isEqualTo(1);
     }
     while (!Instant.now().isAfter(deadline.plusMillis(100))) {
@@ -206,6 +213,7 @@ class PaymentFlowHttpTest {
     assertThat(rows().payFlow()).isEqualTo(before.payFlow());
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void aRetryOfARequestThatDiedBeforeBindingItsKeyGetsThatRequestsFlowNotASecondAttempt()
       throws Exception {
@@ -216,8 +224,9 @@ class PaymentFlowHttpTest {
         PreparedStatement ps =
             c.prepareStatement(
                 "UPDATE idempotency_key SET state = 'IN_FLIGHT', flow_id = NULL,"
-                    + " locked_until = now() - interval '1 second' WHERE idem_key = ?")) {
-      ps.setString(1, "key-died-3");
+                    + " locked_until = ? WHERE idem_key = ?")) {
+      ps.setObject(1, Sql.ts(Instant.now().minusSeconds(1)));
+      ps.setString(2, "key-died-3");
       assertThat(ps.executeUpdate()).isEqualTo(1);
     }
     Rows before = rows();
@@ -229,6 +238,7 @@ class PaymentFlowHttpTest {
     assertThat(rows().payFlow()).isEqualTo(before.payFlow());
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void theSameKeyWhileItsFirstRequestRunsIsInUseAndBothAgreeAfterwards() throws Exception {
     Payment payment = Payment.of(104, "in-use-1");
@@ -268,6 +278,7 @@ class PaymentFlowHttpTest {
     assertThat(api.wallet.charges(firstAnswer.text("tradeOrderNo"))).isEqualTo(1);
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void aSlowWalletAnswersProcessingWithinTheBudgetAndPollingShowsTheOutcome() throws Exception {
     Payment payment = Payment.of(105, "slow-1");
@@ -302,6 +313,7 @@ class PaymentFlowHttpTest {
     assertThat(api.wallet.charges(answer.text("tradeOrderNo"))).isEqualTo(1);
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void aDoubleClickWithTwoKeysNamesTheGoalsLiveAttemptAndCostsOneWalletCall() throws Exception {
     Payment payment = Payment.of(106, "double-1");
@@ -331,6 +343,7 @@ class PaymentFlowHttpTest {
     assertThat(rows().idempotencyKeys()).isEqualTo(2);
   }
 
+  @Tag(TestDatabase.MYSQL_FAMILY)
   @Test
   void simultaneousDoubleClicksOnManyGoalsEachCostOneCharge() throws Exception {
     int goals = 6;

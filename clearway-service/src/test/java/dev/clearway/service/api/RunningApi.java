@@ -152,7 +152,7 @@ final class RunningApi implements AutoCloseable {
   /** Empties pay_flow, pay_flow_history and idempotency_key. */
   static void resetDatabase() {
     TestDatabase.get().reset();
-    execute("TRUNCATE idempotency_key");
+    TestDatabase.get().truncate("idempotency_key");
   }
 
   static void execute(String sql) {

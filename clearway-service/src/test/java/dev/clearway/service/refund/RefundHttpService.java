@@ -114,8 +114,8 @@ final class RefundHttpService implements AutoCloseable {
 
   static void resetDatabase() {
     TestDatabase.get().reset();
-    execute(
-        "TRUNCATE refund_order_history, refund_order, idempotency_key, outbox_event RESTART IDENTITY CASCADE");
+    TestDatabase.get()
+        .truncate("refund_order_history", "refund_order", "idempotency_key", "outbox_event");
   }
 
   static void execute(String sql) {

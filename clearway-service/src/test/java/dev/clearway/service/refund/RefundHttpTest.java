@@ -9,6 +9,7 @@ import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import dev.clearway.service.refund.RefundHttpService.Answer;
 import dev.clearway.service.refund.RefundHttpService.RefundRows;
 import dev.clearway.sim.LedgerEntry;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -32,6 +34,7 @@ import tools.jackson.databind.JsonNode;
  * idempotency of the request, and what the wallet sees (each refund number executed at most once,
  * never more money back than was charged).
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class RefundHttpTest {
   private static RefundHttpService api;
   private static ExecutorService clients;
