@@ -41,7 +41,7 @@ class KeyClaimAtCreationTest {
     Instant now = now();
     GoalKey goal = newGoal();
     assertThat(store().claimsKeysAtCreation()).isTrue();
-    assertThat(keys.look("m", "k1", H1, now, now.plusSeconds(6))).isEqualTo(new Claim.Free());
+    assertThat(keys.look("m", "claim-k1", H1, now, now.plusSeconds(6))).isEqualTo(new Claim.Free());
 
     CreateResult created =
         store()
@@ -50,22 +50,22 @@ class KeyClaimAtCreationTest {
                 lease("creator/1", now),
                 now,
                 true,
-                new KeyClaim("m", "k1", H1, now.plusSeconds(6)));
+                new KeyClaim("m", "claim-k1", H1, now.plusSeconds(6)));
 
     assertThat(created.created()).isTrue();
     assertThat(created.flow().status()).isEqualTo(FlowStatus.PAYING);
     assertThat(
             count(
-                "SELECT count(*) FROM idempotency_key WHERE merchant_id = 'm' AND idem_key = 'k1'"
+                "SELECT count(*) FROM idempotency_key WHERE merchant_id = 'm' AND idem_key = 'claim-k1'"
                     + " AND state = 'IN_FLIGHT' AND flow_id = ?",
                 created.flow().id()))
         .isEqualTo(1);
-    assertThat(keys.look("m", "k1", H1, now.plusSeconds(1), now.plusSeconds(7)))
+    assertThat(keys.look("m", "claim-k1", H1, now.plusSeconds(1), now.plusSeconds(7)))
         .isEqualTo(new Claim.InUse());
-    assertThat(keys.look("m", "k1", H2, now.plusSeconds(1), now.plusSeconds(7)))
+    assertThat(keys.look("m", "claim-k1", H2, now.plusSeconds(1), now.plusSeconds(7)))
         .isEqualTo(new Claim.Reused());
-    keys.complete("m", "k1", created.flow().id(), now.plusSeconds(1));
-    assertThat(keys.look("m", "k1", H1, now.plusSeconds(2), now.plusSeconds(8)))
+    keys.complete("m", "claim-k1", created.flow().id(), now.plusSeconds(1));
+    assertThat(keys.look("m", "claim-k1", H1, now.plusSeconds(2), now.plusSeconds(8)))
         .isEqualTo(new Claim.Done(created.flow().id()));
   }
 
@@ -78,7 +78,7 @@ class KeyClaimAtCreationTest {
             lease("creator/1", now),
             now,
             true,
-            new KeyClaim("m", "k2", H1, now.plusSeconds(6)));
+            new KeyClaim("m", "claim-k2", H1, now.plusSeconds(6)));
     long flows = count("SELECT count(*) FROM pay_flow");
     long history = count("SELECT count(*) FROM pay_flow_history");
 
@@ -90,12 +90,12 @@ class KeyClaimAtCreationTest {
                         lease("creator/2", now),
                         now,
                         true,
-                        new KeyClaim("m", "k2", H2, now.plusSeconds(6))))
+                        new KeyClaim("m", "claim-k2", H2, now.plusSeconds(6))))
         .isInstanceOf(KeyTakenException.class);
 
     assertThat(count("SELECT count(*) FROM pay_flow")).isEqualTo(flows);
     assertThat(count("SELECT count(*) FROM pay_flow_history")).isEqualTo(history);
-    assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'k2'")).isEqualTo(1);
+    assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'claim-k2'")).isEqualTo(1);
   }
 
   @Test
@@ -111,11 +111,11 @@ class KeyClaimAtCreationTest {
                 lease("b", now),
                 now,
                 true,
-                new KeyClaim("m", "k3", H1, now.plusSeconds(6)));
+                new KeyClaim("m", "claim-k3", H1, now.plusSeconds(6)));
 
     assertThat(again.created()).isFalse();
     assertThat(again.flow().id()).isEqualTo(first);
-    assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'k3' AND flow_id = ?", first))
+    assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'claim-k3' AND flow_id = ?", first))
         .isEqualTo(1);
   }
 }

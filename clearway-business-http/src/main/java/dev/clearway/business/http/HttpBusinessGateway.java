@@ -18,7 +18,11 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The business system over HTTP ({@link BusinessProtocol}). Never throws for transport problems: a
@@ -108,9 +112,7 @@ public final class HttpBusinessGateway implements BusinessGateway {
 
   private Answer exchange(String path, byte[] json) {
     String requestId = UUID.randomUUID().toString();
-    // The request timeout ends at the response headers; the body's deadline bounds the rest.
-    long deadline =
-        System.nanoTime() + config.connectTimeout().plus(config.requestTimeout()).toNanos();
+    CompletableFuture<HttpResponse<byte[]>> future = null;
     try {
       String signature =
           WebhookSignature.sign(
@@ -124,13 +126,20 @@ public final class HttpBusinessGateway implements BusinessGateway {
               .header(BusinessProtocol.SIGNATURE_HEADER, signature)
               .POST(HttpRequest.BodyPublishers.ofByteArray(json))
               .build();
-      return verified(
-          requestId, client.send(request, DeadlineBody.handler(MAX_RESPONSE_BYTES, deadline)));
-    } catch (IOException e) {
-      return Answer.failed(transportCode(e), 0);
+      future = client.sendAsync(request, BoundedBody.HANDLER);
+      // The request timeout ends at the response headers; this bounds the body as well.
+      long budget = config.connectTimeout().plus(config.requestTimeout()).toMillis();
+      return verified(requestId, future.get(budget, TimeUnit.MILLISECONDS));
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      return Answer.failed("TIMEOUT", 0);
+    } catch (ExecutionException e) {
+      return Answer.failed(transportCode(e.getCause()), 0);
     } catch (InterruptedException e) {
-      // The client cancels the exchange of an interrupted send.
       Thread.currentThread().interrupt();
+      if (future != null) {
+        future.cancel(true);
+      }
       return Answer.failed("INTERRUPTED", 0);
     } catch (RuntimeException e) {
       // A request that cannot even be built or sent: still no claim about the business.
@@ -188,5 +197,14 @@ public final class HttpBusinessGateway implements BusinessGateway {
           answer.httpStatus(),
           ms);
     }
+  }
+
+  /** Reads at most {@link #MAX_RESPONSE_BYTES}; a larger body is discarded (then unparseable). */
+  private static final class BoundedBody {
+    static final HttpResponse.BodyHandler<byte[]> HANDLER =
+        info ->
+            info.headers().firstValueAsLong("Content-Length").orElse(0) > MAX_RESPONSE_BYTES
+                ? HttpResponse.BodySubscribers.replacing(new byte[0])
+                : HttpResponse.BodySubscribers.ofByteArray();
   }
 }

@@ -20,7 +20,11 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -181,11 +185,12 @@ public final class HttpWalletGateway implements WalletGateway, StatementSource {
     long start = System.nanoTime();
     int status = 0;
     WalletResult result;
+    CompletableFuture<HttpResponse<byte[]>> future = null;
     try {
-      // The request timeout ends at the response headers; the body's deadline bounds the rest.
-      long deadline = start + config.connectTimeout().plus(config.readTimeout()).toNanos();
-      HttpResponse<byte[]> response =
-          client.send(factory.build(), DeadlineBody.handler(MAX_RESPONSE_BYTES, deadline));
+      future = client.sendAsync(factory.build(), BoundedBody.HANDLER);
+      // The request timeout ends at the response headers; this bounds the body as well.
+      long budget = config.connectTimeout().plus(config.readTimeout()).toMillis();
+      HttpResponse<byte[]> response = future.get(budget, TimeUnit.MILLISECONDS);
       status = response.statusCode();
       result =
           WalletResponses.classify(
@@ -193,11 +198,16 @@ public final class HttpWalletGateway implements WalletGateway, StatementSource {
               status,
               response.headers().firstValue("Content-Type").orElse(null),
               response.body() == null ? new byte[0] : response.body());
-    } catch (IOException e) {
-      result = WalletResult.unknown(transportCode(e));
+    } catch (TimeoutException e) {
+      future.cancel(true);
+      result = WalletResult.unknown("TIMEOUT");
+    } catch (ExecutionException e) {
+      result = WalletResult.unknown(transportCode(e.getCause()));
     } catch (InterruptedException e) {
-      // The client cancels the exchange of an interrupted send.
       Thread.currentThread().interrupt();
+      if (future != null) {
+        future.cancel(true);
+      }
       result = WalletResult.unknown("INTERRUPTED");
     } catch (RuntimeException e) {
       // A request that cannot even be built or sent: still no claim about the wallet.
@@ -246,5 +256,14 @@ public final class HttpWalletGateway implements WalletGateway, StatementSource {
       out.append('%').append(String.format("%02X", b & 0xff));
     }
     return out.toString();
+  }
+
+  /** Reads at most {@link #MAX_RESPONSE_BYTES}; a larger body is discarded (then unparseable). */
+  private static final class BoundedBody {
+    static final HttpResponse.BodyHandler<byte[]> HANDLER =
+        info ->
+            info.headers().firstValueAsLong("Content-Length").orElse(0) > MAX_RESPONSE_BYTES
+                ? HttpResponse.BodySubscribers.replacing(new byte[0])
+                : HttpResponse.BodySubscribers.ofByteArray();
   }
 }
