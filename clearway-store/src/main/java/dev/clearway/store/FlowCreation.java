@@ -78,8 +78,8 @@ final class FlowCreation {
   private static final String CREATE = TEMPLATE.replace(KEY_MARK, "");
 
   /**
-   * The creation with an idempotency key's claim bound to the attempt answered (the new one, or
-   * the goal's live or done one): a key already claimed makes the primary key refuse the whole
+   * The creation with an idempotency key's claim bound to the attempt answered (the new one, or the
+   * goal's live or done one): a key already claimed makes the primary key refuse the whole
    * statement, so the key never exists without its attempt, nor a claimed key with a second one.
    */
   private static final String CREATE_CLAIMING =

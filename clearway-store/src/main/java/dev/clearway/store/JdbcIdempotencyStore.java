@@ -54,7 +54,8 @@ public final class JdbcIdempotencyStore {
    * no record yet (nothing is claimed: the caller claims it with its creation); a record is
    * answered as {@link #begin} answers it, an expired lock taken over by {@link #begin}.
    */
-  public Claim look(String merchant, String key, String requestHash, Instant now, Instant lockUntil) {
+  public Claim look(
+      String merchant, String key, String requestHash, Instant now, Instant lockUntil) {
     try (Connection c = dataSource.getConnection();
         PreparedStatement ps =
             c.prepareStatement(

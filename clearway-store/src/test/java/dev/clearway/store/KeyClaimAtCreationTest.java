@@ -95,7 +95,8 @@ class KeyClaimAtCreationTest {
 
     assertThat(count("SELECT count(*) FROM pay_flow")).isEqualTo(flows);
     assertThat(count("SELECT count(*) FROM pay_flow_history")).isEqualTo(history);
-    assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'claim-k2'")).isEqualTo(1);
+    assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'claim-k2'"))
+        .isEqualTo(1);
   }
 
   @Test
@@ -115,7 +116,10 @@ class KeyClaimAtCreationTest {
 
     assertThat(again.created()).isFalse();
     assertThat(again.flow().id()).isEqualTo(first);
-    assertThat(count("SELECT count(*) FROM idempotency_key WHERE idem_key = 'claim-k3' AND flow_id = ?", first))
+    assertThat(
+            count(
+                "SELECT count(*) FROM idempotency_key WHERE idem_key = 'claim-k3' AND flow_id = ?",
+                first))
         .isEqualTo(1);
   }
 }

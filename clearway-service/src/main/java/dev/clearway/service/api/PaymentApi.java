@@ -144,7 +144,10 @@ public final class PaymentApi {
    * otherwise it is claimed first, in a commit of its own.
    */
   private Answer claimed(
-      String merchant, String idempotencyKey, PaymentRequestValidator.Valid valid, boolean atCreation) {
+      String merchant,
+      String idempotencyKey,
+      PaymentRequestValidator.Valid valid,
+      boolean atCreation) {
     Instant now = clock.instant();
     Instant lockUntil = now.plus(keyLock());
     String hash = valid.requestHash();
@@ -165,7 +168,9 @@ public final class PaymentApi {
       return new Answer(details.view(earlier.get()), false, true);
     }
     KeyClaim withCreation =
-        claim instanceof Claim.Free ? new KeyClaim(merchant, idempotencyKey, hash, lockUntil) : null;
+        claim instanceof Claim.Free
+            ? new KeyClaim(merchant, idempotencyKey, hash, lockUntil)
+            : null;
     Started started = started(merchant, idempotencyKey, valid, withCreation);
     PayFlow flow = started.flow();
     keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());

@@ -56,7 +56,9 @@ public interface FlowStore extends LeasedRows<PayFlow> {
     return transition(start).map(paying -> new CreateResult(paying, true)).orElse(created);
   }
 
-  /** Whether {@link #createClaiming} is supported: the key's claim and the attempt in one commit. */
+  /**
+   * Whether {@link #createClaiming} is supported: the key's claim and the attempt in one commit.
+   */
   default boolean claimsKeysAtCreation() {
     return false;
   }
