@@ -11,6 +11,7 @@ import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore.CreateResult;
 import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.KeyClaim;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,7 +30,9 @@ import javax.sql.DataSource;
  */
 final class FlowCreation {
 
-  private static final String CREATE =
+  private static final String KEY_MARK = "/* key claim */";
+
+  private static final String TEMPLATE =
       """
       WITH prior AS (
         %1$s
@@ -61,7 +64,7 @@ final class FlowCreation {
                                     ('WAIT_PAY', 'PAYING', 1, 'START_PAY'))
                  AS e (from_status, to_status, version, result_class)
          WHERE e.version <= ?
-      )
+      )%3$s
       SELECT true AS created, %2$s FROM f JOIN s USING (id)
       UNION ALL
       SELECT false, %2$s FROM open
@@ -70,7 +73,25 @@ final class FlowCreation {
               // Both tables in one statement (one snapshot): an archived attempt still counts for
               // attempt_no, and an archived success still answers its goal, so archiving never
               // opens the way to a second charge of a done goal.
-              JdbcFlowStore.goalInBothTables(""), FLOW_COLUMNS);
+              JdbcFlowStore.goalInBothTables(""), FLOW_COLUMNS, KEY_MARK);
+
+  private static final String CREATE = TEMPLATE.replace(KEY_MARK, "");
+
+  /**
+   * The creation with an idempotency key's claim bound to the attempt answered (the new one, or the
+   * goal's live or done one): a key already claimed makes the primary key refuse the whole
+   * statement, so the key never exists without its attempt, nor a claimed key with a second one.
+   */
+  private static final String CREATE_CLAIMING =
+      TEMPLATE.replace(
+          KEY_MARK,
+          """
+          , k AS (
+            INSERT INTO idempotency_key (merchant_id, idem_key, request_hash, state, flow_id,
+                   locked_until, created_at, updated_at)
+            SELECT ?, ?, ?, 'IN_FLIGHT', id, ?, ?, ?
+              FROM (SELECT id FROM f UNION ALL SELECT id FROM open) answered
+          )""");
 
   private FlowCreation() {}
 
@@ -82,11 +103,26 @@ final class FlowCreation {
   static CreateResult create(
       DataSource dataSource, NewPayment payment, Lease lease, Instant now, boolean started)
       throws SQLException {
+    return create(dataSource, payment, lease, now, started, null);
+  }
+
+  /**
+   * {@link #create}, with {@code key} (when not null) claimed in the same statement; a key already
+   * claimed makes it throw a unique violation (the key's primary key), and nothing is written.
+   */
+  static CreateResult create(
+      DataSource dataSource,
+      NewPayment payment,
+      Lease lease,
+      Instant now,
+      boolean started,
+      KeyClaim key)
+      throws SQLException {
     GoalKey goal = payment.goal();
     FlowStatus status = started ? FlowStatus.PAYING : FlowStatus.WAIT_PAY;
     int version = started ? 1 : 0;
     try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(CREATE)) {
+        PreparedStatement ps = c.prepareStatement(key == null ? CREATE : CREATE_CLAIMING)) {
       JdbcFlowStore.bindGoalTwice(ps, goal);
       int i = 9;
       ps.setLong(i++, goal.userId());
@@ -105,7 +141,15 @@ final class FlowCreation {
       ps.setObject(i++, ts(now));
       ps.setString(i++, TriggerSource.SYNC.name());
       ps.setObject(i++, ts(now));
-      ps.setInt(i, version);
+      ps.setInt(i++, version);
+      if (key != null) {
+        ps.setString(i++, key.merchant());
+        ps.setString(i++, key.key());
+        ps.setString(i++, key.requestHash());
+        ps.setObject(i++, ts(key.lockedUntil()));
+        ps.setObject(i++, ts(now));
+        ps.setObject(i, ts(now));
+      }
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           throw new SQLException("create attempt: neither a new nor an existing attempt");

@@ -11,6 +11,8 @@ import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.Transitions;
 import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.KeyClaim;
+import dev.clearway.core.flow.port.KeyTakenException;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -87,6 +89,45 @@ public final class JdbcFlowStore implements FlowStore {
       }
     }
     throw new StoreException("create attempt: too many concurrent creations of one goal", null);
+  }
+
+  @Override
+  public boolean claimsKeysAtCreation() {
+    return own == null;
+  }
+
+  @Override
+  public CreateResult createClaiming(
+      NewPayment payment, Lease lease, Instant now, boolean started, KeyClaim key) {
+    if (own != null) {
+      throw new UnsupportedOperationException("this dialect claims keys apart from creation");
+    }
+    for (int i = 0; i < CREATE_TRIES; i++) {
+      try {
+        return FlowCreation.create(dataSource, payment, lease, now, started, key);
+      } catch (SQLException e) {
+        // Race: another request claimed the key (nothing of ours written: the caller reads that
+        // request's record), or created an attempt of this goal between our read and insert.
+        if (!SqlErrors.isUniqueViolation(e)) {
+          throw new StoreException("create attempt", e);
+        }
+        if (keyClaimed(key)) {
+          throw new KeyTakenException();
+        }
+      }
+    }
+    throw new StoreException("create attempt: too many concurrent creations of one goal", null);
+  }
+
+  private boolean keyClaimed(KeyClaim key) {
+    return !sql.query(
+            "SELECT 1 FROM idempotency_key WHERE merchant_id = ? AND idem_key = ?",
+            ps -> {
+              ps.setString(1, key.merchant());
+              ps.setString(2, key.key());
+            },
+            rs -> 1)
+        .isEmpty();
   }
 
   @Override

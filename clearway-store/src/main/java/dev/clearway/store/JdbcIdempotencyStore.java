@@ -41,6 +41,46 @@ public final class JdbcIdempotencyStore {
 
     /** The key was used with other parameters. */
     record Reused() implements Claim {}
+
+    /**
+     * Nobody holds the key yet ({@link #look} only): the request claims it in the commit that
+     * creates its attempt, and learns there if another request claimed it first.
+     */
+    record Free() implements Claim {}
+  }
+
+  /**
+   * What presenting a key would answer, read without writing: {@link Claim.Free} when the key has
+   * no record yet (nothing is claimed: the caller claims it with its creation); a record is
+   * answered as {@link #begin} answers it, an expired lock taken over by {@link #begin}.
+   */
+  public Claim look(
+      String merchant, String key, String requestHash, Instant now, Instant lockUntil) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT request_hash, state, flow_id, locked_until FROM idempotency_key"
+                    + " WHERE merchant_id = ? AND idem_key = ?")) {
+      ps.setString(1, merchant);
+      ps.setString(2, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return new Claim.Free();
+        }
+        if (!rs.getString(1).equals(requestHash)) {
+          return new Claim.Reused();
+        }
+        if ("DONE".equals(rs.getString(2))) {
+          return new Claim.Done(rs.getLong(3));
+        }
+        if (FlowRows.instant(rs, "locked_until").isAfter(now)) {
+          return new Claim.InUse();
+        }
+      }
+    } catch (SQLException e) {
+      throw new StoreException("idempotency key", e);
+    }
+    return begin(merchant, key, requestHash, now, lockUntil);
   }
 
   public Claim begin(

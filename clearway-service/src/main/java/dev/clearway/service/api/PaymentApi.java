@@ -7,6 +7,8 @@ import dev.clearway.core.flow.engine.PaymentService;
 import dev.clearway.core.flow.engine.PaymentService.Started;
 import dev.clearway.core.flow.port.EntryLock;
 import dev.clearway.core.flow.port.FlowStore;
+import dev.clearway.core.flow.port.KeyClaim;
+import dev.clearway.core.flow.port.KeyTakenException;
 import dev.clearway.core.runtime.Overloaded;
 import dev.clearway.service.migration.MigrationGate;
 import dev.clearway.service.node.PaymentIntake;
@@ -23,8 +25,10 @@ import java.util.concurrent.Executor;
 import org.springframework.http.HttpStatus;
 
 /**
- * The payment API's rules, free of HTTP: validate, claim the Idempotency-Key, take the goal's short
- * entry lock, start and advance the payment within the synchronous budget, bind the key.
+ * The payment API's rules, free of HTTP: validate, read the Idempotency-Key's record, take the
+ * goal's short entry lock, create the attempt with the key's claim in one commit (where the store
+ * can; else the key is claimed first, in a commit of its own), advance the payment within the
+ * synchronous budget, bind the key.
  */
 public final class PaymentApi {
   private static final Duration ENTRY_LOCK_WAIT = Duration.ofSeconds(2);
@@ -125,9 +129,32 @@ public final class PaymentApi {
     // Only the form is checked before the key: a retry of an accepted request is answered from
     // its record even when the clock has since made it invalid (its deadline passed).
     PaymentRequestValidator.Valid valid = validator.parse(merchant, request);
+    try {
+      return claimed(merchant, idempotencyKey, valid, flows.claimsKeysAtCreation());
+    } catch (KeyTakenException taken) {
+      // Another request with this key claimed it between our read and our creation, which wrote
+      // nothing: answer as that request's record says.
+      return claimed(merchant, idempotencyKey, valid, false);
+    }
+  }
+
+  /**
+   * The request once its form is valid. {@code atCreation}: a key without a record is claimed in
+   * the commit that creates the attempt (one commit for both, and never one without the other);
+   * otherwise it is claimed first, in a commit of its own.
+   */
+  private Answer claimed(
+      String merchant,
+      String idempotencyKey,
+      PaymentRequestValidator.Valid valid,
+      boolean atCreation) {
     Instant now = clock.instant();
+    Instant lockUntil = now.plus(keyLock());
+    String hash = valid.requestHash();
     Claim claim =
-        keys.begin(merchant, idempotencyKey, valid.requestHash(), now, now.plus(keyLock()));
+        atCreation
+            ? keys.look(merchant, idempotencyKey, hash, now, lockUntil)
+            : keys.begin(merchant, idempotencyKey, hash, now, lockUntil);
     refuseUnusable(claim);
     if (claim instanceof Claim.Done done) {
       return new Answer(view(merchant, done.flowId()), false, true);
@@ -140,12 +167,30 @@ public final class PaymentApi {
       keys.complete(merchant, idempotencyKey, earlier.get().id(), clock.instant());
       return new Answer(details.view(earlier.get()), false, true);
     }
-    Started started;
+    KeyClaim withCreation =
+        claim instanceof Claim.Free
+            ? new KeyClaim(merchant, idempotencyKey, hash, lockUntil)
+            : null;
+    Started started = started(merchant, idempotencyKey, valid, withCreation);
+    PayFlow flow = started.flow();
+    keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
+    return new Answer(details.view(flow), started.created(), false);
+  }
+
+  /**
+   * Checks, then starts the payment under the goal's entry lock; {@code withCreation}, when not
+   * null, is the key's claim written with the attempt.
+   */
+  private Started started(
+      String merchant,
+      String idempotencyKey,
+      PaymentRequestValidator.Valid valid,
+      KeyClaim withCreation) {
     try {
       checkNew(merchant, valid);
       Optional<EntryLock.Held> held = entryLock.tryLock(valid.payment().goal(), ENTRY_LOCK_WAIT);
       try {
-        started = payments.start(valid.payment(), syncBudget, executor);
+        return payments.start(valid.payment(), syncBudget, executor, withCreation);
       } finally {
         held.ifPresent(EntryLock.Held::close);
       }
@@ -158,9 +203,14 @@ public final class PaymentApi {
               + " background: retry with the same Idempotency-Key to read it",
           retryAfter);
     } catch (ApiException refused) {
-      // Refused before anything was written: the key is free for a corrected request.
-      keys.release(merchant, idempotencyKey);
+      // Refused before anything was written: the key is free for a corrected request (a key to be
+      // claimed with the creation was never written).
+      if (withCreation == null) {
+        keys.release(merchant, idempotencyKey);
+      }
       throw refused;
+    } catch (KeyTakenException taken) {
+      throw taken;
     } catch (RuntimeException e) {
       // The attempt may exist (the failure may have come after its insert) and may even have
       // ended meanwhile: keep the key, its lock expired now, so the client's retry takes it over
@@ -168,9 +218,6 @@ public final class PaymentApi {
       keys.expireLock(merchant, idempotencyKey, clock.instant());
       throw e;
     }
-    PayFlow flow = started.flow();
-    keys.complete(merchant, idempotencyKey, flow.id(), clock.instant());
-    return new Answer(details.view(flow), started.created(), false);
   }
 
   /** Refuses a key used with other parameters, or whose request is still running. */

@@ -8,6 +8,7 @@ import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.FlowStore.CreateResult;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.RescheduleWrite;
+import dev.clearway.core.flow.port.KeyClaim;
 import dev.clearway.core.flow.port.WakeupScheduler;
 import dev.clearway.core.runtime.LeaseTokens;
 import dev.clearway.core.runtime.Overloaded;
@@ -81,8 +82,17 @@ public final class PaymentService {
    * its deadline is ahead, else WAIT_PAY, which the advance closes before any charge.
    */
   private CreateResult create(NewPayment payment, Lease lease) {
+    return create(payment, lease, null);
+  }
+
+  /** As above, with {@code key} (when not null) claimed in the creation's own commit. */
+  private CreateResult create(NewPayment payment, Lease lease, KeyClaim key) {
     Instant now = clock.instant();
-    return PaymentDecision.startsAtCreation(payment, now)
+    boolean started = PaymentDecision.startsAtCreation(payment, now);
+    if (key != null) {
+      return store.createClaiming(payment, lease, now, started, key);
+    }
+    return started
         ? store.createStarted(payment, lease, now)
         : store.createAttempt(payment, lease, now);
   }
@@ -97,8 +107,19 @@ public final class PaymentService {
    *     #handOver}) and nothing waits for it here
    */
   public Started start(NewPayment payment, Duration budget, Executor executor) {
+    return start(payment, budget, executor, null);
+  }
+
+  /**
+   * {@link #start(NewPayment, Duration, Executor)} with {@code key}, when not null, claimed in the
+   * creation's own commit ({@link FlowStore#createClaiming}).
+   *
+   * @throws dev.clearway.core.flow.port.KeyTakenException when another request holds the key;
+   *     nothing was written
+   */
+  public Started start(NewPayment payment, Duration budget, Executor executor, KeyClaim key) {
     Lease lease = leases.next();
-    CreateResult created = create(payment, lease);
+    CreateResult created = create(payment, lease, key);
     long flowId = created.flow().id();
     Supplier<AdvanceResult> advance =
         created.created()

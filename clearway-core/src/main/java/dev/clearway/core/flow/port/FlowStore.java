@@ -56,6 +56,25 @@ public interface FlowStore extends LeasedRows<PayFlow> {
     return transition(start).map(paying -> new CreateResult(paying, true)).orElse(created);
   }
 
+  /**
+   * Whether {@link #createClaiming} is supported: the key's claim and the attempt in one commit.
+   */
+  default boolean claimsKeysAtCreation() {
+    return false;
+  }
+
+  /**
+   * {@link #createStarted} (or {@link #createAttempt} when not {@code started}), with the claim of
+   * {@code key} bound to the attempt answered written in the same commit: both or neither.
+   *
+   * @throws KeyTakenException when another request holds the key; nothing is written then
+   * @throws UnsupportedOperationException where {@link #claimsKeysAtCreation} is false
+   */
+  default CreateResult createClaiming(
+      NewPayment payment, Lease lease, Instant now, boolean started, KeyClaim key) {
+    throw new UnsupportedOperationException("this store claims keys apart from creation");
+  }
+
   @Override
   Optional<PayFlow> find(long flowId);
 
