@@ -4,12 +4,10 @@ import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.flow.domain.DomainEvent;
-import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore.CreateResult;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
@@ -18,7 +16,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -47,6 +44,26 @@ final class MysqlFlowWrites implements FlowWrites {
         FROM pay_flow WHERE id = ?
       """;
 
+  /**
+   * A creation's reads: the goal's attempts in both tables (an archived attempt still counts for
+   * attempt_no, and an archived success still answers its goal), the new row through the view.
+   */
+  private static final MysqlFlowCreation.Reads READS =
+      new MysqlFlowCreation.Reads() {
+        @Override
+        public List<PayFlow> goal(Connection c, GoalKey goal) throws SQLException {
+          return query(
+              c,
+              JdbcFlowStore.goalInBothTables(" ORDER BY attempt_no"),
+              ps -> JdbcFlowStore.bindGoalTwice(ps, goal));
+        }
+
+        @Override
+        public PayFlow row(Connection c, long id) throws SQLException {
+          return read(c, id);
+        }
+      };
+
   private final DataSource dataSource;
 
   MysqlFlowWrites(DataSource dataSource) {
@@ -59,132 +76,8 @@ final class MysqlFlowWrites implements FlowWrites {
     // One transaction, one commit. Race: two creators of one goal both find no open attempt and
     // insert the same attempt_no; uk_biz_attempt (or uk_live_attempt) makes the later one wait for
     // the earlier and fail with a duplicate key, and the caller reads again.
-    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now, started));
-  }
-
-  private static CreateResult create(
-      Connection c, NewPayment payment, Lease lease, Instant now, boolean started)
-      throws SQLException {
-    GoalKey goal = payment.goal();
-    // Both tables: an archived attempt still counts for attempt_no, and an archived success still
-    // answers its goal.
-    List<PayFlow> prior =
-        query(
-            c,
-            JdbcFlowStore.goalInBothTables(" ORDER BY attempt_no"),
-            ps -> JdbcFlowStore.bindGoalTwice(ps, goal));
-    Optional<PayFlow> open =
-        prior.stream()
-            .filter(f -> f.status() != FlowStatus.PAY_FAIL && f.status() != FlowStatus.CLOSED)
-            .max(Comparator.comparingInt(PayFlow::attemptNo));
-    if (open.isPresent()) {
-      return new CreateResult(open.get(), false);
-    }
-    int attemptNo = prior.stream().mapToInt(PayFlow::attemptNo).max().orElse(0) + 1;
-    long id = insertFact(c, payment, attemptNo, now);
-    // The numbers derive from the id the insert drew: written once, in the same transaction.
-    OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
-    requireOne(
-        update(
-            c,
-            "UPDATE pay_flow_fact SET trade_order_no = ?, refund_order_no = ? WHERE id = ?",
-            ps -> {
-              ps.setString(1, numbers.tradeOrderNo());
-              ps.setString(2, numbers.refundOrderNo());
-              ps.setLong(3, id);
-            }),
-        "order numbers of " + id);
-    // A started attempt is inserted already in PAYING at version 1 (the state has no insert
-    // trigger; its update guard watches the moves that follow), as if created and moved.
-    FlowStatus status = started ? FlowStatus.PAYING : FlowStatus.WAIT_PAY;
-    requireOne(
-        update(
-            c,
-            "INSERT INTO pay_flow_state (id, status, version, next_retry_time, lease_owner,"
-                + " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-            ps -> {
-              ps.setLong(1, id);
-              ps.setString(2, status.name());
-              ps.setInt(3, started ? 1 : 0);
-              ps.setObject(4, ts(lease.until()));
-              ps.setString(5, lease.token());
-              ps.setObject(6, ts(now));
-            }),
-        "state of " + id);
-    insertCreationHistory(c, id, goal, attemptNo, numbers, now, started);
-    return new CreateResult(read(c, id), true);
-  }
-
-  /**
-   * The history of a creation: from nothing to WAIT_PAY at version 0 and, for a started attempt,
-   * WAIT_PAY to PAYING at version 1 (result START_PAY), in one statement.
-   */
-  private static void insertCreationHistory(
-      Connection c,
-      long id,
-      GoalKey goal,
-      int attemptNo,
-      OrderNumbers numbers,
-      Instant now,
-      boolean started)
-      throws SQLException {
-    String row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    int rows = started ? 2 : 1;
-    requireRows(
-        update(
-            c,
-            """
-            INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
-                   refund_order_no, from_status, to_status, version, trigger_source, result_class,
-                   created_at)
-            VALUES """
-                + (started ? row + ", " + row : row),
-            ps -> {
-              int i = 1;
-              for (int version = 0; version < rows; version++) {
-                ps.setLong(i++, id);
-                ps.setString(i++, goal.bizKey());
-                ps.setInt(i++, attemptNo);
-                ps.setString(i++, numbers.tradeOrderNo());
-                ps.setString(i++, numbers.refundOrderNo());
-                ps.setString(i++, version == 0 ? null : FlowStatus.WAIT_PAY.name());
-                ps.setString(i++, (version == 0 ? FlowStatus.WAIT_PAY : FlowStatus.PAYING).name());
-                ps.setInt(i++, version);
-                ps.setString(i++, TriggerSource.SYNC.name());
-                ps.setString(i++, version == 0 ? null : "START_PAY");
-                ps.setObject(i++, ts(now));
-              }
-            }),
-        rows,
-        "history of " + id);
-  }
-
-  private static long insertFact(Connection c, NewPayment payment, int attemptNo, Instant now)
-      throws SQLException {
-    GoalKey goal = payment.goal();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            INSERT INTO pay_flow_fact (merchant_id, user_id, scene, biz_key, attempt_no, amount,
-                   currency, biz_deadline_time, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            new String[] {"id"})) {
-      ps.setString(1, goal.merchant());
-      ps.setLong(2, goal.userId());
-      ps.setString(3, goal.scene());
-      ps.setString(4, goal.bizKey());
-      ps.setInt(5, attemptNo);
-      ps.setLong(6, payment.amount());
-      ps.setString(7, payment.currency());
-      ps.setObject(8, ts(payment.bizDeadline()));
-      ps.setObject(9, ts(now));
-      ps.executeUpdate();
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        keys.next();
-        return keys.getLong(1);
-      }
-    }
+    return Sql.inTransaction(
+        dataSource, c -> MysqlFlowCreation.create(c, payment, lease, now, started, READS));
   }
 
   @Override
@@ -329,18 +222,18 @@ final class MysqlFlowWrites implements FlowWrites {
     }
   }
 
-  private static int update(Connection c, String sql, Sql.Binder binder) throws SQLException {
+  static int update(Connection c, String sql, Sql.Binder binder) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       binder.bind(ps);
       return ps.executeUpdate();
     }
   }
 
-  private static void requireOne(int rows, String what) throws SQLException {
+  static void requireOne(int rows, String what) throws SQLException {
     requireRows(rows, 1, what);
   }
 
-  private static void requireRows(int rows, int expected, String what) throws SQLException {
+  static void requireRows(int rows, int expected, String what) throws SQLException {
     if (rows != expected) {
       throw new SQLException(what + ": " + rows + " rows written, expected " + expected);
     }

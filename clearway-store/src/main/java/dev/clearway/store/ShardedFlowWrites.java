@@ -3,21 +3,17 @@ package dev.clearway.store;
 import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.flow.domain.DomainEvent;
-import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.port.FlowStore.CreateResult;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -39,6 +35,24 @@ final class ShardedFlowWrites implements FlowWrites {
           + " 'attemptNo', ?, 'tradeOrderNo', ?, 'refundOrderNo', ?, 'amount', ?,"
           + " 'currency', ?, 'status', ?, 'version', ?)";
 
+  /**
+   * A creation's reads through the flow's two tables joined. The new facts row is routed by its
+   * owner and takes its id from that shard's AUTO_INCREMENT, so the id, and the order numbers
+   * derived from it, carry the shard.
+   */
+  private static final MysqlFlowCreation.Reads READS =
+      new MysqlFlowCreation.Reads() {
+        @Override
+        public List<PayFlow> goal(Connection c, GoalKey goal) throws SQLException {
+          return ShardedFlowReads.goal(c, goal);
+        }
+
+        @Override
+        public PayFlow row(Connection c, long id) throws SQLException {
+          return ShardedFlowReads.row(c, id);
+        }
+      };
+
   private final DataSource dataSource;
 
   ShardedFlowWrites(DataSource dataSource) {
@@ -51,84 +65,8 @@ final class ShardedFlowWrites implements FlowWrites {
     // Race: two creators of one goal both find no open attempt; uk_biz_attempt or uk_live_attempt
     // (on the goal's shard, where both inserts land) refuses the later one and the caller reads
     // again.
-    return Sql.inTransaction(dataSource, c -> create(c, payment, lease, now, started));
-  }
-
-  private static CreateResult create(
-      Connection c, NewPayment payment, Lease lease, Instant now, boolean started)
-      throws SQLException {
-    GoalKey goal = payment.goal();
-    List<PayFlow> prior = ShardedFlowReads.goal(c, goal);
-    Optional<PayFlow> open =
-        prior.stream()
-            .filter(f -> f.status() != FlowStatus.PAY_FAIL && f.status() != FlowStatus.CLOSED)
-            .max(Comparator.comparingInt(PayFlow::attemptNo));
-    if (open.isPresent()) {
-      return new CreateResult(open.get(), false);
-    }
-    int attemptNo = prior.stream().mapToInt(PayFlow::attemptNo).max().orElse(0) + 1;
-    long id = insertFact(c, payment, attemptNo, now);
-    OrderNumbers numbers = OrderNumbers.derive(goal.userId(), id);
-    requireOne(
-        update(
-            c,
-            "UPDATE pay_flow_fact SET trade_order_no = ?, refund_order_no = ? WHERE id = ?",
-            ps -> {
-              ps.setString(1, numbers.tradeOrderNo());
-              ps.setString(2, numbers.refundOrderNo());
-              ps.setLong(3, id);
-            }),
-        "order numbers of " + id);
-    // A started attempt is inserted already in PAYING at version 1, as if created and moved.
-    FlowStatus status = started ? FlowStatus.PAYING : FlowStatus.WAIT_PAY;
-    requireOne(
-        update(
-            c,
-            "INSERT INTO pay_flow_state (id, status, version, next_retry_time, lease_owner,"
-                + " updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-            ps -> {
-              ps.setLong(1, id);
-              ps.setString(2, status.name());
-              ps.setInt(3, started ? 1 : 0);
-              ps.setObject(4, ts(lease.until()));
-              ps.setString(5, lease.token());
-              ps.setObject(6, ts(now));
-            }),
-        "state of " + id);
-    PayFlow created = ShardedFlowReads.row(c, id);
-    insertCreationHistory(c, created, started, now);
-    return new CreateResult(created, true);
-  }
-
-  /** The facts row, routed by its owner; the id its shard's AUTO_INCREMENT drew. */
-  private static long insertFact(Connection c, NewPayment payment, int attemptNo, Instant now)
-      throws SQLException {
-    GoalKey goal = payment.goal();
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            INSERT INTO pay_flow_fact (merchant_id, user_id, scene, biz_key, attempt_no, amount,
-                   currency, biz_deadline_time, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            new String[] {"id"})) {
-      ps.setString(1, goal.merchant());
-      ps.setLong(2, goal.userId());
-      ps.setString(3, goal.scene());
-      ps.setString(4, goal.bizKey());
-      ps.setInt(5, attemptNo);
-      ps.setLong(6, payment.amount());
-      ps.setString(7, payment.currency());
-      ps.setObject(8, ts(payment.bizDeadline()));
-      ps.setObject(9, ts(now));
-      requireOne(ps.executeUpdate(), "facts of a new attempt");
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        if (!keys.next()) {
-          throw new SQLException("no id drawn for the new attempt");
-        }
-        return keys.getLong(1);
-      }
-    }
+    return Sql.inTransaction(
+        dataSource, c -> MysqlFlowCreation.create(c, payment, lease, now, started, READS));
   }
 
   @Override
@@ -196,42 +134,6 @@ final class ShardedFlowWrites implements FlowWrites {
           ps.setString(i++, w.holder());
           ps.setString(i, w.holder());
         });
-  }
-
-  /**
-   * The history of a creation: nothing to WAIT_PAY at version 0 and, for a started attempt,
-   * WAIT_PAY to PAYING at version 1 (result START_PAY).
-   */
-  private static void insertCreationHistory(
-      Connection c, PayFlow created, boolean started, Instant now) throws SQLException {
-    for (int version = 0; version <= (started ? 1 : 0); version++) {
-      boolean start = version == 1;
-      int v = version;
-      requireOne(
-          update(
-              c,
-              """
-              INSERT INTO pay_flow_history (flow_id, biz_key, attempt_no, trade_order_no,
-                     refund_order_no, from_status, to_status, version, trigger_source,
-                     result_class, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-              """,
-              ps -> {
-                int i = 1;
-                ps.setLong(i++, created.id());
-                ps.setString(i++, created.goal().bizKey());
-                ps.setInt(i++, created.attemptNo());
-                ps.setString(i++, created.tradeOrderNo());
-                ps.setString(i++, created.refundOrderNo());
-                ps.setString(i++, start ? FlowStatus.WAIT_PAY.name() : null);
-                ps.setString(i++, (start ? FlowStatus.PAYING : FlowStatus.WAIT_PAY).name());
-                ps.setInt(i++, v);
-                ps.setString(i++, TriggerSource.SYNC.name());
-                ps.setString(i++, start ? "START_PAY" : null);
-                ps.setObject(i, ts(now));
-              }),
-          "history of " + created.id());
-    }
   }
 
   private static void insertHistory(
