@@ -165,7 +165,8 @@ public final class EngineRuntime implements AutoCloseable {
       List<Scanner.Claimed> share =
           page.subList(page.size() * s / shares, page.size() * (s + 1) / shares);
       List<PayFlow> rows = share.stream().map(c -> c.trigger().claimed()).toList();
-      Trigger trigger = share.get(0).trigger();
+      Trigger first = share.get(0).trigger();
+      Trigger trigger = Trigger.held(first.source(), first.lease());
       hand(guarded(share.get(0).id(), () -> pages.advancePage(rows, trigger)));
     }
   }
