@@ -13,10 +13,13 @@ import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.service.api.OutputCapture;
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * waiting for a person, over real HTTP: maker/checker by name, the effect through each target's
  * state machine, a stable code and no write for anything else.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class OpsCommandHttpTest {
   private static OpsRig rig;
 
@@ -131,7 +135,9 @@ class OpsCommandHttpTest {
           .isEqualTo("1");
       String audit =
           text(
-              "SELECT string_agg(actor_id || ' ' || action, '; ' ORDER BY id) FROM manual_audit"
+              "SELECT "
+                  + TestSql.stringAgg("actor_id || ' ' || action", "; ", "id")
+                  + " FROM manual_audit"
                   + " WHERE target_kind = 'REFUND_ORDER' AND target_id = "
                   + id);
       assertThat(audit).isEqualTo("alice PROPOSE; bob APPROVE");
@@ -331,7 +337,8 @@ class OpsCommandHttpTest {
     assertThat(proposeAndApprove("REFUND_CHARGE", 105).body()).contains("\"result\":\"PENDING\"");
     assertThat(
             text(
-                "SELECT string_agg(attempt_id || ' ' || status, ', ' ORDER BY attempt_id)"
+                "SELECT "
+                    + TestSql.stringAgg("attempt_id || ' ' || status", ", ", "attempt_id")
                     + " FROM attempt_compensation"))
         .isEqualTo("103 KEPT, 104 FINANCE, 105 PENDING");
     assertThat(
