@@ -92,9 +92,13 @@ class RefundBatchHttpTest {
   @BeforeEach
   void reset() throws Exception {
     TestDatabase.get().reset();
-    exec(
-        "TRUNCATE refund_batch_audit, refund_batch_item, refund_batch, refund_order_history,"
-            + " refund_order RESTART IDENTITY CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "refund_batch_audit",
+            "refund_batch_item",
+            "refund_batch",
+            "refund_order_history",
+            "refund_order");
   }
 
   @Test

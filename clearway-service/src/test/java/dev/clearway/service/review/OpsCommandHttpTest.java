@@ -256,8 +256,11 @@ class OpsCommandHttpTest {
         VALUES (1, 'stripe', 'acct_a', 'psp:stripe-a', 'card', 1);
         INSERT INTO payment_order
           (trade_order_no, amount, currency, payment_method, status, created_at, updated_at)
-        SELECT t, 1500, 'EUR', 'card', 'OPEN', now(), now()
-          FROM unnest(ARRAY['T_U', 'T_P', 'T_K', 'T_F', 'T_R']) t;
+        VALUES ('T_U', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_P', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_K', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_F', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_R', 1500, 'EUR', 'card', 'OPEN', now(), now());
         INSERT INTO payment_attempt
           (id, trade_order_no, seq, channel_account_id, origin, provider_idempotency_key,
            create_request_hash, status, result_certainty, amount, currency, payment_method,
@@ -281,7 +284,7 @@ class OpsCommandHttpTest {
         INSERT INTO attempt_compensation
           (attempt_id, trade_order_no, refund_no, amount, status, reason, last_error, due_at,
            created_at, updated_at)
-        SELECT id, trade_order_no, 'CR' || id, 1500, 'MANUAL', 'CHARGED_AFTER_FAILURE',
+        SELECT id, trade_order_no, CONCAT('CR', id), 1500, 'MANUAL', 'CHARGED_AFTER_FAILURE',
                'REFUND_ABNORMAL', now(), now(), now()
           FROM payment_attempt WHERE id IN (103, 104, 105);
         """);

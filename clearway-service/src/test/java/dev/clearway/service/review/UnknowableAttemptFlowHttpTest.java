@@ -315,7 +315,11 @@ class UnknowableAttemptFlowHttpTest {
                     + flowId
                     + " ORDER BY id DESC LIMIT 1"))
         .isEqualTo("PAYING>PAY_FAIL MANUAL_CONFIRMED_FAILED");
-    assertThat(attemptOf(flowId, "status || ' ' || failover_eligible")).isEqualTo("FAILED false");
+    assertThat(
+            attemptOf(
+                flowId,
+                "status || ' ' || CASE WHEN failover_eligible THEN 'true' ELSE 'false' END"))
+        .isEqualTo("FAILED false");
     // One attempt only: a confirmed failure is not a channel failure, nothing fails over.
     assertThat(text("SELECT count(*) FROM payment_attempt")).isEqualTo("1");
     assertThat(
