@@ -309,8 +309,7 @@ class ChannelConsoleHttpTest {
    */
   private static void insertOutage() {
     RunningApi.execute(
-        TestSql.withIntervals(
-            """
+        """
         INSERT INTO channel_account
           (id, channel, account_ref, failure_domain, payment_methods, priority)
         VALUES (1, 'stripe', 'acct_a', 'psp:stripe-a', 'card', 1),
@@ -367,7 +366,7 @@ class ChannelConsoleHttpTest {
            created_at, updated_at)
         VALUES (201, 'T_2', 'CR201', 990, 'MANUAL', 'LATE_SUCCESS', 'refund_abnormal',
                 now(), now() - interval '1 hour', now());
-        """));
+        """);
     RunningApi.insertFlows(
         """
         merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,

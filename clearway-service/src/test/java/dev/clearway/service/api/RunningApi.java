@@ -156,10 +156,13 @@ final class RunningApi implements AutoCloseable {
     TestDatabase.get().truncate("idempotency_key");
   }
 
-  /** Runs statements, each ended by a semicolon at the end of a line. */
+  /**
+   * Runs statements, each ended by a semicolon at the end of a line; their interval literals
+   * written for the database under test ({@link TestSql#withIntervals}).
+   */
   static void execute(String sql) {
     try (Connection c = TestDatabase.get().dataSource().getConnection()) {
-      TestSql.executeEach(c, sql);
+      TestSql.executeEach(c, TestSql.withIntervals(sql));
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
     }
