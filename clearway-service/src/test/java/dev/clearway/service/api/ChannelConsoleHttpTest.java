@@ -274,7 +274,8 @@ class ChannelConsoleHttpTest {
           (id, trade_order_no, seq, channel_account_id, origin, provider_idempotency_key,
            create_request_hash, status, result_certainty, amount, currency, payment_method,
            created_at, updated_at)
-        SELECT 1000 + g, CONCAT('T_p', g), 1, 2, 'INITIAL', CONCAT('kp', g), repeat('0', 64), 'FAILED',
+        SELECT 1000 + g, CONCAT('T_p', g), 1, 2, 'INITIAL', CONCAT('kp', g), repeat('0', 64),
+               'FAILED',
                'DEFINITE_FAILURE', 990, 'CNY', 'wallet', now(), now()
           FROM %1$s;
         INSERT INTO recovery_task
@@ -287,8 +288,8 @@ class ChannelConsoleHttpTest {
         INSERT INTO attempt_compensation
           (attempt_id, trade_order_no, refund_no, amount, status, reason, due_at, created_at,
            updated_at)
-        SELECT 1000 + g, CONCAT('T_p', g), CONCAT('CRp', g), 990, 'MANUAL', 'LATE_SUCCESS', now(), now(),
-               now()
+        SELECT 1000 + g, CONCAT('T_p', g), CONCAT('CRp', g), 990, 'MANUAL', 'LATE_SUCCESS', now(),
+               now(), now()
           FROM %1$s;
         INSERT INTO provider_evidence
           (attempt_id, source, operation, certainty, request_id, observed_at)

@@ -130,7 +130,8 @@ class OpsListsHttpTest {
           FROM %2$s;
         INSERT INTO manual_audit
           (command_id, flow_id, target_id, actor_id, role, action, detail, at)
-        SELECT g, %1$d, %1$d, 'olivia', 'OPERATOR', 'PROPOSE', CONCAT('RESUME ticket OPS-', g), now()
+        SELECT g, %1$d, %1$d, 'olivia', 'OPERATOR', 'PROPOSE', CONCAT('RESUME ticket OPS-', g),
+               now()
           FROM %2$s;
         """
             .formatted(flowId, TestSql.series(1, ROWS, "g")));
