@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.store.testing.TestDatabase;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -14,6 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
  * racing the recovery workers, a crashed worker's leases, WeChat customers who never pay and whose
  * orders are closed. The invariants are read from the database and the PSP ledgers.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ChannelChaosTest {
 
   @Test

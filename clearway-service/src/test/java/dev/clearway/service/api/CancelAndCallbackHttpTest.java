@@ -3,12 +3,14 @@ package dev.clearway.service.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.signature.WebhookSignature;
+import dev.clearway.store.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * charge lands; a confirmed charge refuses the cancel; callbacks are verified, stored once,
  * acknowledged, and never change a flow by themselves.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class CancelAndCallbackHttpTest {
   private static final String SECRET = "whsec_test_cancel_callbacks";
   private static RunningApi api;

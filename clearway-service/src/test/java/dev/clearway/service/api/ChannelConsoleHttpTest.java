@@ -6,6 +6,8 @@ import static dev.clearway.service.api.RunningApi.OPERATOR_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.service.api.RunningApi.Answer;
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
@@ -13,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -21,6 +24,7 @@ import tools.jackson.databind.JsonNode;
  * its unknown share and recovery backlog, the oldest tasks, an order's evidence timeline; 422 for a
  * malformed trade order number, 404 for an unknown one; no key 401, a merchant key 403.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ChannelConsoleHttpTest {
   private static final String CHANNELS = "/ops/console/channels";
 
@@ -41,10 +45,17 @@ class ChannelConsoleHttpTest {
   @BeforeEach
   void clean() {
     RunningApi.resetDatabase();
-    RunningApi.execute(
-        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-            + " payment_order, channel_account CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt",
+            "payment_order",
+            "channel_account");
   }
 
   private static Answer get(String path, String key) {
@@ -257,33 +268,38 @@ class ChannelConsoleHttpTest {
         """
         INSERT INTO payment_order
           (trade_order_no, amount, currency, payment_method, status, created_at, updated_at)
-        SELECT 'T_p' || g, 990, 'CNY', 'wallet', 'OPEN', now(), now()
-          FROM generate_series(1, 130) g;
+        SELECT CONCAT('T_p', g), 990, 'CNY', 'wallet', 'OPEN', now(), now()
+          FROM %1$s;
         INSERT INTO payment_attempt
           (id, trade_order_no, seq, channel_account_id, origin, provider_idempotency_key,
            create_request_hash, status, result_certainty, amount, currency, payment_method,
            created_at, updated_at)
-        SELECT 1000 + g, 'T_p' || g, 1, 2, 'INITIAL', 'kp' || g, repeat('0', 64), 'FAILED',
+        SELECT 1000 + g, CONCAT('T_p', g), 1, 2, 'INITIAL', CONCAT('kp', g), repeat('0', 64),
+               'FAILED',
                'DEFINITE_FAILURE', 990, 'CNY', 'wallet', now(), now()
-          FROM generate_series(1, 130) g;
+          FROM %1$s;
         INSERT INTO recovery_task
           (attempt_id, channel_account_id, status, strategy, due_at, attempt_count,
            policy_version, created_at, updated_at)
         SELECT 1000 + g, 2, 'READY', 'QUERY',
-               date_trunc('second', now()) + make_interval(mins => greatest(g, 5)), 0, 'v3',
+               %2$s + %3$s, 0, 'v3',
                now(), now()
-          FROM generate_series(1, 130) g;
+          FROM %1$s;
         INSERT INTO attempt_compensation
           (attempt_id, trade_order_no, refund_no, amount, status, reason, due_at, created_at,
            updated_at)
-        SELECT 1000 + g, 'T_p' || g, 'CRp' || g, 990, 'MANUAL', 'LATE_SUCCESS', now(), now(),
-               now()
-          FROM generate_series(1, 130) g;
+        SELECT 1000 + g, CONCAT('T_p', g), CONCAT('CRp', g), 990, 'MANUAL', 'LATE_SUCCESS', now(),
+               now(), now()
+          FROM %1$s;
         INSERT INTO provider_evidence
           (attempt_id, source, operation, certainty, request_id, observed_at)
-        SELECT 102, 'QUERY', 'RETRIEVE', 'UNKNOWN', 'req-p' || g, now()
-          FROM generate_series(1, 130) g;
-        """);
+        SELECT 102, 'QUERY', 'RETRIEVE', 'UNKNOWN', CONCAT('req-p', g), now()
+          FROM %1$s;
+        """
+            .formatted(
+                TestSql.series(1, 130, "g"),
+                TestSql.nowToTheSecond(),
+                TestSql.interval("greatest(g, 5)", "minute")));
   }
 
   /**
@@ -351,14 +367,18 @@ class ChannelConsoleHttpTest {
            created_at, updated_at)
         VALUES (201, 'T_2', 'CR201', 990, 'MANUAL', 'LATE_SUCCESS', 'refund_abnormal',
                 now(), now() - interval '1 hour', now());
-        INSERT INTO pay_flow
-          (merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,
-           biz_deadline_time, next_retry_time, trade_order_no, refund_order_no, created_at,
-           updated_at)
-        VALUES ('shop-a', 1, 'renewal', 'console-1', 1, 'BIZ_SUCCESS', 1500, 'EUR', now(), now(),
-                'T_1', 'r_T_1', now(), now()),
-               ('shop-b', 2, 'renewal', 'console-2', 1, 'BIZ_SUCCESS', 990, 'CNY', now(), now(),
-                'T_2', 'r_T_2', now(), now());
+        """);
+    RunningApi.insertFlows(
+        """
+        merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,
+        biz_deadline_time, next_retry_time, trade_order_no, refund_order_no, created_at,
+        updated_at""",
+        """
+        SELECT 'shop-a', 1, 'renewal', 'console-1', 1, 'BIZ_SUCCESS', 1500, 'EUR', now(), now(),
+               'T_1', 'r_T_1', now(), now()
+        UNION ALL
+        SELECT 'shop-b', 2, 'renewal', 'console-2', 1, 'BIZ_SUCCESS', 990, 'CNY', now(), now(),
+               'T_2', 'r_T_2', now(), now()
         """);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.service.api.RunningApi.Answer;
 import dev.clearway.service.api.RunningApi.Payment;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * key ends with exactly one flow, every success for a key names that flow, the others are refused
  * with 409 or 422, and nothing fails.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class IdempotencyStormHttpTest {
   private static final int KEYS = 20;
   private static final int REQUESTS_PER_KEY = 10;

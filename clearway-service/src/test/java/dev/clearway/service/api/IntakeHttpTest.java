@@ -2,12 +2,14 @@ package dev.clearway.service.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * intake on both, refusals write nothing, everything on existing flows goes on, and every change is
  * audited.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class IntakeHttpTest {
   private static RunningApi nodeA;
   private static RunningApi nodeB;

@@ -9,11 +9,13 @@ import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.core.signature.WebhookSignature;
+import dev.clearway.store.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * they arrive; a charge no callback reports is found by the service's own sweep; both are listed
  * for operators.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class LateChargeHttpTest {
   private static final String SECRET = "whsec_test_late_charges";
   private static final long USER = 701;

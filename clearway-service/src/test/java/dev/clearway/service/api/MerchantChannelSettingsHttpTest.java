@@ -18,6 +18,7 @@ import dev.clearway.sim.psp.wechat.RefundBehaviour;
 import dev.clearway.sim.psp.wechat.WechatSimKeys;
 import dev.clearway.sim.psp.wechat.WechatSimOptions;
 import dev.clearway.sim.psp.wechat.WechatSimServer;
+import dev.clearway.store.testing.TestDatabase;
 import java.net.URI;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,6 +40,7 @@ import org.junit.jupiter.api.Test;
  * written at start, and a payment of that merchant routes through the platform's WeChat Pay
  * service-provider account with the configured sub_mchid, by the methods enabled there only.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class MerchantChannelSettingsHttpTest {
   private static final String MERCHANT = "shop-cfg";
   private static final String MERCHANT_API_KEY = "mk_test_shopcfg_5e7a9c1b3d";

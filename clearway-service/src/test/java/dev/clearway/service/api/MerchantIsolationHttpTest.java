@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.service.api.RunningApi.Answer;
 import dev.clearway.service.api.RunningApi.Payment;
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,6 +15,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -22,6 +25,7 @@ import tools.jackson.databind.JsonNode;
  * the same business goal and the same Idempotency-Key belong to each merchant separately; a list is
  * bounded and pages newest first.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class MerchantIsolationHttpTest {
   private static final String KEY_A = "shop_a_key_5c1e9a7b3d2f4e6a";
   private static final String KEY_B = "shop_b_key_8e2d4c6a0f1b3e5d";
@@ -43,7 +47,7 @@ class MerchantIsolationHttpTest {
   @BeforeEach
   void reset() {
     RunningApi.resetDatabase();
-    RunningApi.execute("TRUNCATE refund_order, refund_order_history CASCADE");
+    TestDatabase.get().truncate("refund_order", "refund_order_history");
   }
 
   @Test
@@ -171,17 +175,15 @@ class MerchantIsolationHttpTest {
 
   /** {@code n} closed attempts of one business key, one per user, written as a backfill would. */
   private static void insertFlows(String merchant, String bizKey, int n) {
-    RunningApi.execute(
-        "INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no, status, amount,"
-            + " currency, biz_deadline_time, next_retry_time, created_at, updated_at)"
-            + " SELECT '"
+    RunningApi.insertFlows(
+        "merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,"
+            + " biz_deadline_time, next_retry_time, created_at, updated_at",
+        "SELECT '"
             + merchant
             + "', 9000 + g, 'renewal', '"
             + bizKey
-            + "', 1, 'CLOSED', 100, 'CNY', now(), now(), now(), now()"
-            + " FROM generate_series(1, "
-            + n
-            + ") g");
+            + "', 1, 'CLOSED', 100, 'CNY', now(), now(), now(), now() FROM "
+            + TestSql.series(1, n, "g"));
   }
 
   private static Answer pay(String key, String idempotencyKey, Payment payment) {

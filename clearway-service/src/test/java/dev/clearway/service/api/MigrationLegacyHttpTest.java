@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.clearway.store.testing.TestDatabase;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -23,6 +24,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * lets the attempt be created, and a store that is slow, stalls its body or answers 5xx is unknown:
  * 503 {@code legacy_unknown} and nothing written. Hand-backs and unknowns are counted.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class MigrationLegacyHttpTest {
   private static final Duration PROBE_TIMEOUT = Duration.ofMillis(1_500);
   private static final Duration STUB_DELAY = Duration.ofSeconds(8);

@@ -4,10 +4,13 @@ import static dev.clearway.service.api.RunningApi.APPROVER_KEY;
 import static dev.clearway.service.api.RunningApi.OPERATOR_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -17,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  * exactly once, 400 for a bad cursor or limit; operators and approvers see every merchant and each
  * row names its merchant; the review queue and the ABNORMAL refunds filter by merchant.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class OpsListsHttpTest {
   private static final int ROWS = 130;
   private static final String QUEUE = "/ops/review/flows";
@@ -42,34 +46,41 @@ class OpsListsHttpTest {
   @BeforeEach
   void rows() {
     RunningApi.resetDatabase();
-    RunningApi.execute("TRUNCATE manual_command, manual_audit RESTART IDENTITY");
+    TestDatabase.get().truncate("manual_command", "manual_audit");
+    RunningApi.insertFlows(
+        """
+        merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,
+        biz_deadline_time, next_retry_time, trade_order_no, refund_order_no, review_state,
+        review_reason, created_at, updated_at""",
+        """
+        SELECT CASE WHEN g %% 13 = 0 THEN 'shop-b' ELSE 'shop-a' END, 7000 + g, 'renewal',
+               CONCAT('ops-', g), 1, 'PAYED', 500, 'CNY', now() + %s,
+               now() + %s, CONCAT('t_ops_', g), CONCAT('r_t_ops_', g), 'FROZEN',
+               'BIZ_DONE_WITHOUT_ATTRIBUTION', now(), now()
+          FROM %s
+        """
+            .formatted(
+                TestSql.interval("1 hour"),
+                TestSql.interval("1 day"),
+                TestSql.series(1, ROWS, "g")));
     RunningApi.execute(
         """
-        INSERT INTO pay_flow
-          (merchant_id, user_id, scene, biz_key, attempt_no, status, amount, currency,
-           biz_deadline_time, next_retry_time, trade_order_no, refund_order_no, review_state,
-           review_reason, created_at, updated_at)
-        SELECT CASE WHEN g %% 13 = 0 THEN 'shop-b' ELSE 'shop-a' END, 7000 + g, 'renewal',
-               'ops-' || g, 1, 'PAYED', 500, 'CNY', now() + interval '1 hour',
-               now() + interval '1 day', 't_ops_' || g, 'r_t_ops_' || g, 'FROZEN',
-               'BIZ_DONE_WITHOUT_ATTRIBUTION', now(), now()
-          FROM generate_series(1, %d) g;
         INSERT INTO refund_order
           (flow_id, merchant_id, seq, trade_order_no, refund_no, amount, currency, reason,
            requested_by, idem_key, request_hash, status, next_retry_time, last_error_code,
            created_at, updated_at)
-        SELECT id, merchant_id, 1, trade_order_no, 'a_' || trade_order_no || '_1', 100, 'CNY',
-               'damaged', merchant_id, 'k-' || id, repeat('0', 64), 'ABNORMAL',
-               now() + interval '1 day', 'WALLET_BUSY', now(), now()
+        SELECT id, merchant_id, 1, trade_order_no, CONCAT('a_', trade_order_no, '_1'), 100, 'CNY',
+               'damaged', merchant_id, CONCAT('k-', id), repeat('0', 64), 'ABNORMAL',
+               now() + %1$s, 'WALLET_BUSY', now(), now()
           FROM pay_flow ORDER BY id;
         INSERT INTO late_charge_check
           (flow_id, merchant_id, trade_order_no, source, status, next_check_time, created_at,
            updated_at)
-        SELECT id, merchant_id, trade_order_no, 'SWEEP', 'MANUAL', now() + interval '1 day',
+        SELECT id, merchant_id, trade_order_no, 'SWEEP', 'MANUAL', now() + %1$s,
                now(), now()
           FROM pay_flow ORDER BY id;
         """
-            .formatted(ROWS));
+            .formatted(TestSql.interval("1 day")));
   }
 
   @Test
@@ -110,19 +121,20 @@ class OpsListsHttpTest {
           (flow_id, biz_key, attempt_no, trade_order_no, refund_order_no, from_status, to_status,
            version, trigger_source, created_at)
         SELECT %1$d, 'ops', 1, 't', 'r', 'PAYING', 'PAYED', g, 'SCANNER', now()
-          FROM generate_series(1, %2$d) g;
+          FROM %2$s;
         INSERT INTO manual_command
           (flow_id, target_id, kind, expected_status, expected_version, operator_id, ticket,
            reason, evidence, state, approver_id, result, created_at, decided_at)
-        SELECT %1$d, %1$d, 'RESUME', 'PAYED', 0, 'olivia', 'OPS-' || g, 'r', 'e', 'REJECTED',
+        SELECT %1$d, %1$d, 'RESUME', 'PAYED', 0, 'olivia', CONCAT('OPS-', g), 'r', 'e', 'REJECTED',
                'aaron', 'no', now(), now()
-          FROM generate_series(1, %2$d) g;
+          FROM %2$s;
         INSERT INTO manual_audit
           (command_id, flow_id, target_id, actor_id, role, action, detail, at)
-        SELECT g, %1$d, %1$d, 'olivia', 'OPERATOR', 'PROPOSE', 'RESUME ticket OPS-' || g, now()
-          FROM generate_series(1, %2$d) g;
+        SELECT g, %1$d, %1$d, 'olivia', 'OPERATOR', 'PROPOSE', CONCAT('RESUME ticket OPS-', g),
+               now()
+          FROM %2$s;
         """
-            .formatted(flowId, ROWS));
+            .formatted(flowId, TestSql.series(1, ROWS, "g")));
     String flow = QUEUE + "/" + flowId;
 
     RunningApi.Answer detail = api.call("GET", flow).bearer(OPERATOR_KEY).send();

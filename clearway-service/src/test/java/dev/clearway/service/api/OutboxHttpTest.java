@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.outbox.OutboxEvent;
 import dev.clearway.service.outbox.InProcessEventBus;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A payment through the service publishes its domain events through the outbox relay. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class OutboxHttpTest {
   private static RunningApi api;
   private static final List<OutboxEvent> received = new CopyOnWriteArrayList<>();

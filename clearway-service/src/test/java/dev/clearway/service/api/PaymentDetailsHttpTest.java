@@ -26,6 +26,7 @@ import dev.clearway.sim.psp.wechat.RefundBehaviour;
 import dev.clearway.sim.psp.wechat.WechatSimKeys;
 import dev.clearway.sim.psp.wechat.WechatSimOptions;
 import dev.clearway.sim.psp.wechat.WechatSimServer;
+import dev.clearway.store.testing.TestDatabase;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
@@ -47,6 +48,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -58,6 +60,7 @@ import tools.jackson.databind.JsonNode;
  * notified for the merchant's sub_mchid; rotated platform keys verify, an unknown serial is refused
  * and counted.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class PaymentDetailsHttpTest {
   private static final String MERCHANT = "default";
   private static final String STRIPE_KEY = "sk_test_details";
@@ -159,10 +162,19 @@ class PaymentDetailsHttpTest {
   @BeforeEach
   void clean() {
     RunningApi.resetDatabase();
-    RunningApi.execute(
-        "TRUNCATE payment_attempt_action, payment_method_choice, merchant_channel,"
-            + " payment_attempt_history, provider_evidence, recovery_task, attempt_compensation,"
-            + " channel_refund, channel_webhook_inbox, payment_attempt, payment_order CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_action",
+            "payment_method_choice",
+            "merchant_channel",
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt",
+            "payment_order");
     direct.rotatePlatformKey(PLATFORM_OLD.getPrivate(), "PLATFORM-OLD");
     partner.rotatePlatformKey(PLATFORM_OLD.getPrivate(), "PLATFORM-OLD");
   }

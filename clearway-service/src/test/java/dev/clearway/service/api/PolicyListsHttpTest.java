@@ -17,6 +17,7 @@ import dev.clearway.store.Sql;
 import dev.clearway.store.channel.JdbcRecordedAttempts;
 import dev.clearway.store.channel.JdbcRecoveryPolicyStore;
 import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -34,6 +35,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -43,6 +45,7 @@ import tools.jackson.databind.JsonNode;
  * exactly what the dry run over the whole history in memory reports; the versions and a version's
  * audit trail page newest first with a cursor.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class PolicyListsHttpTest {
   private static final long SEED = 20260301L;
   private static final int ATTEMPTS = 2 * DryRun.PAGE + 345;
@@ -55,7 +58,7 @@ class PolicyListsHttpTest {
 
   @BeforeAll
   static void start() throws Exception {
-    RunningApi.execute("TRUNCATE recovery_policy_event, recovery_policy CASCADE");
+    TestDatabase.get().truncate("recovery_policy_event", "recovery_policy");
     PolicyRegistry registry =
         new PolicyRegistry(
             new JdbcRecoveryPolicyStore(DATA),
@@ -71,15 +74,22 @@ class PolicyListsHttpTest {
     if (api != null) {
       api.close();
     }
-    RunningApi.execute("TRUNCATE recovery_policy_event, recovery_policy CASCADE");
+    TestDatabase.get().truncate("recovery_policy_event", "recovery_policy");
   }
 
   @BeforeEach
   void clean() {
-    RunningApi.execute(
-        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-            + " payment_order, channel_account CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt",
+            "payment_order",
+            "channel_account");
     RunningApi.execute(
         """
         INSERT INTO channel_account
@@ -147,13 +157,17 @@ class PolicyListsHttpTest {
         """
         INSERT INTO recovery_policy
           (version, body, body_sha256, status, created_by, created_at, updated_at)
-        SELECT 'old-' || g, 'x', repeat('0', 64), 'RETIRED', 'olivia',
-               date_trunc('second', now()) - make_interval(days => 30 + greatest(g, 5)), now()
-          FROM generate_series(1, 130) g;
+        SELECT CONCAT('old-', g), 'x', repeat('0', 64), 'RETIRED', 'olivia',
+               %2$s - %3$s, now()
+          FROM %1$s;
         INSERT INTO recovery_policy_event (version, action, actor, reason, at, detail)
-        SELECT 'old-7', 'PAUSE', 'olivia', 'pause ' || g, now(), NULL
-          FROM generate_series(1, 130) g;
-        """);
+        SELECT 'old-7', 'PAUSE', 'olivia', CONCAT('pause ', g), now(), NULL
+          FROM %1$s;
+        """
+            .formatted(
+                TestSql.series(1, 130, "g"),
+                TestSql.nowToTheSecond(),
+                TestSql.interval("30 + greatest(g, 5)", "day")));
     long stored = RunningApi.count("SELECT count(*) FROM recovery_policy");
 
     List<JsonNode> versions =

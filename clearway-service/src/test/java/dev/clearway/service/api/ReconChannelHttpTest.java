@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -38,6 +39,7 @@ import tools.jackson.databind.JsonNode;
  * demand downloads the account's statement from its adapter (a report run), imports it and
  * reconciles the day; the repairs are wired to the channel layer.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ReconChannelHttpTest {
   private static final String OPERATOR = "ok_channel_recon_4b7e1d9a2c";
   private static StripeSimServer psp;
@@ -48,10 +50,17 @@ class ReconChannelHttpTest {
   static void start() {
     RunningApi.resetDatabase();
     ReconSeed.reset();
-    RunningApi.execute(
-        "TRUNCATE payment_attempt_history, provider_evidence, recovery_task,"
-            + " attempt_compensation, channel_refund, channel_webhook_inbox, payment_attempt,"
-            + " payment_order, channel_account CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "payment_attempt_history",
+            "provider_evidence",
+            "recovery_task",
+            "attempt_compensation",
+            "channel_refund",
+            "channel_webhook_inbox",
+            "payment_attempt",
+            "payment_order",
+            "channel_account");
     psp = StripeSimServer.start(StripeSimOptions.defaults("sk_test_recon", "whsec_recon"));
     StripeAdapter stripe =
         new StripeAdapter(StripeConfig.of(psp.baseUrl(), "sk_test_recon", "whsec_recon"));

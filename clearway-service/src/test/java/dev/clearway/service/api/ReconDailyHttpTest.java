@@ -6,6 +6,7 @@ import dev.clearway.core.statement.Statement;
 import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementSource;
 import dev.clearway.core.statement.StatementSources;
+import dev.clearway.store.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * is downloaded, imported and reconciled by the service on its own, once; its day shows as the
  * account's last run.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ReconDailyHttpTest {
   private static final List<LocalDate> downloads = new CopyOnWriteArrayList<>();
   private static RunningApi api;

@@ -8,6 +8,7 @@ import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementImporter;
 import dev.clearway.core.statement.StatementSource;
 import dev.clearway.core.statement.StatementSources;
+import dev.clearway.store.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * or reconciles the file imported by hand; the difference it finds waits for a person, shows in the
  * lists, the summary and the metrics, and a second run finds nothing new.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ReconRunHttpTest {
   private static final LocalDate DAY = LocalDate.of(2026, 11, 30);
   private static final String WALLET_FILE =

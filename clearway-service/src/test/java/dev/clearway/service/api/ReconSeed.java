@@ -1,6 +1,7 @@
 package dev.clearway.service.api;
 
 import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,10 +16,17 @@ final class ReconSeed {
 
   /** Empties the reconciliation tables and restarts their ids. */
   static void reset() {
-    RunningApi.execute(
-        "TRUNCATE recon_audit, recon_command, recon_difference_history, recon_difference,"
-            + " recon_run, payment_settlement_history, payment_settlement,"
-            + " statement_line, statement_file RESTART IDENTITY CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "recon_audit",
+            "recon_command",
+            "recon_difference_history",
+            "recon_difference",
+            "recon_run",
+            "payment_settlement_history",
+            "payment_settlement",
+            "statement_line",
+            "statement_file");
   }
 
   /** One difference to seed. */
@@ -138,10 +146,8 @@ final class ReconSeed {
   }
 
   static String text(String sql) {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps = c.prepareStatement(sql);
-        ResultSet rs = ps.executeQuery()) {
-      return rs.next() ? rs.getString(1) : null;
+    try (Connection c = TestDatabase.get().dataSource().getConnection()) {
+      return TestSql.text(c, sql);
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
     }

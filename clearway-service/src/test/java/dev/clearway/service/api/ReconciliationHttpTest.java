@@ -3,12 +3,15 @@ package dev.clearway.service.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.service.api.ReconSeed.Row;
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -18,6 +21,7 @@ import tools.jackson.databind.JsonNode;
  * bad input writes nothing), the differences with filters and paging, the summary's figures, and
  * merchants kept out.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ReconciliationHttpTest {
   /** Olivia's approver key: the operator who proposes also holds the approver role. */
   static final String OLIVIA_APPROVER_KEY = "ak_test_olivia_5e1d7c9b3a0f";
@@ -107,7 +111,9 @@ class ReconciliationHttpTest {
                 .status())
         .isEqualTo(403);
     assertThat(state(id)).isEqualTo("NEEDS_PERSON v0");
-    assertThat(ReconSeed.text("SELECT string_agg(action, ',' ORDER BY id) FROM recon_audit"))
+    assertThat(
+            ReconSeed.text(
+                "SELECT " + TestSql.stringAgg("action", ",", "id") + " FROM recon_audit"))
         .isEqualTo("PROPOSE");
 
     RunningApi.Answer approved =
@@ -123,8 +129,12 @@ class ReconciliationHttpTest {
 
     String audit =
         ReconSeed.text(
-            "SELECT string_agg(actor_id || ' ' || role || ' ' || action || ' ' || coalesce(detail,''),"
-                + " '; ' ORDER BY id) FROM recon_audit WHERE difference_id = "
+            "SELECT "
+                + TestSql.stringAgg(
+                    "actor_id || ' ' || role || ' ' || action || ' ' || coalesce(detail,'')",
+                    "; ",
+                    "id")
+                + " FROM recon_audit WHERE difference_id = "
                 + id);
     assertThat(audit)
         .isEqualTo(
@@ -189,7 +199,9 @@ class ReconciliationHttpTest {
     assertThat(approved.text("state")).isEqualTo("FAILED");
     assertThat(approved.text("result")).isEqualTo("DIFFERENCE_CHANGED");
     assertThat(state(id)).isEqualTo("NEEDS_PERSON v1");
-    assertThat(ReconSeed.text("SELECT string_agg(action, ',' ORDER BY id) FROM recon_audit"))
+    assertThat(
+            ReconSeed.text(
+                "SELECT " + TestSql.stringAgg("action", ",", "id") + " FROM recon_audit"))
         .isEqualTo("PROPOSE,FAIL");
     assertThat(
             ReconSeed.text(

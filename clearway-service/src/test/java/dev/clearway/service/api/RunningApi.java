@@ -8,6 +8,7 @@ import dev.clearway.service.server.ClearwayServer;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -155,12 +156,24 @@ final class RunningApi implements AutoCloseable {
     TestDatabase.get().truncate("idempotency_key");
   }
 
+  /**
+   * Runs statements, each ended by a semicolon at the end of a line; their interval literals
+   * written for the database under test ({@link TestSql#withIntervals}).
+   */
   static void execute(String sql) {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        Statement st = c.createStatement()) {
-      st.execute(sql);
+    try (Connection c = TestDatabase.get().dataSource().getConnection()) {
+      TestSql.executeEach(c, TestSql.withIntervals(sql));
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
+    }
+  }
+
+  /** Plants flows with raw SQL: {@link TestSql#insertFlows}. */
+  static void insertFlows(String columns, String select) {
+    try (Connection c = TestDatabase.get().dataSource().getConnection()) {
+      TestSql.insertFlows(c, columns, select);
+    } catch (SQLException e) {
+      throw new IllegalStateException(select, e);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.clearway.service.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.store.testing.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -12,12 +13,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Two service nodes (two Spring contexts, each its own Tomcat on a free port, engine and workers)
  * on one PostgreSQL database: an Idempotency-Key is one key for the whole deployment.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class SeveralNodesHttpTest {
   private static RunningApi nodeA;
   private static RunningApi nodeB;

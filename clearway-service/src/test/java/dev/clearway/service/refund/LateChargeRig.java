@@ -28,6 +28,7 @@ import dev.clearway.store.JdbcCallbackInbox;
 import dev.clearway.store.latecharge.JdbcLateChargeOps;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import dev.clearway.store.latecharge.JdbcSweepStore;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -62,10 +63,10 @@ final class LateChargeRig {
   private LateChargeRig(RefundTestEngine e, String instance, AtomicLong goals) {
     this.e = e;
     this.goals = goals;
-    this.checks = new JdbcLateChargeStore(e.h.dataSource);
-    this.sweeps = new JdbcSweepStore(e.h.dataSource);
+    this.checks = new JdbcLateChargeStore(e.h.dataSource, TestDatabase.get().dialect());
+    this.sweeps = new JdbcSweepStore(e.h.dataSource, TestDatabase.get().dialect());
     this.ops = new JdbcLateChargeOps(e.h.dataSource);
-    this.inbox = new JdbcCallbackInbox(e.h.dataSource);
+    this.inbox = new JdbcCallbackInbox(e.h.dataSource, TestDatabase.get().dialect());
     this.leases = new LeaseTokens(instance, e.h.clock, RefundTestEngine.CONFIG);
     this.checker =
         new LateChargeChecker(

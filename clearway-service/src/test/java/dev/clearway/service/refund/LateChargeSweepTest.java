@@ -7,9 +7,11 @@ import dev.clearway.core.latecharge.domain.LateChargeCheck;
 import dev.clearway.core.latecharge.domain.LateChargeStatus;
 import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.core.latecharge.domain.SweepSchedule;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * they ended, so that a charge no callback reports is still found and refunded; its memory is in
  * the database, so a restarted process neither starts over nor skips anything.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class LateChargeSweepTest {
   private LateChargeRig rig;
 

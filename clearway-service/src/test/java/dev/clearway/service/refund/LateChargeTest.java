@@ -15,9 +15,11 @@ import dev.clearway.core.refund.domain.RefundKind;
 import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.sim.SimulatedCrash;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * handed to a person when the wallet never answers within the budget. A worker that lost its lease
  * writes nothing.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class LateChargeTest {
   private LateChargeRig rig;
 

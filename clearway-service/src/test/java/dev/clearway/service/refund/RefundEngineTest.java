@@ -19,6 +19,7 @@ import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.service.testkit.RecordingWakeups.Wakeup;
 import dev.clearway.service.testkit.ScriptedWallet;
 import dev.clearway.sim.LedgerEntry;
+import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,12 +29,14 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The refund advancer and scanner against real PostgreSQL and a scripted, idempotent wallet: every
  * path ends on a legal state, and the wallet executes each refund number at most once.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class RefundEngineTest {
   private RefundTestEngine e;
 

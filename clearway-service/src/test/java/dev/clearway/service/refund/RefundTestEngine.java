@@ -23,11 +23,11 @@ import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.service.testkit.RecordingWakeups;
 import dev.clearway.sim.SimulatedCrash;
 import dev.clearway.store.refund.JdbcRefundStore;
+import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +68,7 @@ final class RefundTestEngine {
 
   private RefundTestEngine(EngineHarness h, WalletGateway wallet) {
     this.h = h;
-    this.refunds = new JdbcRefundStore(h.dataSource);
+    this.refunds = new JdbcRefundStore(h.dataSource, TestDatabase.get().dialect());
     this.leases = new LeaseTokens("r", h.clock, CONFIG);
     this.advancer =
         new RefundAdvancer(refunds, h.store, wallet, wakeups, events, leases, CONFIG, h.clock);
@@ -89,13 +89,7 @@ final class RefundTestEngine {
   }
 
   static void truncateRefunds(EngineHarness h) {
-    try (Connection c = h.dataSource.getConnection();
-        Statement st = c.createStatement()) {
-      st.execute(
-          "TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY CASCADE");
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    TestDatabase.get().truncate("refund_order_history", "refund_order", "outbox_event");
   }
 
   /** A flow paid and granted through the payment engine: BIZ_SUCCESS, charged at the wallet. */

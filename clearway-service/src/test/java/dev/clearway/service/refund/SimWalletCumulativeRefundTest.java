@@ -9,6 +9,7 @@ import dev.clearway.core.flow.port.WalletGateway.RefundRequest;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.LedgerEntry;
 import dev.clearway.sim.SimWallet;
+import dev.clearway.store.testing.TestDatabase;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +18,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The simulated wallet refuses a new refund number that would refund more than was charged. */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class SimWalletCumulativeRefundTest {
   private final SimWallet wallet = new SimWallet(FaultPlan.none(), Clock.systemUTC());
 

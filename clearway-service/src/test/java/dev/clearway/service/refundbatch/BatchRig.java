@@ -15,6 +15,8 @@ import dev.clearway.service.testkit.EngineHarness;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.refundbatch.JdbcBatchRunStore;
 import dev.clearway.store.refundbatch.JdbcRefundBatchCommands;
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,15 +38,21 @@ final class BatchRig {
   static final EngineConfig CONFIG = EngineConfig.compressed();
 
   final EngineHarness h = EngineHarness.fresh(CONFIG);
-  final JdbcRefundStore refunds = new JdbcRefundStore(h.dataSource);
+  final JdbcRefundStore refunds = new JdbcRefundStore(h.dataSource, TestDatabase.get().dialect());
   final RefundService refundService;
-  final RefundBatchCommands commands = new JdbcRefundBatchCommands(h.dataSource);
-  final JdbcBatchRunStore runStore = new JdbcBatchRunStore(h.dataSource);
+  final RefundBatchCommands commands =
+      new JdbcRefundBatchCommands(h.dataSource, TestDatabase.get().dialect());
+  final JdbcBatchRunStore runStore =
+      new JdbcBatchRunStore(h.dataSource, TestDatabase.get().dialect());
 
   BatchRig() {
-    exec(
-        "TRUNCATE refund_batch_audit, refund_batch_item, refund_batch, refund_order_history,"
-            + " refund_order RESTART IDENTITY CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "refund_batch_audit",
+            "refund_batch_item",
+            "refund_batch",
+            "refund_order_history",
+            "refund_order");
     LeaseTokens leases = new LeaseTokens("r", h.clock, CONFIG);
     RefundAdvancer advancer =
         new RefundAdvancer(
@@ -55,34 +63,31 @@ final class BatchRig {
   /** {@code n} BIZ_SUCCESS payments of the scene, charged at the wallet; returns their ids. */
   List<Long> paidGoals(int n, String scene) {
     List<Long> ids = new ArrayList<>();
-    try (Connection c = h.dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                """
-                INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,
-                       trade_order_no, refund_order_no, status, version, amount, currency,
-                       biz_deadline_time, next_retry_time, created_at, updated_at)
-                SELECT ?, 7000 + g, ?, ? || '-' || g, 1, 't_' || ? || '_' || g,
-                       'r_t_' || ? || '_' || g, 'BIZ_SUCCESS', 3, ?, 'CNY', ?, ?, ?, ?
-                  FROM generate_series(1, ?) g
-                RETURNING id, trade_order_no
-                """)) {
-      Object t0 = EngineHarness.T0.atOffset(java.time.ZoneOffset.UTC);
-      ps.setString(1, MERCHANT);
-      ps.setString(2, scene);
-      ps.setString(3, scene);
-      ps.setString(4, scene);
-      ps.setString(5, scene);
-      ps.setLong(6, AMOUNT);
-      ps.setObject(7, t0);
-      ps.setObject(8, t0);
-      ps.setObject(9, t0);
-      ps.setObject(10, t0);
-      ps.setInt(11, n);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          ids.add(rs.getLong(1));
-          h.wallet.pay(new ChargeRequest(rs.getString(2), 7000, AMOUNT, "CNY"));
+    String t0 = TestSql.timestamp(EngineHarness.T0);
+    try (Connection c = h.dataSource.getConnection()) {
+      TestSql.insertFlows(
+          c,
+          """
+          merchant_id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no,
+          status, version, amount, currency, biz_deadline_time, next_retry_time, created_at,
+          updated_at""",
+          """
+          SELECT '%1$s', 7000 + g, '%2$s', CONCAT('%2$s-', g), 1, CONCAT('t_%2$s_', g),
+                 CONCAT('r_t_%2$s_', g), 'BIZ_SUCCESS', 3, %3$d, 'CNY', %4$s, %4$s, %4$s, %4$s
+            FROM %5$s
+          """
+              .formatted(MERCHANT, scene, AMOUNT, t0, TestSql.series(1, n, "g")));
+      try (PreparedStatement ps =
+          c.prepareStatement(
+              "SELECT id, trade_order_no FROM pay_flow WHERE merchant_id = ? AND scene = ?"
+                  + " ORDER BY id")) {
+        ps.setString(1, MERCHANT);
+        ps.setString(2, scene);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            ids.add(rs.getLong(1));
+            h.wallet.pay(new ChargeRequest(rs.getString(2), 7000, AMOUNT, "CNY"));
+          }
         }
       }
     } catch (SQLException e) {
@@ -91,7 +96,7 @@ final class BatchRig {
     // 10,000 rows appear at once in tables the earlier tests left small: a real database's
     // autovacuum analyzes them after such a load, and without it the planner would take the
     // proposal's join for a join of a few rows and scan the flows once per flow.
-    exec("ANALYZE pay_flow_fact, pay_flow_state, payment_attempt");
+    exec(TestSql.analyze("pay_flow_fact", "pay_flow_state", "payment_attempt"));
     return ids;
   }
 

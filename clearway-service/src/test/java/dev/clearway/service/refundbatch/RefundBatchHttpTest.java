@@ -10,6 +10,7 @@ import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,11 +22,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -36,6 +37,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * input refused with stable codes and nothing written, roles, one open batch per scene, pause and
  * resume, and a batch run by the node's runner through the refund engine to its report.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class RefundBatchHttpTest {
   private static final String OPERATOR_ALICE = "op-alice-key-b47c1d";
   private static final String APPROVER_ALICE = "ap-alice-key-2e9f5a";
@@ -90,9 +92,13 @@ class RefundBatchHttpTest {
   @BeforeEach
   void reset() throws Exception {
     TestDatabase.get().reset();
-    exec(
-        "TRUNCATE refund_batch_audit, refund_batch_item, refund_batch, refund_order_history,"
-            + " refund_order RESTART IDENTITY CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "refund_batch_audit",
+            "refund_batch_item",
+            "refund_batch",
+            "refund_order_history",
+            "refund_order");
   }
 
   @Test
@@ -285,32 +291,27 @@ class RefundBatchHttpTest {
 
   /** {@code n} BIZ_SUCCESS payments of the merchant's scene, charged at the wallet. */
   private static void paidGoals(String scene, int n) throws SQLException {
-    Instant now = Instant.now();
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                """
-                INSERT INTO pay_flow (merchant_id, user_id, scene, biz_key, attempt_no,
-                       trade_order_no, refund_order_no, status, version, amount, currency,
-                       biz_deadline_time, next_retry_time, created_at, updated_at)
-                SELECT ?, 42, ?, 'k' || g, 1, 't_' || ? || '_' || g, 'r_t_' || ? || '_' || g,
-                       'BIZ_SUCCESS', 3, 900, 'CNY', ?, ?, ?, ?
-                  FROM generate_series(1, ?) g
-                RETURNING trade_order_no
-                """)) {
-      Object t = now.atOffset(ZoneOffset.UTC);
-      ps.setString(1, MERCHANT);
-      ps.setString(2, scene);
-      ps.setString(3, scene);
-      ps.setString(4, scene);
-      ps.setObject(5, t);
-      ps.setObject(6, t);
-      ps.setObject(7, t);
-      ps.setObject(8, t);
-      ps.setInt(9, n);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          wallet.pay(new ChargeRequest(rs.getString(1), 42, 900, "CNY"));
+    String now = TestSql.timestamp(Instant.now());
+    try (Connection c = TestDatabase.get().dataSource().getConnection()) {
+      TestSql.insertFlows(
+          c,
+          """
+          merchant_id, user_id, scene, biz_key, attempt_no, trade_order_no, refund_order_no,
+          status, version, amount, currency, biz_deadline_time, next_retry_time, created_at,
+          updated_at""",
+          """
+          SELECT '%1$s', 42, '%2$s', CONCAT('k', g), 1, CONCAT('t_%2$s_', g),
+                 CONCAT('r_t_%2$s_', g), 'BIZ_SUCCESS', 3, 900, 'CNY', %3$s, %3$s, %3$s, %3$s
+            FROM %4$s
+          """
+              .formatted(MERCHANT, scene, now, TestSql.series(1, n, "g")));
+      try (PreparedStatement ps =
+          c.prepareStatement("SELECT trade_order_no FROM pay_flow WHERE scene = ? ORDER BY id")) {
+        ps.setString(1, scene);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            wallet.pay(new ChargeRequest(rs.getString(1), 42, 900, "CNY"));
+          }
         }
       }
     }

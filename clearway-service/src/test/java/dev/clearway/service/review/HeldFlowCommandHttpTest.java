@@ -13,18 +13,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.ReviewState;
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Flows a person holds, over real HTTP: a frozen flow takes each resolution the state machine
  * allows from its status and nothing else; an escalated flow is retried at once on RESUME.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class HeldFlowCommandHttpTest {
   private static OpsRig rig;
 
@@ -132,7 +136,9 @@ class HeldFlowCommandHttpTest {
     // Retry budget spent: escalated, next retry at the escalated interval, an hour away.
     sql(
         "UPDATE pay_flow SET review_state = 'ESCALATED', review_reason = 'RETRY_BUDGET_SPENT',"
-            + " next_retry_time = now() + interval '1 hour', lease_owner = NULL,"
+            + " next_retry_time = now() + "
+            + TestSql.interval("1 hour")
+            + ", lease_owner = NULL,"
             + " version = version + 1 WHERE id = "
             + flow.id());
     Instant asked = Instant.now();

@@ -13,10 +13,13 @@ import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.service.api.OutputCapture;
+import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * waiting for a person, over real HTTP: maker/checker by name, the effect through each target's
  * state machine, a stable code and no write for anything else.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class OpsCommandHttpTest {
   private static OpsRig rig;
 
@@ -131,7 +135,9 @@ class OpsCommandHttpTest {
           .isEqualTo("1");
       String audit =
           text(
-              "SELECT string_agg(actor_id || ' ' || action, '; ' ORDER BY id) FROM manual_audit"
+              "SELECT "
+                  + TestSql.stringAgg("actor_id || ' ' || action", "; ", "id")
+                  + " FROM manual_audit"
                   + " WHERE target_kind = 'REFUND_ORDER' AND target_id = "
                   + id);
       assertThat(audit).isEqualTo("alice PROPOSE; bob APPROVE");
@@ -250,8 +256,11 @@ class OpsCommandHttpTest {
         VALUES (1, 'stripe', 'acct_a', 'psp:stripe-a', 'card', 1);
         INSERT INTO payment_order
           (trade_order_no, amount, currency, payment_method, status, created_at, updated_at)
-        SELECT t, 1500, 'EUR', 'card', 'OPEN', now(), now()
-          FROM unnest(ARRAY['T_U', 'T_P', 'T_K', 'T_F', 'T_R']) t;
+        VALUES ('T_U', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_P', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_K', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_F', 1500, 'EUR', 'card', 'OPEN', now(), now()),
+               ('T_R', 1500, 'EUR', 'card', 'OPEN', now(), now());
         INSERT INTO payment_attempt
           (id, trade_order_no, seq, channel_account_id, origin, provider_idempotency_key,
            create_request_hash, status, result_certainty, amount, currency, payment_method,
@@ -275,7 +284,7 @@ class OpsCommandHttpTest {
         INSERT INTO attempt_compensation
           (attempt_id, trade_order_no, refund_no, amount, status, reason, last_error, due_at,
            created_at, updated_at)
-        SELECT id, trade_order_no, 'CR' || id, 1500, 'MANUAL', 'CHARGED_AFTER_FAILURE',
+        SELECT id, trade_order_no, CONCAT('CR', id), 1500, 'MANUAL', 'CHARGED_AFTER_FAILURE',
                'REFUND_ABNORMAL', now(), now(), now()
           FROM payment_attempt WHERE id IN (103, 104, 105);
         """);
@@ -331,7 +340,8 @@ class OpsCommandHttpTest {
     assertThat(proposeAndApprove("REFUND_CHARGE", 105).body()).contains("\"result\":\"PENDING\"");
     assertThat(
             text(
-                "SELECT string_agg(attempt_id || ' ' || status, ', ' ORDER BY attempt_id)"
+                "SELECT "
+                    + TestSql.stringAgg("attempt_id || ' ' || status", ", ", "attempt_id")
                     + " FROM attempt_compensation"))
         .isEqualTo("103 KEPT, 104 FINANCE, 105 PENDING");
     assertThat(

@@ -16,13 +16,12 @@ import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -104,10 +103,19 @@ final class OpsRig implements AutoCloseable {
   /** Empties the flow, refund, channel and command tables. */
   static void reset() throws Exception {
     TestDatabase.get().reset();
-    sql(
-        "TRUNCATE manual_command, manual_audit, refund_order_history, attempt_compensation,"
-            + " recovery_task, payment_attempt_history, provider_evidence, channel_refund,"
-            + " payment_attempt, payment_order, channel_account RESTART IDENTITY CASCADE");
+    TestDatabase.get()
+        .truncate(
+            "manual_command",
+            "manual_audit",
+            "refund_order_history",
+            "attempt_compensation",
+            "recovery_task",
+            "payment_attempt_history",
+            "provider_evidence",
+            "channel_refund",
+            "payment_attempt",
+            "payment_order",
+            "channel_account");
   }
 
   HttpResponse<String> call(String method, String path, String key, String json) throws Exception {
@@ -143,17 +151,14 @@ final class OpsRig implements AutoCloseable {
   }
 
   static void sql(String statements) throws Exception {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        Statement st = c.createStatement()) {
-      st.execute(statements);
+    try (Connection c = TestDatabase.get().dataSource().getConnection()) {
+      TestSql.executeEach(c, TestSql.withIntervals(statements));
     }
   }
 
   static String text(String query) throws Exception {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(query)) {
-      return rs.next() ? rs.getString(1) : null;
+    try (Connection c = TestDatabase.get().dataSource().getConnection()) {
+      return TestSql.text(c, query);
     }
   }
 

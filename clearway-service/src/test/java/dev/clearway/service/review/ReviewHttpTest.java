@@ -21,6 +21,7 @@ import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.testing.TestDatabase;
+import dev.clearway.store.testing.TestSql;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,6 +34,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -42,6 +44,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Manual review over real HTTP: the queue, maker/checker (a command takes effect only after a
  * second, different person approves it), commands through the state machine, and the audit.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class ReviewHttpTest {
   private static final String OPERATOR_ALICE = "op-alice-key-5d1f9b";
   private static final String APPROVER_ALICE = "ap-alice-key-8c2e4a";
@@ -99,10 +102,7 @@ class ReviewHttpTest {
   @BeforeEach
   void reset() throws Exception {
     TestDatabase.get().reset();
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        Statement st = c.createStatement()) {
-      st.execute("TRUNCATE manual_command, manual_audit RESTART IDENTITY");
-    }
+    TestDatabase.get().truncate("manual_command", "manual_audit");
   }
 
   /** A charged flow whose business fact contradicted itself: PAYED and frozen. */
@@ -205,8 +205,11 @@ class ReviewHttpTest {
       // The audit trail and the log name people, never their keys.
       String stored =
           text(
-              "SELECT string_agg(actor_id || ' ' || action || ' ' || coalesce(detail, ''), '; ')"
-                  + " || ' | ' || (SELECT string_agg(operator_id || ' ' || approver_id, '; ')"
+              "SELECT "
+                  + TestSql.stringAgg(
+                      "actor_id || ' ' || action || ' ' || coalesce(detail, '')", "; ", "id")
+                  + " || ' | ' || (SELECT "
+                  + TestSql.stringAgg("operator_id || ' ' || approver_id", "; ", "id")
                   + " FROM manual_command) FROM manual_audit");
       assertThat(stored).contains("alice PROPOSE", "bob APPROVE", "| alice bob");
       for (String key : new String[] {OPERATOR_ALICE, APPROVER_ALICE, APPROVER_BOB, MERCHANT}) {
@@ -217,10 +220,8 @@ class ReviewHttpTest {
   }
 
   private static String text(String sql) throws Exception {
-    try (Connection c = TestDatabase.get().dataSource().getConnection();
-        Statement st = c.createStatement();
-        java.sql.ResultSet rs = st.executeQuery(sql)) {
-      return rs.next() ? rs.getString(1) : null;
+    try (Connection c = TestDatabase.get().dataSource().getConnection()) {
+      return TestSql.text(c, sql);
     }
   }
 
@@ -375,8 +376,7 @@ class ReviewHttpTest {
             FlowStatus.BIZ_SUCCESS);
     try (Connection c = TestDatabase.get().dataSource().getConnection();
         Statement st = c.createStatement()) {
-      st.execute(
-          "TRUNCATE refund_order_history, refund_order, outbox_event RESTART IDENTITY CASCADE");
+      TestDatabase.get().truncate("refund_order_history", "refund_order", "outbox_event");
       st.execute(
           "INSERT INTO refund_order (flow_id, seq, trade_order_no, refund_no, amount, currency,"
               + " reason, requested_by, idem_key, request_hash, status, next_retry_time,"
@@ -387,7 +387,9 @@ class ReviewHttpTest {
               + "', 'a_"
               + done.tradeOrderNo()
               + "_1', 300, 'CNY', 'damaged', 'm', 'k', repeat('0', 64), 'ABNORMAL',"
-              + " now() + interval '1 hour', 'WALLET_BUSY', now(), now())");
+              + " now() + "
+              + TestSql.interval("1 hour")
+              + ", 'WALLET_BUSY', now(), now())");
     }
 
     HttpResponse<String> summary = call("GET", "/ops/console/summary", OPERATOR_ALICE, null);

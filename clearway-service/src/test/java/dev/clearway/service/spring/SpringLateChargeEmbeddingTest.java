@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Instant;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -39,6 +40,7 @@ import org.springframework.context.annotation.Import;
  * An application that embeds the engine with refunds runs the late-charge checks and the sweep with
  * its context: a charge no callback reports, on an order that ended unpaid, is found and refunded.
  */
+@Tag(TestDatabase.MYSQL_FAMILY)
 class SpringLateChargeEmbeddingTest {
 
   /** A payment team's application with refunds (and so late charges). */
