@@ -155,6 +155,8 @@ final class PaymentBench {
   /** Returns each payment's create-to-terminal latency in microseconds, or -1 if not terminal. */
   private long[] drive(EngineAssembly engine, String tag, int payments) {
     long[] latencies = new long[payments];
+    // A payment whose client thread died with an exception stays not terminal.
+    Arrays.fill(latencies, -1);
     AtomicInteger next = new AtomicInteger();
     Parallel.run(
         concurrency,

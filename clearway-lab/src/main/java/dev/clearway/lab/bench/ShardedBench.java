@@ -46,6 +46,8 @@ public final class ShardedBench {
     long scanStatements;
     long scanBroadcasts;
     long physical;
+    long physicalCommits;
+    long cpuNanos;
 
     void add(PaymentBench.Routed window) {
       PaymentBench.Result r = window.result();
@@ -61,6 +63,8 @@ public final class ShardedBench {
       scanStatements += c.scanStatements();
       scanBroadcasts += c.scanBroadcasts();
       physical += c.physical();
+      physicalCommits += c.physicalCommits();
+      cpuNanos += c.cpuNanos();
     }
 
     double paymentsPerSec() {
@@ -79,7 +83,10 @@ public final class ShardedBench {
     int perWindow = Math.max(1, o.payments() / o.windows());
     Side unsharded = new Side();
     Side sharded = new Side();
-    try (ShardedBenchDatabases dbs = ShardedBenchDatabases.create(o.layout())) {
+    // A ShardingSphere connection keeps the physical connection of every database it has used
+    // until it is closed, and the logical pool never closes it: each physical pool needs as many
+    // connections as the logical pool, or logical connections wait for a physical one.
+    try (ShardedBenchDatabases dbs = ShardedBenchDatabases.create(o.layout(), pool)) {
       err.printf("bench sharded: databases %s%n", dbs.databases());
       try (Database plain = Database.connect(dbs.unshardedUrl(), pool);
           Database shards = Database.connect(dbs.shardedUrl(), pool)) {
@@ -129,6 +136,11 @@ public final class ShardedBench {
         sharded.perPayment(sharded.commits));
     out.printf(
         Locale.ROOT,
+        "JVM CPU ms/payment  %.2f unsharded / %.2f sharded%n",
+        unsharded.cpuNanos / 1e6 / unsharded.converged,
+        sharded.cpuNanos / 1e6 / sharded.converged);
+    out.printf(
+        Locale.ROOT,
         "statements/payment  %.2f unsharded / %.2f sharded, %.3f shards per statement,"
             + " %d broadcasts (scanner: %d statements, %d broadcasts)%n",
         unsharded.perPayment(unsharded.statements),
@@ -157,6 +169,14 @@ public final class ShardedBench {
     json.put("broadcasts", sharded.broadcasts);
     json.put(
         "physicalStatementsPerPayment", BenchJson.fixed(sharded.perPayment(sharded.physical), 3));
+    json.put(
+        "shardedPhysicalCommitsPerPayment",
+        BenchJson.fixed(sharded.perPayment(sharded.physicalCommits), 3));
+    json.put(
+        "unshardedCpuMsPerPayment",
+        BenchJson.fixed(unsharded.cpuNanos / 1e6 / unsharded.converged, 3));
+    json.put(
+        "shardedCpuMsPerPayment", BenchJson.fixed(sharded.cpuNanos / 1e6 / sharded.converged, 3));
     json.put("scanStatements", sharded.scanStatements);
     json.put("scanBroadcasts", sharded.scanBroadcasts);
     json.put("unshardedP99Ms", BenchJson.fixed(unsharded.p99Micros / 1e3, 3));

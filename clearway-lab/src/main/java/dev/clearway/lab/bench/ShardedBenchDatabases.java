@@ -20,9 +20,9 @@ import java.util.regex.Pattern;
  * The databases of one {@code bench sharded} run on the server of a sharding layout (the shipped
  * {@code deploy/sharding/clearway-mariadb.yaml}): one unsharded database and the layout's physical
  * databases, all named {@code clearway_bench_<pid>_<run>_*}. The layout is copied to a temporary
- * YAML with those names and {@link RouteCountingDataSource} as every physical pool; the physical
- * schema is installed by {@link ShardedSchemaInstaller}, the unsharded one by Flyway when the bench
- * connects. {@link #close()} drops every database and the YAML.
+ * YAML with those names, {@link RouteCountingDataSource} as every physical pool and the pools'
+ * sizes given; the physical schema is installed by {@link ShardedSchemaInstaller}, the unsharded
+ * one by Flyway when the bench connects. {@link #close()} drops every database and the YAML.
  */
 final class ShardedBenchDatabases implements AutoCloseable {
   private static final AtomicInteger RUNS = new AtomicInteger();
@@ -41,8 +41,11 @@ final class ShardedBenchDatabases implements AutoCloseable {
     this.yaml = yaml;
   }
 
-  /** Creates the databases from {@code layout} and installs the sharded schema. */
-  static ShardedBenchDatabases create(Path layout) {
+  /**
+   * Creates the databases from {@code layout} and installs the sharded schema; every physical pool
+   * gets {@code physicalPool} connections.
+   */
+  static ShardedBenchDatabases create(Path layout, int physicalPool) {
     String prefix =
         "clearway_bench_" + ProcessHandle.current().pid() + "_" + RUNS.incrementAndGet();
     try {
@@ -64,7 +67,8 @@ final class ShardedBenchDatabases implements AutoCloseable {
           yaml,
           generated
               .toString()
-              .replace(HIKARI, "dataSourceClassName: " + RouteCountingDataSource.class.getName()));
+              .replace(HIKARI, "dataSourceClassName: " + RouteCountingDataSource.class.getName())
+              .replaceAll("(?m)^(\\s*maximumPoolSize:\\s*)\\d+", "$1" + physicalPool));
       String url = "jdbc:shardingsphere:absolutepath:" + yaml.toAbsolutePath();
       ShardingLayout.Physical first =
           ShardingLayout.ofUrl(url).databases().values().iterator().next();

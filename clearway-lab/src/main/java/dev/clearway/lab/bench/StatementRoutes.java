@@ -21,6 +21,8 @@ import org.apache.shardingsphere.driver.jdbc.core.statement.ShardingSphereStatem
  * ShardingSphere runs the first group of a statement that reaches several databases on the calling
  * thread and the others on its executor. A statement with more than one route is a broadcast.
  *
+ * <p>A window also measures this JVM's CPU time ({@code cpuNanos}).
+ *
  * <p>Statements of the scanner's thread ({@code *-scanner}: the claims of due work, which name no
  * payment and reach every shard by design) are counted apart from the payment path: the threads
  * that start payments and the engine's workers.
@@ -43,7 +45,9 @@ final class StatementRoutes {
       long scanStatements,
       long scanRoutes,
       long scanBroadcasts,
-      long physical) {}
+      long physical,
+      long physicalCommits,
+      long cpuNanos) {}
 
   private final ThreadLocal<int[]> current = new ThreadLocal<>();
   private final AtomicLong paymentStatements = new AtomicLong();
@@ -53,7 +57,9 @@ final class StatementRoutes {
   private final AtomicLong scanRoutes = new AtomicLong();
   private final AtomicLong scanBroadcasts = new AtomicLong();
   private final AtomicLong physical = new AtomicLong();
+  private final AtomicLong physicalCommits = new AtomicLong();
   private volatile boolean open;
+  private long cpuAtOpen;
 
   private StatementRoutes() {}
 
@@ -67,10 +73,12 @@ final class StatementRoutes {
           scanStatements,
           scanRoutes,
           scanBroadcasts,
-          physical
+          physical,
+          physicalCommits
         }) {
       c.set(0);
     }
+    cpuAtOpen = processCpuNanos();
     open = true;
   }
 
@@ -84,12 +92,33 @@ final class StatementRoutes {
         scanStatements.get(),
         scanRoutes.get(),
         scanBroadcasts.get(),
-        physical.get());
+        physical.get(),
+        physicalCommits.get(),
+        processCpuNanos() - cpuAtOpen);
   }
 
-  /** A physical database's connection whose statements count as routes. */
+  /** This JVM's CPU time so far: the clients, the engine and ShardingSphere. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  /**
+   * A physical database's connection whose statements count as routes, and whose transactions count
+   * as physical commits: every {@code commit()} out of autocommit and every statement in
+   * autocommit.
+   */
   Connection physical(Connection real) {
-    return connection(real, this::countPhysical);
+    return proxy(
+        Connection.class,
+        real,
+        (method, args) -> {
+          if (open && method.getName().equals("commit") && !real.getAutoCommit()) {
+            physicalCommits.incrementAndGet();
+          }
+          return counted(method.invoke(real, args), method, this::countPhysical);
+        });
   }
 
   /** The logical DataSource whose statements count as logical statements. */
@@ -114,6 +143,9 @@ final class StatementRoutes {
   private Object countPhysical(Statement st, Method method, Object[] args) throws Throwable {
     if (open) {
       physical.incrementAndGet();
+      if (st.getConnection().getAutoCommit()) {
+        physicalCommits.incrementAndGet();
+      }
       int[] routes = current.get();
       if (routes != null) {
         routes[0]++;
@@ -160,13 +192,15 @@ final class StatementRoutes {
     return proxy(
         Connection.class,
         real,
-        (method, args) -> {
-          Object result = method.invoke(real, args);
-          if (result instanceof Statement st && method.getName().endsWith("Statement")) {
-            return statement(st, method.getReturnType(), execute);
-          }
-          return result;
-        });
+        (method, args) -> counted(method.invoke(real, args), method, execute));
+  }
+
+  /** A statement a connection's {@code method} returned, counted; any other result as it is. */
+  private static Object counted(Object result, Method method, Execute execute) {
+    if (result instanceof Statement st && method.getName().endsWith("Statement")) {
+      return statement(st, method.getReturnType(), execute);
+    }
+    return result;
   }
 
   @SuppressWarnings("unchecked")
