@@ -154,6 +154,11 @@ public final class ShardedBench {
         sharded.broadcasts,
         sharded.scanStatements,
         sharded.scanBroadcasts);
+    return json(o, unsharded, sharded, overhead, shardsPerStatement);
+  }
+
+  private static Map<String, Object> json(
+      Options o, Side unsharded, Side sharded, double overhead, double shardsPerStatement) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("payments", sharded.payments);
     json.put("unshardedConverged", unsharded.converged);
