@@ -16,7 +16,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>When Redis is unreachable each node paces on its own at its configured share of the budget
  * ({@code qps / nodes}, at least one call per second), so the cluster together still stays within
- * the budget; the fallbacks are counted in {@link RedisLink#fallbacks}.
+ * the budget; the fallbacks are counted in {@link RedisLink#fallbacks}. A Redis that is only slow
+ * (a command timed out, the link still usable) is asked again: pacing at the node's own share then
+ * would add that share to what the other nodes take through Redis.
  */
 public final class RedisCallBudget implements CallBudget {
 
@@ -45,6 +47,18 @@ public final class RedisCallBudget implements CallBudget {
           + "return math.max(0, free - now)\n";
 
   private static final long NEVER_MICROS = Long.MAX_VALUE / 4;
+
+  /**
+   * A slot whose thread woke this late is not used: on a saturated machine the late calls of
+   * several slots would start together, more of them in one second than the budget allows. The slot
+   * is given up and a new one taken, at most {@link #MAX_RETAKES} times.
+   */
+  static final long LATE_SLOT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+  private static final int MAX_RETAKES = 3;
+
+  /** The pause before asking a slow Redis again. */
+  private static final long RETRY_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
   private final RedisLink redis;
   private final int nodes;
@@ -91,36 +105,60 @@ public final class RedisCallBudget implements CallBudget {
       throw new IllegalArgumentException("qps must be positive");
     }
     long interval = Math.max(1, TimeUnit.SECONDS.toMicros(1) / qps);
-    Optional<Long> answer =
-        redis.call(
-            RedisLink.BUDGET,
-            r ->
-                r.<Long>eval(
-                    TAKE,
-                    ScriptOutputType.INTEGER,
-                    new String[] {key(accountId)},
-                    Long.toString(interval),
-                    Long.toString(maxWaitMicros)));
-    if (answer.isEmpty()) {
-      return ownShare.tryAcquire(accountId, shareOf(qps), maxWait);
+    long start = System.nanoTime();
+    for (int retakes = 0; ; retakes++) {
+      long waitedMicros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
+      long leftMicros = maxWaitMicros < 0 ? -1 : Math.max(0, maxWaitMicros - waitedMicros);
+      Optional<Long> answer = slot(accountId, interval, leftMicros);
+      if (answer.isEmpty()) {
+        return ownShare.tryAcquire(accountId, shareOf(qps), maxWait);
+      }
+      long waitMicros = answer.get();
+      if (waitMicros < 0) {
+        return false;
+      }
+      long lateNanos = waitFor(TimeUnit.MICROSECONDS.toNanos(waitMicros));
+      if (lateNanos <= LATE_SLOT_NANOS || retakes == MAX_RETAKES) {
+        return true;
+      }
     }
-    long waitMicros = answer.get();
-    if (waitMicros < 0) {
-      return false;
-    }
-    waitFor(TimeUnit.MICROSECONDS.toNanos(waitMicros));
-    return true;
   }
 
-  private static void waitFor(long nanos) {
+  /**
+   * The wait for the next slot from Redis, asked again while Redis is only slow; empty once Redis
+   * is not usable (down, or not connected yet: the call starts the connect), when the node paces at
+   * its own share.
+   */
+  private Optional<Long> slot(long accountId, long intervalMicros, long maxWaitMicros) {
+    while (true) {
+      Optional<Long> answer =
+          redis.call(
+              RedisLink.BUDGET,
+              r ->
+                  r.<Long>eval(
+                      TAKE,
+                      ScriptOutputType.INTEGER,
+                      new String[] {key(accountId)},
+                      Long.toString(intervalMicros),
+                      Long.toString(maxWaitMicros)));
+      if (answer.isPresent() || !redis.usable()) {
+        return answer;
+      }
+      LockSupport.parkNanos(RETRY_PAUSE_NANOS);
+    }
+  }
+
+  /** Waits {@code nanos}; answers how late the thread woke past the end of the wait. */
+  private static long waitFor(long nanos) {
     long until = System.nanoTime() + nanos;
     long left;
     while ((left = until - System.nanoTime()) > 0) {
       LockSupport.parkNanos(left);
       if (Thread.currentThread().isInterrupted()) {
-        return;
+        return 0;
       }
     }
+    return -left;
   }
 
   static String key(long accountId) {

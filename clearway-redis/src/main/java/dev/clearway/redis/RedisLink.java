@@ -2,6 +2,7 @@ package dev.clearway.redis;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -17,10 +18,15 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
- * One connection to Redis shared by the cluster options, with short timeouts. A failed call (Redis
- * unreachable, too slow) answers empty at once and marks Redis down for a short while, during which
- * every call answers empty without trying: the caller falls back to its own rule (no lock, each
- * node's share of a budget). Every fallback is counted per use ({@link #fallbacks}).
+ * One connection to Redis shared by the cluster options, with short timeouts. A failed call answers
+ * empty at once: the caller falls back to its own rule (no lock, each node's share of a budget).
+ * Every fallback is counted per use ({@link #fallbacks}).
+ *
+ * <p>A refused or broken connection marks Redis down for a short while, during which every call
+ * answers empty without trying. A command that only timed out does not: a busy machine makes single
+ * commands slow while Redis still holds the shared state, and a node that left it for its own rule
+ * at every slow answer would add its own share on top of what the others take through Redis. Redis
+ * is marked down after timeouts only when they last a whole down window with no answer between.
  */
 public final class RedisLink implements AutoCloseable {
 
@@ -44,6 +50,8 @@ public final class RedisLink implements AutoCloseable {
   private final AtomicBoolean connecting = new AtomicBoolean();
   private volatile StatefulRedisConnection<String, String> connection;
   private volatile long downUntilNanos = System.nanoTime();
+  private volatile boolean slow;
+  private volatile long slowSinceNanos;
 
   private RedisLink(RedisClient client, Duration downFor) {
     this.client = client;
@@ -90,11 +98,26 @@ public final class RedisLink implements AutoCloseable {
       return fallback(use);
     }
     try {
-      return Optional.ofNullable(op.apply(c.sync()));
+      T answer = op.apply(c.sync());
+      if (slow) {
+        slow = false;
+      }
+      return Optional.ofNullable(answer);
+    } catch (RedisCommandTimeoutException e) {
+      timedOut(use, e);
+      return fallback(use);
     } catch (RuntimeException e) {
       down(use, e);
       return fallback(use);
     }
+  }
+
+  /**
+   * True when a call would be tried now: connected and not marked down. A call that failed while
+   * the link stays usable only timed out, and may be tried again.
+   */
+  public boolean usable() {
+    return connection != null && System.nanoTime() - downUntilNanos >= 0;
   }
 
   /**
@@ -122,6 +145,18 @@ public final class RedisLink implements AutoCloseable {
   private <T> Optional<T> fallback(String use) {
     fallbacks.computeIfAbsent(use, u -> new LongAdder()).increment();
     return Optional.empty();
+  }
+
+  /** Marks Redis down only when commands have been timing out for a whole down window. */
+  private void timedOut(String use, RuntimeException e) {
+    long now = System.nanoTime();
+    if (!slow) {
+      slowSinceNanos = now;
+      slow = true;
+    } else if (now - slowSinceNanos >= downFor.toNanos()) {
+      slow = false;
+      down(use, e);
+    }
   }
 
   private void down(String use, RuntimeException e) {

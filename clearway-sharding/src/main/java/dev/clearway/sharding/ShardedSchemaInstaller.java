@@ -41,6 +41,25 @@ public final class ShardedSchemaInstaller {
     new ShardedSchemaInstaller(ShardingLayout.read(new java.io.File(args[0]))).install();
   }
 
+  /**
+   * Creates every physical database of the layout that is missing ({@code CREATE DATABASE IF NOT
+   * EXISTS}, utf8mb4 with the binary collation the schema's tables carry), over a connection to its
+   * server without a database.
+   */
+  public void createDatabases() throws SQLException {
+    for (Physical db : layout.databases().values()) {
+      String name = databaseName(db.jdbcUrl());
+      if (!name.matches("[A-Za-z0-9_]+")) {
+        throw new IllegalArgumentException(
+            "a physical database name must be [A-Za-z0-9_]: " + name);
+      }
+      Physical server = new Physical(withDatabase(db.jdbcUrl(), ""), db.user(), db.password());
+      admin(
+          server,
+          "CREATE DATABASE IF NOT EXISTS " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+    }
+  }
+
   /** Creates every physical table and trigger of the layout that is missing. */
   public void install() throws SQLException {
     Physical first = layout.databases().get(layout.singleTablesDatabase());
@@ -130,6 +149,13 @@ public final class ShardedSchemaInstaller {
         Statement st = c.createStatement()) {
       st.execute(sql);
     }
+  }
+
+  /** The database name of a JDBC URL such as jdbc:mariadb://host:port/db?params. */
+  static String databaseName(String url) {
+    int query = url.indexOf('?');
+    String base = query < 0 ? url : url.substring(0, query);
+    return base.substring(base.lastIndexOf('/') + 1);
   }
 
   /** Replaces the database name in a JDBC URL such as jdbc:mariadb://host:port/db?params. */

@@ -1,9 +1,6 @@
 package dev.clearway.sharding;
 
 import dev.clearway.store.Database;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,49 +17,32 @@ import java.util.List;
 final class ShardedTestDatabase {
 
   /** The tag of the sharding tests (profile {@code mariadb}). */
-  static final String SHARDING = "sharding";
-
-  private static final String ADMIN = "jdbc:mariadb://127.0.0.1:3306/mysql?user=root";
+  static final String SHARDING = ShardedTestLayout.SHARDING;
 
   private final Database database;
-  private final List<String> physical;
+  private final ShardedTestLayout layout;
 
-  private ShardedTestDatabase(Database database, List<String> physical) {
+  private ShardedTestDatabase(Database database, ShardedTestLayout layout) {
     this.database = database;
-    this.physical = physical;
+    this.layout = layout;
   }
 
   private static final class Holder {
     static final ShardedTestDatabase INSTANCE = start();
 
     private static ShardedTestDatabase start() {
-      String base = "clearway_sh_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
-      List<String> names = List.of(base + "_0", base + "_1");
+      ShardedTestLayout layout =
+          ShardedTestLayout.fresh(
+              Path.of("..", "deploy", "sharding", "clearway-mariadb.yaml"), "clearway_sh", true);
+      layout.createDatabases();
       try {
-        Path shipped = Path.of("..", "deploy", "sharding", "clearway-mariadb.yaml");
-        String yaml =
-            Files.readString(shipped)
-                .replace("/clearway_ds_0?", "/" + names.get(0) + "?")
-                .replace("/clearway_ds_1?", "/" + names.get(1) + "?")
-                .replace("sql-show: false", "sql-show: true");
-        Path file = Files.createTempFile("clearway-sharding", ".yaml");
-        Files.writeString(file, yaml);
-        for (String name : names) {
-          admin("CREATE DATABASE " + name);
-        }
-        Runtime.getRuntime()
-            .addShutdownHook(
-                new Thread(() -> names.forEach(n -> admin("DROP DATABASE IF EXISTS " + n))));
-        String url = "jdbc:shardingsphere:absolutepath:" + file.toAbsolutePath();
-        new ShardedSchemaInstaller(ShardingLayout.ofUrl(url)).install();
-        Database db = Database.connect(url, 8);
-        Runtime.getRuntime().addShutdownHook(new Thread(db::close));
-        return new ShardedTestDatabase(db, names);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        new ShardedSchemaInstaller(ShardingLayout.ofUrl(layout.url())).install();
       } catch (SQLException e) {
         throw new IllegalStateException("install the sharded test schema", e);
       }
+      Database db = Database.connect(layout.url(), 8);
+      Runtime.getRuntime().addShutdownHook(new Thread(db::close));
+      return new ShardedTestDatabase(db, layout);
     }
   }
 
@@ -86,18 +66,11 @@ final class ShardedTestDatabase {
 
   /** A count read on physical database {@code index}, bypassing ShardingSphere. */
   long physicalCount(int index, String sql) {
-    try (Connection c = DriverManager.getConnection(physicalUrl(index));
-        Statement st = c.createStatement();
-        var rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
+    return layout.physicalCount(index, sql);
   }
 
   private String physicalUrl(int index) {
-    return "jdbc:mariadb://127.0.0.1:3306/" + physical.get(index) + "?user=root";
+    return layout.physicalUrl(index);
   }
 
   /**
@@ -124,15 +97,6 @@ final class ShardedTestDatabase {
       } catch (SQLException e) {
         throw new IllegalStateException("truncate " + tables, e);
       }
-    }
-  }
-
-  private static void admin(String sql) {
-    try (Connection c = DriverManager.getConnection(ADMIN);
-        Statement st = c.createStatement()) {
-      st.execute(sql);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
     }
   }
 }

@@ -98,6 +98,7 @@ public final class EngineAssembly implements AutoCloseable {
                 limits.workerQueue(),
                 supervision),
             advancer::advance,
+            advancer::advancePage,
             scanner::runRound);
     runtimeRef.set(runtime);
     this.payments = new PaymentService(store, advancer, leases, scheduler, clock);

@@ -6,6 +6,7 @@ import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import javax.sql.DataSource;
@@ -73,7 +74,7 @@ public final class JdbcCallbackInbox {
                 """
             INSERT INTO callback_inbox (channel, event_id, event_type, trade_order_no,
                    refund_order_no, flow_id, outcome, payload_sha256, received_at, merchant_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT merchant_id FROM pay_flow WHERE id = ?))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
                 "channel, event_id"))) {
       ps.setString(1, e.channel());
@@ -86,8 +87,23 @@ public final class JdbcCallbackInbox {
       ps.setString(8, e.payloadSha256());
       ps.setObject(9, ts(e.receivedAt()));
       // What the callback wakes belongs to the flow's merchant (none for an unknown order).
-      ps.setObject(10, e.flowId());
+      ps.setString(10, e.flowId() == null ? null : merchantOf(c, e.flowId()));
       return dialect.executeIfAbsent(ps);
+    }
+  }
+
+  /**
+   * The merchant of a flow, read by a statement of its own, routed by the flow id on a sharded
+   * database (a subquery into the sharded facts inside the single callback_inbox's INSERT is not
+   * rewritten there); null for a flow that does not exist.
+   */
+  private static String merchantOf(Connection c, long flowId) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement("SELECT merchant_id FROM pay_flow_fact WHERE id = ?")) {
+      ps.setLong(1, flowId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
+      }
     }
   }
 }

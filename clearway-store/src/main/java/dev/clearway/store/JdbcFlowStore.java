@@ -24,20 +24,14 @@ import javax.sql.DataSource;
 public final class JdbcFlowStore implements FlowStore {
   private static final int CREATE_TRIES = 5;
 
-  /**
-   * Groups of workers' transitions written at once: about the database's cores on a small server;
-   * more writes than that wait and go together in the next group, one commit for all.
-   */
-  private static final int GROUPS_IN_FLIGHT = 2;
-
-  /** Workers' transitions in one group at most. */
-  private static final int GROUP_SIZE = 64;
-
   private final DataSource dataSource;
   private final SqlDialect dialect;
   private final Sql sql;
   private final LeasedTable leased;
   private final GroupCommit<TransitionWrite, Optional<PayFlow>> grouped;
+
+  /** The dialect's statement of several transitions at once, or null: one at a time. */
+  private final TransitionGroup group;
 
   /** The dialect's own flow writes, or null: the single statements below. */
   private final FlowWrites own;
@@ -51,15 +45,8 @@ public final class JdbcFlowStore implements FlowStore {
     this.sql = new Sql(dataSource);
     this.leased = new LeasedTable(LeasedTable.PAY_FLOW, sql, dialect);
     String groupSql = dialect.transitionGroupSql();
-    this.grouped =
-        groupSql == null
-            ? null
-            : new GroupCommit<>(
-                GROUPS_IN_FLIGHT,
-                GROUP_SIZE,
-                w -> w.from().id(),
-                this::transitionAlone,
-                new TransitionGroup(sql, groupSql)::write);
+    this.group = groupSql == null ? null : new TransitionGroup(sql, groupSql);
+    this.grouped = group == null ? null : group.commit(this::transitionAlone);
     this.own = dialect.flowWrites(dataSource).orElse(null);
     this.reads = dialect.flowReads(dataSource).orElse(null);
   }
@@ -284,6 +271,19 @@ public final class JdbcFlowStore implements FlowStore {
       return grouped.submit(w);
     }
     return transitionAlone(w);
+  }
+
+  /**
+   * Transitions of distinct flows by one caller (a worker's page): with the dialect's group
+   * statement, in groups of one statement and one commit each ({@link TransitionGroup#writeAll});
+   * otherwise one at a time.
+   */
+  @Override
+  public List<Optional<PayFlow>> transitions(List<TransitionWrite> writes) {
+    if (group == null || writes.size() < 2 || writes.stream().anyMatch(w -> w.holder() == null)) {
+      return FlowStore.super.transitions(writes);
+    }
+    return group.writeAll(writes, this::transitionAlone);
   }
 
   private Optional<PayFlow> transitionAlone(TransitionWrite w) {

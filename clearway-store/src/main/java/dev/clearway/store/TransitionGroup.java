@@ -2,6 +2,7 @@ package dev.clearway.store;
 
 import dev.clearway.core.flow.domain.DomainEvent;
 import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.Transitions;
 import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -20,12 +21,60 @@ import java.util.stream.Collectors;
  * empty when its own row did not match.
  */
 final class TransitionGroup {
+  /**
+   * Groups of workers' transitions written at once by the group commit: about the database's cores
+   * on a small server; more writes than that wait and go together in the next group.
+   */
+  static final int IN_FLIGHT = 2;
+
+  /** Transitions in one group (one statement, one commit) at most. */
+  static final int MAX_SIZE = 64;
+
   private final Sql sql;
   private final String statement;
 
   TransitionGroup(Sql sql, String statement) {
     this.sql = sql;
     this.statement = statement;
+  }
+
+  /**
+   * The group commit of concurrent workers' single transitions through this statement: {@link
+   * #IN_FLIGHT} groups of at most {@link #MAX_SIZE} at once, a write alone through {@code alone}.
+   */
+  GroupCommit<TransitionWrite, Optional<PayFlow>> commit(
+      Function<TransitionWrite, Optional<PayFlow>> alone) {
+    return new GroupCommit<>(IN_FLIGHT, MAX_SIZE, w -> w.from().id(), alone, this::write);
+  }
+
+  /**
+   * Writes {@code writes} (distinct flows, each under its writer's lease) in groups of at most
+   * {@link #MAX_SIZE}, each group one statement and one commit; each write is still its own
+   * lease-fenced CAS, empty when its row moved or its lease was lost while the others commit. A
+   * group whose statement fails (a guard refusing one edge, a deadlock) wrote nothing and is
+   * written again write by write through {@code alone}, so only the failing write fails. Results in
+   * the writes' order.
+   */
+  List<Optional<PayFlow>> writeAll(
+      List<TransitionWrite> writes, Function<TransitionWrite, Optional<PayFlow>> alone) {
+    if (writes.stream().map(w -> w.from().id()).distinct().count() != writes.size()) {
+      throw new IllegalArgumentException("the transitions of one call move distinct flows");
+    }
+    for (TransitionWrite w : writes) {
+      Transitions.requireLegal(w.from().status(), w.to());
+    }
+    List<Optional<PayFlow>> results = new ArrayList<>(writes.size());
+    for (int from = 0; from < writes.size(); from += MAX_SIZE) {
+      List<TransitionWrite> part = writes.subList(from, Math.min(writes.size(), from + MAX_SIZE));
+      try {
+        results.addAll(write(part));
+      } catch (RuntimeException groupFailed) {
+        for (TransitionWrite w : part) {
+          results.add(alone.apply(w));
+        }
+      }
+    }
+    return results;
   }
 
   /** Writes {@code writes} (distinct flows, each with its holder); results in the same order. */

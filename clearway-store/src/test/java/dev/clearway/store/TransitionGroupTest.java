@@ -1,6 +1,7 @@
 package dev.clearway.store;
 
 import static dev.clearway.store.StoreFixtures.LEASE;
+import static dev.clearway.store.StoreFixtures.count;
 import static dev.clearway.store.StoreFixtures.created;
 import static dev.clearway.store.StoreFixtures.history;
 import static dev.clearway.store.StoreFixtures.lease;
@@ -182,6 +183,99 @@ class TransitionGroupTest {
     assertThat(reload(c).status()).isEqualTo(FlowStatus.PAYED);
     assertThat(reload(refused)).isEqualTo(refused);
     assertThat(history(refused.id())).hasSize(2);
+  }
+
+  @Test
+  void aPageWithOneStaleVersionCommitsTheOthersAndReportsTheStaleOne() throws Exception {
+    Instant now = now();
+    PayFlow a = paying(now, "mover");
+    PayFlow stale = paying(now, "mover");
+    PayFlow c = paying(now, "mover");
+    // Someone else moved "stale" after the page read it: its version is no longer the page's.
+    PayFlow movedMeanwhile =
+        store().transition(byWorker(stale, FlowStatus.PAYED, "mover", now)).orElseThrow();
+    long events = count("SELECT count(*) FROM outbox_event");
+
+    List<Optional<PayFlow>> results =
+        store()
+            .transitions(
+                List.of(
+                    byWorker(a, FlowStatus.PAYED, "mover", now),
+                    byWorker(stale, FlowStatus.PAYED, "mover", now),
+                    byWorker(c, FlowStatus.PAY_FAIL, "mover", now)));
+
+    assertThat(results).hasSize(3);
+    assertThat(results.get(0).orElseThrow().status()).isEqualTo(FlowStatus.PAYED);
+    assertThat(results.get(0).orElseThrow().version()).isEqualTo(a.version() + 1);
+    assertThat(results.get(1)).as("the stale write is reported, nothing written").isEmpty();
+    assertThat(results.get(2).orElseThrow().status()).isEqualTo(FlowStatus.PAY_FAIL);
+    assertThat(results.get(2).orElseThrow().leaseOwner()).as("terminal: released").isNull();
+    assertThat(reload(a)).isEqualTo(results.get(0).orElseThrow());
+    assertThat(reload(stale)).isEqualTo(movedMeanwhile);
+    assertThat(reload(c)).isEqualTo(results.get(2).orElseThrow());
+    // One history row per written transition; an outbox event for each state that states a fact.
+    assertThat(history(a.id())).hasSize(3);
+    assertThat(history(stale.id())).hasSize(3);
+    assertThat(history(c.id())).hasSize(3);
+    assertThat(history(c.id()).get(2).toString()).contains("PAYING", "PAY_FAIL", "rq-" + c.id());
+    assertThat(count("SELECT count(*) FROM outbox_event")).isEqualTo(events + 2);
+  }
+
+  @Test
+  void aPageWriteWhoseLeaseWasLostIsFencedWhileTheOthersCommit() throws Exception {
+    Instant now = now();
+    PayFlow held = paying(now, "mover");
+    PayFlow takenOver = paying(now, "taker"); // "mover" lost this lease after its claim
+
+    List<Optional<PayFlow>> results =
+        store()
+            .transitions(
+                List.of(
+                    byWorker(takenOver, FlowStatus.PAYED, "mover", now),
+                    byWorker(held, FlowStatus.PAYED, "mover", now)));
+
+    assertThat(results.get(0)).as("fenced by the lease").isEmpty();
+    assertThat(results.get(1).orElseThrow().status()).isEqualTo(FlowStatus.PAYED);
+    assertThat(reload(takenOver)).isEqualTo(takenOver);
+    assertThat(leaseOwner(takenOver.id())).isEqualTo("taker");
+    assertThat(history(takenOver.id())).hasSize(2);
+    assertThat(history(held.id())).hasSize(3);
+  }
+
+  @Test
+  void aPageLargerThanOneGroupIsWrittenWhole() throws Exception {
+    Instant now = now();
+    List<PayFlow> flows = new ArrayList<>();
+    for (int i = 0; i < TransitionGroup.MAX_SIZE + 3; i++) {
+      flows.add(paying(now, "mover"));
+    }
+    long before = StoreFixtures.historyCount();
+
+    List<Optional<PayFlow>> results =
+        store()
+            .transitions(
+                flows.stream().map(f -> byWorker(f, FlowStatus.PAYED, "mover", now)).toList());
+
+    assertThat(results).hasSize(flows.size()).allMatch(Optional::isPresent);
+    for (int i = 0; i < flows.size(); i++) {
+      assertThat(results.get(i).orElseThrow().id()).isEqualTo(flows.get(i).id());
+    }
+    assertThat(StoreFixtures.historyCount()).isEqualTo(before + flows.size());
+  }
+
+  @Test
+  void twoWritesOfOneFlowInOnePageAreRefused() {
+    Instant now = now();
+    PayFlow f = paying(now, "mover");
+    assertThatThrownBy(
+            () ->
+                store()
+                    .transitions(
+                        List.of(
+                            byWorker(f, FlowStatus.PAYED, "mover", now),
+                            byWorker(f, FlowStatus.PAY_FAIL, "mover", now))))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(reload(f)).isEqualTo(f);
   }
 
   private static void await(CountDownLatch latch) {

@@ -163,6 +163,28 @@ public final class LeasedAdvance<R, T> {
     return Optional.of(next);
   }
 
+  /**
+   * The hold of an advance of rows the caller's own claim returned under {@code trigger}'s lease (a
+   * scanner's page), its step started now; empty when the trigger has no lease or it has expired:
+   * the rows may be stale and taken over, and each is then advanced alone from a fresh claim.
+   */
+  public Optional<LeaseHold> hold(Trigger trigger) {
+    if (trigger.lease() == null || expired(trigger.lease())) {
+      return Optional.empty();
+    }
+    LeaseHold hold = new LeaseHold(trigger, trigger.lease());
+    hold.start(clock.millis());
+    return Optional.of(hold);
+  }
+
+  /**
+   * Whether {@code hold} may step {@code row}: the row exists, takes steps, and its {@code
+   * lease_owner} is the hold's token.
+   */
+  public boolean holds(R row, LeaseHold hold) {
+    return row != null && !machine.ended(row) && hold.holder().equals(machine.leaseOwner(row));
+  }
+
   /** Counts a write refused because this advance no longer holds its lease. */
   public void leaseLost() {
     leaseLost.run();

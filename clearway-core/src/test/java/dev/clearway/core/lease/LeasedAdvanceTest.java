@@ -137,6 +137,23 @@ class LeasedAdvanceTest {
   }
 
   @Test
+  void aPageIsHeldOnlyUnderALiveLeaseAndOnlyItsOwnLiveRowsStep() {
+    LeasedAdvance<Row, String> loop = loop(8);
+    Lease page = new Lease("page", NOW.plusSeconds(10));
+    assertThat(loop.hold(Trigger.unclaimed(TriggerSource.SCANNER))).isEmpty();
+    assertThat(loop.hold(Trigger.held(TriggerSource.SCANNER, new Lease("page", NOW)))).isEmpty();
+    LeaseHold hold = loop.hold(Trigger.held(TriggerSource.SCANNER, page)).orElseThrow();
+    assertThat(hold.holder()).isEqualTo("page");
+    assertThat(hold.startedAt()).isEqualTo(NOW.toEpochMilli());
+
+    assertThat(loop.holds(new Row(1, 2, "page", page.until()), hold)).isTrue();
+    assertThat(loop.holds(new Row(2, 2, "other", page.until()), hold)).isFalse();
+    assertThat(loop.holds(new Row(3, 0, "page", page.until()), hold)).as("ended").isFalse();
+    assertThat(loop.holds(null, hold)).isFalse();
+    assertThat(log).isEmpty();
+  }
+
+  @Test
   void aRefusedRescheduleCountsALostLeaseAndAnAcceptedOneIsDueAfterBackoff() {
     LeasedAdvance<Row, String> loop = loop(8);
     assertThat(loop.reschedule(7, 3, false, (due, now) -> false)).isEmpty();

@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  * The Clearway leg of {@code bench recovery}: N flows left PAYING and due now (inserted in one
  * statement, untimed), a wallet that has every charge on record as SUCCESS and a business service
  * that grants at once, and nothing but the scanner and its workers to move them: no synchronous
- * path, no wake-ups. Timed from the scanner's start until every flow is BIZ_SUCCESS; the
- * transitions are the history rows the run wrote.
+ * path, no wake-ups; each claimed page moved together in shares (one group write per round). Timed
+ * from the scanner's start until every flow is BIZ_SUCCESS; the transitions are the history rows
+ * the run wrote.
  */
 final class RecoveryFlows {
   private static final String TRADE_PREFIX = "t_rec_";
@@ -93,12 +94,9 @@ final class RecoveryFlows {
                 threads,
                 threads * 4,
                 Supervision.defaults()),
-            (id, trigger) -> {
-              AdvanceResult r = advancer.advance(id, trigger);
-              if (r.flow() != null && r.flow().status() == FlowStatus.BIZ_SUCCESS) {
-                done.countDown();
-              }
-            },
+            (id, trigger) -> count(advancer.advance(id, trigger), done),
+            // A claimed page is moved together: one group write per round of its flows.
+            (rows, trigger) -> advancer.advancePage(rows, trigger).forEach(r -> count(r, done)),
             scanner::runRound);
     long t0 = System.nanoTime();
     runtime.start();
@@ -110,6 +108,12 @@ final class RecoveryFlows {
         count("SELECT count(*) FROM pay_flow WHERE status = 'BIZ_SUCCESS'"),
         count("SELECT count(*) FROM pay_flow_history"),
         seconds);
+  }
+
+  private static void count(AdvanceResult r, CountDownLatch done) {
+    if (r.flow() != null && r.flow().status() == FlowStatus.BIZ_SUCCESS) {
+      done.countDown();
+    }
   }
 
   /** Empty tables, then the flows: PAYING, unleased, due a second ago, one user each. */

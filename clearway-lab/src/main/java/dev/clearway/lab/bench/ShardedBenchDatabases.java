@@ -20,14 +20,16 @@ import java.util.regex.Pattern;
  * The databases of one {@code bench sharded} run on the server of a sharding layout (the shipped
  * {@code deploy/sharding/clearway-mariadb.yaml}): one unsharded database and the layout's physical
  * databases, all named {@code clearway_bench_<pid>_<run>_*}. The layout is copied to a temporary
- * YAML with those names, {@link RouteCountingDataSource} as every physical pool and the pools'
- * sizes given; the physical schema is installed by {@link ShardedSchemaInstaller}, the unsharded
- * one by Flyway when the bench connects. {@link #close()} drops every database and the YAML.
+ * YAML with those names, {@link RouteCountingDataSource} as every physical pool and each pool at
+ * least the size given; the physical schema is installed by {@link ShardedSchemaInstaller}, the
+ * unsharded one by Flyway when the bench connects. {@link #close()} drops every database and the
+ * YAML.
  */
 final class ShardedBenchDatabases implements AutoCloseable {
   private static final AtomicInteger RUNS = new AtomicInteger();
   private static final Pattern PHYSICAL_URL =
       Pattern.compile("(jdbcUrl:\\s*jdbc:[a-z]+://[^/\\s]+/)([A-Za-z0-9_]+)");
+  private static final Pattern POOL_SIZE = Pattern.compile("(?m)^(\\s*maximumPoolSize:\\s*)(\\d+)");
   private static final String HIKARI = "dataSourceClassName: com.zaxxer.hikari.HikariDataSource";
 
   private final String admin;
@@ -43,7 +45,7 @@ final class ShardedBenchDatabases implements AutoCloseable {
 
   /**
    * Creates the databases from {@code layout} and installs the sharded schema; every physical pool
-   * gets {@code physicalPool} connections.
+   * gets at least {@code physicalPool} connections.
    */
   static ShardedBenchDatabases create(Path layout, int physicalPool) {
     String prefix =
@@ -65,10 +67,12 @@ final class ShardedBenchDatabases implements AutoCloseable {
       Path yaml = Files.createTempFile(prefix, ".yaml");
       Files.writeString(
           yaml,
-          generated
-              .toString()
-              .replace(HIKARI, "dataSourceClassName: " + RouteCountingDataSource.class.getName())
-              .replaceAll("(?m)^(\\s*maximumPoolSize:\\s*)\\d+", "$1" + physicalPool));
+          atLeast(
+              generated
+                  .toString()
+                  .replace(
+                      HIKARI, "dataSourceClassName: " + RouteCountingDataSource.class.getName()),
+              physicalPool));
       String url = "jdbc:shardingsphere:absolutepath:" + yaml.toAbsolutePath();
       ShardingLayout.Physical first =
           ShardingLayout.ofUrl(url).databases().values().iterator().next();
@@ -139,6 +143,18 @@ final class ShardedBenchDatabases implements AutoCloseable {
     if (!failed.isEmpty()) {
       throw new IllegalStateException("drop the bench databases: " + failed);
     }
+  }
+
+  /** The YAML with every {@code maximumPoolSize} raised to {@code pool} where it is smaller. */
+  private static String atLeast(String yaml, int pool) {
+    Matcher m = POOL_SIZE.matcher(yaml);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      int size = Math.max(pool, Integer.parseInt(m.group(2)));
+      m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + size));
+    }
+    m.appendTail(out);
+    return out.toString();
   }
 
   /** The physical database's URL with its user and password as URL parameters. */

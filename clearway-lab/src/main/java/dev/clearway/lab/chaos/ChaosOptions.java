@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * @param faultRate probability that an order, refund, grant or wake-up gets a fault
  * @param concurrency client threads creating payments, and engine workers
  * @param out directory for the CSV files, or null
- * @param jdbcUrl an existing PostgreSQL, or null for embedded
+ * @param jdbcUrl an existing PostgreSQL or MySQL-family database, a sharded {@code
+ *     jdbc:shardingsphere:absolutepath:} layout, or null for embedded
  * @param timeoutSeconds bound on the wait for convergence
  */
 public record ChaosOptions(

@@ -69,10 +69,7 @@ public final class ChaosRun {
   public Report run() {
     long started = System.currentTimeMillis();
     int pool = Math.max(8, options.concurrency() * 2 + 4);
-    try (Database db =
-        options.jdbcUrl() == null
-            ? Database.embedded(pool)
-            : Database.connect(options.jdbcUrl(), pool)) {
+    try (Database db = ChaosDatabase.open(options.jdbcUrl(), pool)) {
       FaultPlan plan = new FaultPlan(options.seed(), options.faultRate());
       EngineConfig config = EngineConfig.compressed();
       SimWallet wallet = new SimWallet(plan, clock, config.lease().plusMillis(500));

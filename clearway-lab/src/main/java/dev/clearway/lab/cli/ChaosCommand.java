@@ -49,7 +49,9 @@ public final class ChaosCommand implements Callable<Integer> {
   @Option(
       names = "--jdbc-url",
       paramLabel = "URL",
-      description = "an existing PostgreSQL or MariaDB/MySQL")
+      description =
+          "an existing PostgreSQL or MariaDB/MySQL, or a sharded layout"
+              + " (jdbc:shardingsphere:absolutepath:<yaml>: its databases and schema are created)")
   String jdbcUrl;
 
   @Option(

@@ -16,6 +16,7 @@ import dev.clearway.store.SqlDialect;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -48,6 +49,25 @@ public final class JdbcLateChargeStore implements LateChargeStore {
        WHERE id = ? AND status IN ('PAY_FAIL', 'CLOSED') AND trade_order_no IS NOT NULL
       """;
 
+  /**
+   * The flow a suspicion is about, on a sharded database: an INSERT … SELECT from a sharded table
+   * into the single late_charge_check is refused there, so the ended flow is read first (the
+   * binding pair of the flow's tables, routed by its id) and the check inserted from its values.
+   */
+  static final String SUSPECTED_FLOW_SQL =
+      """
+      SELECT merchant_id, trade_order_no FROM pay_flow_fact JOIN pay_flow_state USING (id)
+       WHERE id = ? AND status IN ('PAY_FAIL', 'CLOSED') AND trade_order_no IS NOT NULL
+      """;
+
+  /** Parameters: flow id, merchant, trade order number, source, now, now, now. */
+  static final String SUSPECT_VALUES_SQL =
+      """
+      INSERT INTO late_charge_check (flow_id, merchant_id, trade_order_no, source, status,
+                                     next_check_time, created_at, updated_at)
+      VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?)
+      """;
+
   private final DataSource dataSource;
   private final SqlDialect dialect;
   private final Sql sql;
@@ -72,6 +92,9 @@ public final class JdbcLateChargeStore implements LateChargeStore {
   public static boolean suspect(
       Connection c, SqlDialect dialect, long flowId, SuspicionSource source, Instant now)
       throws SQLException {
+    if (dialect.sharded()) {
+      return suspectFromValues(c, dialect, flowId, source, now);
+    }
     try (PreparedStatement ps =
         c.prepareStatement(dialect.insertIfAbsent(SUSPECT_SQL, "flow_id"))) {
       ps.setString(1, source.name());
@@ -79,6 +102,34 @@ public final class JdbcLateChargeStore implements LateChargeStore {
       ps.setObject(3, ts(now));
       ps.setObject(4, ts(now));
       ps.setLong(5, flowId);
+      return dialect.executeIfAbsent(ps);
+    }
+  }
+
+  private static boolean suspectFromValues(
+      Connection c, SqlDialect dialect, long flowId, SuspicionSource source, Instant now)
+      throws SQLException {
+    String merchant;
+    String tradeOrderNo;
+    try (PreparedStatement ps = c.prepareStatement(SUSPECTED_FLOW_SQL)) {
+      ps.setLong(1, flowId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return false;
+        }
+        merchant = rs.getString(1);
+        tradeOrderNo = rs.getString(2);
+      }
+    }
+    try (PreparedStatement ps =
+        c.prepareStatement(dialect.insertIfAbsent(SUSPECT_VALUES_SQL, "flow_id"))) {
+      ps.setLong(1, flowId);
+      ps.setString(2, merchant);
+      ps.setString(3, tradeOrderNo);
+      ps.setString(4, source.name());
+      ps.setObject(5, ts(now));
+      ps.setObject(6, ts(now));
+      ps.setObject(7, ts(now));
       return dialect.executeIfAbsent(ps);
     }
   }

@@ -22,6 +22,52 @@ import javax.sql.DataSource;
  * through idx_pay_flow_ended_unpaid in the order they ended.
  */
 public final class JdbcSweepStore implements SweepStore {
+  /** Parameters: the cursor's end time and flow id, the upper bound, the limit. */
+  private static final String ENDED_FLOWS =
+      """
+      SELECT id, trade_order_no, amount, updated_at FROM pay_flow
+       WHERE status IN ('PAY_FAIL', 'CLOSED')
+         AND (updated_at, id) > (?, ?)
+         AND updated_at <= ?
+         AND trade_order_no IS NOT NULL
+       ORDER BY updated_at, id
+       LIMIT ?
+      """;
+
+  /**
+   * The same page on a sharded database: the view written out as the binding pair of the flow's
+   * tables, and the row comparison as its expansion (parameters: the cursor's end time twice, its
+   * flow id, the upper bound, the limit). It runs on every shard; the pages merge by the ORDER BY.
+   */
+  private static final String SHARDED_ENDED_FLOWS =
+      """
+      SELECT id, trade_order_no, amount, updated_at
+        FROM pay_flow_fact JOIN pay_flow_state USING (id)
+       WHERE status IN ('PAY_FAIL', 'CLOSED')
+         AND (updated_at > ? OR (updated_at = ? AND id > ?))
+         AND updated_at <= ?
+         AND trade_order_no IS NOT NULL
+       ORDER BY updated_at, id
+       LIMIT ?
+      """;
+
+  private static final String COUNT_ENDED =
+      """
+      SELECT count(*) FROM pay_flow
+       WHERE status IN ('PAY_FAIL', 'CLOSED')
+         AND (updated_at, id) > (?, ?)
+         AND updated_at < ?
+      """;
+
+  /** The count on a sharded database: the state table alone holds the columns it reads. */
+  private static final String SHARDED_COUNT_ENDED =
+      """
+      SELECT count(*) FROM pay_flow_state
+       WHERE status IN ('PAY_FAIL', 'CLOSED')
+         AND (updated_at > ? OR (updated_at = ? AND id > ?))
+         AND updated_at < ?
+      """;
+
   private final DataSource dataSource;
   private final SqlDialect dialect;
   private final Sql sql;
@@ -83,20 +129,11 @@ public final class JdbcSweepStore implements SweepStore {
   @Override
   public List<EndedFlow> endedFlows(Cursor after, Instant upTo, int limit) {
     return sql.query(
-        """
-        SELECT id, trade_order_no, amount, updated_at FROM pay_flow
-         WHERE status IN ('PAY_FAIL', 'CLOSED')
-           AND (updated_at, id) > (?, ?)
-           AND updated_at <= ?
-           AND trade_order_no IS NOT NULL
-         ORDER BY updated_at, id
-         LIMIT ?
-        """,
+        dialect.sharded() ? SHARDED_ENDED_FLOWS : ENDED_FLOWS,
         ps -> {
-          ps.setObject(1, ts(after.endedAt()));
-          ps.setLong(2, after.flowId());
-          ps.setObject(3, ts(upTo));
-          ps.setInt(4, limit);
+          int i = cursor(ps, after);
+          ps.setObject(i, ts(upTo));
+          ps.setInt(i + 1, limit);
         },
         rs ->
             new EndedFlow(
@@ -109,17 +146,8 @@ public final class JdbcSweepStore implements SweepStore {
   @Override
   public long countEnded(Cursor after, Instant upTo) {
     return sql.query(
-            """
-            SELECT count(*) FROM pay_flow
-             WHERE status IN ('PAY_FAIL', 'CLOSED')
-               AND (updated_at, id) > (?, ?)
-               AND updated_at < ?
-            """,
-            ps -> {
-              ps.setObject(1, ts(after.endedAt()));
-              ps.setLong(2, after.flowId());
-              ps.setObject(3, ts(upTo));
-            },
+            dialect.sharded() ? SHARDED_COUNT_ENDED : COUNT_ENDED,
+            ps -> ps.setObject(cursor(ps, after), ts(upTo)),
             rs -> rs.getLong(1))
         .get(0);
   }
@@ -155,5 +183,17 @@ public final class JdbcSweepStore implements SweepStore {
           ps.setLong(1, stage.toMillis());
           ps.setString(2, token);
         });
+  }
+
+  /** Binds the cursor of the statement in use; returns the next parameter index. */
+  private int cursor(PreparedStatement ps, Cursor after) throws SQLException {
+    ps.setObject(1, ts(after.endedAt()));
+    if (!dialect.sharded()) {
+      ps.setLong(2, after.flowId());
+      return 3;
+    }
+    ps.setObject(2, ts(after.endedAt()));
+    ps.setLong(3, after.flowId());
+    return 4;
   }
 }

@@ -25,6 +25,7 @@ import dev.clearway.core.runtime.Backoff;
 import dev.clearway.core.runtime.LeaseTokens;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -47,6 +48,7 @@ public final class Advancer {
   private final EngineEvents events;
   private final LeasedAdvance<PayFlow, AdvanceResult> loop;
   private final FlowWrites writes;
+  private final PageSteps pages;
   private final EngineConfig config;
   private final Clock clock;
 
@@ -73,6 +75,7 @@ public final class Advancer {
             MAX_STEPS,
             () -> events.leaseLost(FlowWrites.TABLE));
     this.writes = new FlowWrites(store, wakeups, events, loop, config, clock);
+    this.pages = new PageSteps(loop, writes, wallet, business, events, config, clock, MAX_STEPS);
     this.config = config;
     this.clock = clock;
   }
@@ -88,6 +91,17 @@ public final class Advancer {
       return loop.advanceCreated(trigger.claimed(), trigger);
     }
     return loop.advance(flowId, trigger);
+  }
+
+  /**
+   * Advances a page of distinct rows the caller's claim returned under {@code trigger}'s lease (a
+   * scanner's page, or a share of it) together: each round reads every held flow's facts, decides
+   * each, and writes the round's transitions in one call of {@link FlowStore#transitions}. A flow
+   * whose next step needs a call with a side effect goes on alone; with the lease expired, each row
+   * is claimed afresh. One result per row.
+   */
+  public List<AdvanceResult> advancePage(List<PayFlow> page, Trigger trigger) {
+    return pages.advance(page, trigger);
   }
 
   /**
@@ -166,7 +180,7 @@ public final class Advancer {
     return Step.done(settled(last, result.outcome()));
   }
 
-  private static AdvanceResult settled(PayFlow flow, Outcome outcome) {
+  static AdvanceResult settled(PayFlow flow, Outcome outcome) {
     if (flow == null) {
       return new AdvanceResult(Outcome.NOT_FOUND, null);
     }

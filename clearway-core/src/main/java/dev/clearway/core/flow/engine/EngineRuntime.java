@@ -1,9 +1,11 @@
 package dev.clearway.core.flow.engine;
 
+import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.runtime.BoundedPool;
 import dev.clearway.core.runtime.Supervision;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,18 @@ public final class EngineRuntime implements AutoCloseable {
   public interface Work {
     void advance(long id, Trigger trigger);
   }
+
+  /**
+   * Advances a share of a claimed page together: rows the claim returned, distinct, all under one
+   * lease.
+   */
+  @FunctionalInterface
+  public interface PageWork {
+    void advancePage(List<PayFlow> rows, Trigger trigger);
+  }
+
+  /** Flows of a claimed page handed to one worker at most: the page is split into such shares. */
+  static final int PAGE_SHARE = 32;
 
   /** Runs one scanner round, handing every claimed row to the dispatcher; returns the hits. */
   @FunctionalInterface
@@ -48,6 +62,7 @@ public final class EngineRuntime implements AutoCloseable {
       Supervision supervision) {}
 
   private final Work work;
+  private final PageWork pages;
   private final Rounds rounds;
   private final Settings settings;
   private final ThreadPoolExecutor workers;
@@ -65,6 +80,7 @@ public final class EngineRuntime implements AutoCloseable {
             workerCount * 4,
             Supervision.defaults()),
         advancer::advance,
+        advancer::advancePage,
         scanner::runRound);
   }
 
@@ -81,7 +97,17 @@ public final class EngineRuntime implements AutoCloseable {
   }
 
   public EngineRuntime(Settings settings, Work work, Rounds rounds) {
+    this(settings, work, null, rounds);
+  }
+
+  /**
+   * A runtime whose scanner hands each claimed page that carries its rows to {@code pages} in
+   * shares of at most {@link #PAGE_SHARE} flows, one share per worker task; {@code pages} null:
+   * every row alone to {@code work}.
+   */
+  public EngineRuntime(Settings settings, Work work, PageWork pages, Rounds rounds) {
     this.work = work;
+    this.pages = pages;
     this.rounds = rounds;
     this.settings = settings;
     this.workers =
@@ -120,12 +146,36 @@ public final class EngineRuntime implements AutoCloseable {
     }
   }
 
-  /** The scanner's hand-off: runs in the scanner's thread when the pool is full. */
+  /** The scanner's hand-off of one row. */
   private void dispatch(long id, Trigger trigger) {
+    hand(task(id, trigger));
+  }
+
+  /**
+   * The scanner's hand-off of a page: shares of at most {@link #PAGE_SHARE} rows, of about equal
+   * size, each one worker task; a page whose claim did not return its rows goes row by row.
+   */
+  private void dispatchPage(List<Scanner.Claimed> page) {
+    if (pages == null || page.stream().anyMatch(c -> c.trigger().claimed() == null)) {
+      page.forEach(c -> dispatch(c.id(), c.trigger()));
+      return;
+    }
+    int shares = (page.size() + PAGE_SHARE - 1) / PAGE_SHARE;
+    for (int s = 0; s < shares; s++) {
+      List<Scanner.Claimed> share =
+          page.subList(page.size() * s / shares, page.size() * (s + 1) / shares);
+      List<PayFlow> rows = share.stream().map(c -> c.trigger().claimed()).toList();
+      Trigger first = share.get(0).trigger();
+      Trigger trigger = Trigger.held(first.source(), first.lease());
+      hand(guarded(share.get(0).id(), () -> pages.advancePage(rows, trigger)));
+    }
+  }
+
+  /** Runs {@code task} on a worker, or in the scanner's thread when the pool is full. */
+  private void hand(Runnable task) {
     if (!running) {
       return;
     }
-    Runnable task = task(id, trigger);
     try {
       workers.execute(task);
     } catch (RejectedExecutionException full) {
@@ -136,9 +186,13 @@ public final class EngineRuntime implements AutoCloseable {
   }
 
   private Runnable task(long id, Trigger trigger) {
+    return guarded(id, () -> work.advance(id, trigger));
+  }
+
+  private Runnable guarded(long id, Runnable advance) {
     return () -> {
       try {
-        work.advance(id, trigger);
+        advance.run();
       } catch (Throwable t) {
         // The worker "dies" holding its lease; the lease expires and the scanner takes over.
         died(settings.kind() + "-worker", id, t);
@@ -149,7 +203,18 @@ public final class EngineRuntime implements AutoCloseable {
   private void scanLoop() {
     while (running) {
       try {
-        rounds.run(this::dispatch);
+        rounds.run(
+            new Scanner.Dispatcher() {
+              @Override
+              public void dispatch(long id, Trigger trigger) {
+                EngineRuntime.this.dispatch(id, trigger);
+              }
+
+              @Override
+              public void dispatchPage(List<Scanner.Claimed> page) {
+                EngineRuntime.this.dispatchPage(page);
+              }
+            });
       } catch (Throwable t) {
         // The claimed rows keep their leases until expiry; the next round takes them over.
         died(settings.kind() + "-scanner", -1L, t);

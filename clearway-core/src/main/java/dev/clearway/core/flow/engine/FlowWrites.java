@@ -16,6 +16,8 @@ import dev.clearway.core.lease.LeasedAdvance;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -49,6 +51,9 @@ final class FlowWrites {
     this.clock = clock;
   }
 
+  /** One transition a step decided: from the row it read to {@code to}. */
+  record Move(PayFlow flow, FlowStatus to, String errorCode, String requestId, String klass) {}
+
   /** CAS transition; empty when the row moved or the lease is lost (handled here). */
   Optional<PayFlow> move(
       PayFlow flow,
@@ -57,30 +62,55 @@ final class FlowWrites {
       LeaseHold step,
       String requestId,
       String klass) {
-    Transitions.requireLegal(flow.status(), to);
+    Move move = new Move(flow, to, errorCode, requestId, klass);
+    return written(move, store.transition(write(move, step)), step);
+  }
+
+  /**
+   * The transitions of distinct flows under one lease, written together ({@link
+   * FlowStore#transitions}); each result as {@link #move} returns it, in the moves' order.
+   */
+  List<Optional<PayFlow>> moveAll(List<Move> moves, LeaseHold step) {
+    List<TransitionWrite> batch = new ArrayList<>(moves.size());
+    for (Move m : moves) {
+      batch.add(write(m, step));
+    }
+    List<Optional<PayFlow>> rows = store.transitions(batch);
+    List<Optional<PayFlow>> results = new ArrayList<>(moves.size());
+    for (int i = 0; i < moves.size(); i++) {
+      results.add(written(moves.get(i), rows.get(i), step));
+    }
+    return results;
+  }
+
+  private TransitionWrite write(Move m, LeaseHold step) {
+    Transitions.requireLegal(m.flow().status(), m.to());
     Instant now = clock.instant();
-    boolean keepLease = !to.isTerminal();
+    boolean keepLease = !m.to().isTerminal();
     HistoryNote note =
         new HistoryNote(
-            step.trigger().source(), requestId, klass, clock.millis() - step.startedAt());
-    TransitionWrite write =
-        new TransitionWrite(
-            flow,
-            to,
-            errorCode,
-            keepLease ? now.plus(config.lease()) : now,
-            keepLease ? step.holder() : null,
-            note,
-            now,
-            step.holder());
-    Optional<PayFlow> written = store.transition(write);
+            step.trigger().source(), m.requestId(), m.klass(), clock.millis() - step.startedAt());
+    return new TransitionWrite(
+        m.flow(),
+        m.to(),
+        m.errorCode(),
+        keepLease ? now.plus(config.lease()) : now,
+        keepLease ? step.holder() : null,
+        note,
+        now,
+        step.holder());
+  }
+
+  private Optional<PayFlow> written(Move m, Optional<PayFlow> written, LeaseHold step) {
+    PayFlow flow = m.flow();
     if (written.isPresent()) {
+      Instant now = clock.instant();
       Duration dwell =
           flow.updatedAt() == null ? Duration.ZERO : Duration.between(flow.updatedAt(), now);
-      events.transitioned(flow.status(), to, dwell);
+      events.transitioned(flow.status(), m.to(), dwell);
       return written;
     }
-    onConflict(flow, to, step);
+    onConflict(flow, m.to(), step);
     return Optional.empty();
   }
 

@@ -31,8 +31,11 @@ public final class Scanner {
     List<Claimed> claim(long afterId, int limit, Lease lease, Instant now);
   }
 
-  /** A claimed row's id and the trigger its worker starts from. */
-  private record Claimed(long id, Trigger trigger) {}
+  /**
+   * A claimed row's id and the trigger its worker starts from (with the row itself when the claim
+   * returned it).
+   */
+  public record Claimed(long id, Trigger trigger) {}
 
   /** Told the hits and duration of every round. */
   @FunctionalInterface
@@ -107,8 +110,8 @@ public final class Scanner {
     while (true) {
       Lease lease = leases.next();
       List<Claimed> page = claims.claim(cursor, config.scanBatch(), lease, clock.instant());
-      for (Claimed c : page) {
-        dispatch.dispatch(c.id(), c.trigger());
+      if (!page.isEmpty()) {
+        dispatch.dispatchPage(page);
       }
       hits += page.size();
       if (page.size() < config.scanBatch()) {
@@ -120,9 +123,19 @@ public final class Scanner {
     return hits;
   }
 
-  /** Receives a claimed row; the runtime runs it on a worker. */
+  /** Receives claimed rows; the runtime runs them on its workers. */
   @FunctionalInterface
   public interface Dispatcher {
     void dispatch(long flowId, Trigger trigger);
+
+    /**
+     * Receives one claimed page, ascending by id, all under one lease; by default each row is
+     * dispatched alone. A runtime that moves a page's rows together overrides this.
+     */
+    default void dispatchPage(List<Claimed> page) {
+      for (Claimed c : page) {
+        dispatch(c.id(), c.trigger());
+      }
+    }
   }
 }

@@ -123,6 +123,20 @@ public interface FlowStore extends LeasedRows<PayFlow> {
   Optional<PayFlow> transition(TransitionWrite write);
 
   /**
+   * Transitions of distinct flows, each the CAS of {@link #transition} fenced by its writer's lease
+   * and with its own history row and outbox event; the results in the writes' order, each the row
+   * as written or empty when that write changed nothing (its row moved, or its lease was lost)
+   * while the others commit. Here they are written one at a time; a store that can write them in
+   * one statement and one commit overrides this.
+   */
+  default List<Optional<PayFlow>> transitions(List<TransitionWrite> writes) {
+    if (writes.stream().map(w -> w.from().id()).distinct().count() != writes.size()) {
+      throw new IllegalArgumentException("the transitions of one call move distinct flows");
+    }
+    return writes.stream().map(this::transition).toList();
+  }
+
+  /**
    * Keeps the status, sets the next retry time and releases the lease; CAS on status, version and
    * {@code lease_owner = holder} (a writer whose lease was taken over gets false).
    */
