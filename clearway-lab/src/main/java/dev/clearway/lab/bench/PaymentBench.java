@@ -20,6 +20,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+import javax.sql.DataSource;
 
 /**
  * Drives payments end to end (create, pay, business, terminal) through the production advancer and
@@ -50,19 +51,48 @@ final class PaymentBench {
   }
 
   Result run(int payments) {
+    return run(payments, null).result();
+  }
+
+  /**
+   * A result with the statements of its measured payments and the physical statements they ran as
+   * ({@link StatementRoutes#PROCESS}, its window open over the measured payments only).
+   */
+  record Routed(Result result, StatementRoutes.Counts statements) {}
+
+  /** {@link #run(int)} with its statements counted. */
+  Routed runRouted(int payments) {
+    return run(payments, StatementRoutes.PROCESS);
+  }
+
+  private Routed run(int payments, StatementRoutes routes) {
     BenchDatabase.CommitMeter commits = BenchDatabase.of(db).commitMeter();
-    try (EngineAssembly engine = engine(new JdbcFlowStore(commits.dataSource(), db.dialect()))) {
+    DataSource ds = routes == null ? commits.dataSource() : routes.logical(commits.dataSource());
+    try (EngineAssembly engine = engine(new JdbcFlowStore(ds, db.dialect()))) {
       engine.start();
-      drive(engine, "warmup", Math.min(WARMUP, payments));
+      // Goal keys of their own, so that runs on one database start new payments each time.
+      String run = Long.toString(System.nanoTime(), 36);
+      drive(engine, run + ":warmup", Math.min(WARMUP, payments));
       long before = commits.settled();
+      if (routes != null) {
+        routes.open();
+      }
       long t0 = System.nanoTime();
-      long[] latencies = drive(engine, "run", payments);
+      long[] latencies = drive(engine, run + ":run", payments);
       double seconds = (System.nanoTime() - t0) / 1e9;
+      StatementRoutes.Counts counted = routes == null ? null : routes.close();
       long after = commits.settled();
       int converged = (int) Arrays.stream(latencies).filter(l -> l >= 0).count();
       long[] ok = Arrays.stream(latencies).filter(l -> l >= 0).sorted().toArray();
-      return new Result(
-          payments, converged, seconds, after - before, percentile(ok, 0.50), percentile(ok, 0.99));
+      Result result =
+          new Result(
+              payments,
+              converged,
+              seconds,
+              after - before,
+              percentile(ok, 0.50),
+              percentile(ok, 0.99));
+      return new Routed(result, counted);
     }
   }
 
@@ -125,6 +155,8 @@ final class PaymentBench {
   /** Returns each payment's create-to-terminal latency in microseconds, or -1 if not terminal. */
   private long[] drive(EngineAssembly engine, String tag, int payments) {
     long[] latencies = new long[payments];
+    // A payment whose client thread died with an exception stays not terminal.
+    Arrays.fill(latencies, -1);
     AtomicInteger next = new AtomicInteger();
     Parallel.run(
         concurrency,

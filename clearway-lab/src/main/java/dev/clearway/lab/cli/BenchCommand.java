@@ -6,6 +6,7 @@ import dev.clearway.lab.bench.Bench;
 import dev.clearway.lab.bench.BenchOptions;
 import dev.clearway.lab.bench.DrainBench;
 import dev.clearway.lab.bench.ReconcileBench;
+import dev.clearway.lab.bench.ShardedBench;
 import dev.clearway.lab.bench.SoakBench;
 import dev.clearway.lab.cluster.ClusterScaling;
 import java.io.PrintStream;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code clearway bench} and its subcommands {@code drain}, {@code cluster}, {@code reconcile},
- * {@code archive}, {@code recovery}, {@code api} and {@code soak}.
+ * {@code archive}, {@code recovery}, {@code api}, {@code soak} and {@code sharded}.
  */
 @Command(
     name = "bench",
@@ -65,7 +66,8 @@ public final class BenchCommand implements Callable<Integer> {
         .addSubcommand(new Archive(out, err))
         .addSubcommand(new RecoveryBenchCommand(out, err))
         .addSubcommand(new Api(out, err))
-        .addSubcommand(new Soak(out, err));
+        .addSubcommand(new Soak(out, err))
+        .addSubcommand(new Sharded(out, err));
   }
 
   @Override
@@ -300,6 +302,49 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
       return SoakBench.run(new SoakBench.Options(minutes, rate, warmup, jdbcUrl, json), out, err);
+    }
+  }
+
+  /** {@code clearway bench sharded}: the payment bench on the sharded URL next to plain MariaDB. */
+  @Command(
+      name = "sharded",
+      mixinStandardHelpOptions = true,
+      description =
+          "Payments/s on MariaDB and through ShardingSphere-JDBC over a sharding layout's"
+              + " databases, in alternating windows of one run, with statements per payment and"
+              + " shards per statement. Creates its databases on the layout's server, drops them.")
+  static final class Sharded implements Callable<Integer> {
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Option(names = "--payments", defaultValue = "20000", description = "payments per side")
+    int payments;
+
+    @Option(names = "--concurrency", defaultValue = "16", description = "client threads, 1 to 128")
+    int concurrency;
+
+    @Option(names = "--windows", defaultValue = "4", description = "alternating windows per side")
+    int windows;
+
+    @Option(
+        names = "--layout",
+        paramLabel = "YAML",
+        defaultValue = "deploy/sharding/clearway-mariadb.yaml",
+        description = "the ShardingSphere-JDBC layout whose databases are created for the run")
+    java.nio.file.Path layout;
+
+    @Option(names = "--json", description = "one JSON object as the last stdout line")
+    boolean json;
+
+    Sharded(PrintStream out, PrintStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+      return ShardedBench.run(
+          new ShardedBench.Options(payments, concurrency, windows, layout, json), out, err);
     }
   }
 }
