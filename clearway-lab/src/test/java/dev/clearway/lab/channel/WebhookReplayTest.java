@@ -67,17 +67,7 @@ class WebhookReplayTest {
   @BeforeEach
   void clean() throws Exception {
     TestDatabase.get().reset();
-    TestDatabase.get()
-        .truncate(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "attempt_compensation",
-            "channel_refund",
-            "channel_webhook_inbox",
-            "payment_attempt",
-            "payment_order",
-            "channel_account");
+    TestDatabase.get().truncateChannelTables();
   }
 
   @AfterEach

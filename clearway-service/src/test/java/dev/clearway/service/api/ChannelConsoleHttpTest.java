@@ -45,17 +45,7 @@ class ChannelConsoleHttpTest {
   @BeforeEach
   void clean() {
     RunningApi.resetDatabase();
-    TestDatabase.get()
-        .truncate(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "attempt_compensation",
-            "channel_refund",
-            "channel_webhook_inbox",
-            "payment_attempt",
-            "payment_order",
-            "channel_account");
+    TestDatabase.get().truncateChannelTables();
   }
 
   private static Answer get(String path, String key) {

@@ -79,17 +79,7 @@ class PolicyListsHttpTest {
 
   @BeforeEach
   void clean() {
-    TestDatabase.get()
-        .truncate(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "attempt_compensation",
-            "channel_refund",
-            "channel_webhook_inbox",
-            "payment_attempt",
-            "payment_order",
-            "channel_account");
+    TestDatabase.get().truncateChannelTables();
     RunningApi.execute(
         """
         INSERT INTO channel_account

@@ -50,17 +50,7 @@ class ReconChannelHttpTest {
   static void start() {
     RunningApi.resetDatabase();
     ReconSeed.reset();
-    TestDatabase.get()
-        .truncate(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "attempt_compensation",
-            "channel_refund",
-            "channel_webhook_inbox",
-            "payment_attempt",
-            "payment_order",
-            "channel_account");
+    TestDatabase.get().truncateChannelTables();
     psp = StripeSimServer.start(StripeSimOptions.defaults("sk_test_recon", "whsec_recon"));
     StripeAdapter stripe =
         new StripeAdapter(StripeConfig.of(psp.baseUrl(), "sk_test_recon", "whsec_recon"));

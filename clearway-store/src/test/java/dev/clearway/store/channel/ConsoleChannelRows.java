@@ -20,17 +20,7 @@ final class ConsoleChannelRows {
 
   /** Empties the channel tables and the flows. */
   static void clean() throws SQLException {
-    TestDatabase.get()
-        .truncate(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "attempt_compensation",
-            "channel_refund",
-            "channel_webhook_inbox",
-            "payment_attempt",
-            "payment_order",
-            "channel_account");
+    TestDatabase.get().truncateChannelTables();
     TestDatabase.get().reset();
   }
 

@@ -31,17 +31,7 @@ class JdbcRecordedAttemptsTest {
 
   @BeforeEach
   void clean() throws SQLException {
-    TestDatabase.get()
-        .truncate(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "attempt_compensation",
-            "channel_refund",
-            "channel_webhook_inbox",
-            "payment_attempt",
-            "payment_order",
-            "channel_account");
+    TestDatabase.get().truncateChannelTables();
     exec(
         "INSERT INTO channel_account"
             + " (id, channel, account_ref, failure_domain, payment_methods, priority)"

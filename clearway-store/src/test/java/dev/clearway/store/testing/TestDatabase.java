@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -96,6 +97,24 @@ public final class TestDatabase {
       String params = query < 0 ? "" : url.substring(query);
       return base.substring(0, base.lastIndexOf('/') + 1) + database + params;
     }
+  }
+
+  /** The channel layer's tables, children before parents. */
+  public static final List<String> CHANNEL_TABLES =
+      List.of(
+          "payment_attempt_history",
+          "provider_evidence",
+          "recovery_task",
+          "attempt_compensation",
+          "channel_refund",
+          "channel_webhook_inbox",
+          "payment_attempt",
+          "payment_order",
+          "channel_account");
+
+  /** Empties the channel layer's tables ({@link #CHANNEL_TABLES}) and restarts their ids. */
+  public void truncateChannelTables() {
+    truncate(CHANNEL_TABLES.toArray(String[]::new));
   }
 
   /**
