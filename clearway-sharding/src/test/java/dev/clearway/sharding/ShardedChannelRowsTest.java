@@ -14,9 +14,13 @@ import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.channel.spi.ClientAction;
 import dev.clearway.core.flow.domain.OrderNumbers;
+import dev.clearway.core.review.CompensationStatus;
 import dev.clearway.store.Database;
 import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.channel.JdbcPaymentDetails;
+import dev.clearway.store.channel.ManualChannelEffects;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,7 +47,8 @@ class ShardedChannelRowsTest {
       List.of("attempt_compensation", "channel_refund", "payment_attempt_action");
   private static final Pattern SHARDED =
       Pattern.compile(
-          "\\b(payment_order|payment_attempt|recovery_task|outbox_event|pay_flow_fact"
+          "\\b(payment_order|payment_attempt|payment_attempt_history|provider_evidence|recovery_task"
+              + "|outbox_event|pay_flow_fact"
               + "|attempt_compensation|channel_refund|payment_attempt_action)_(\\d)\\b");
 
   private final ShardedTestDatabase db = ShardedTestDatabase.get();
@@ -183,6 +188,36 @@ class ShardedChannelRowsTest {
                 .compensations()
                 .claimCompensations(100, Duration.ofSeconds(30), T0.plusSeconds(60)))
         .isEmpty();
+  }
+
+  @Test
+  void anAmountMismatchSettledByAPersonOpensItsCompensationOnTheAttemptsShard() {
+    for (int shard = 0; shard < 4; shard++) {
+      Attempt a = attemptOn(shard, 300 + shard);
+      boolean[] settled = new boolean[1];
+      List<SqlLog.Routed> log =
+          SqlLog.capture(
+              () -> {
+                try (Connection c = database.dataSource().getConnection()) {
+                  c.setAutoCommit(false);
+                  Attempt locked =
+                      ManualChannelEffects.lockAttempt(c, a.id()).orElseThrow().attempt();
+                  settled[0] =
+                      ManualChannelEffects.settleMismatch(
+                          c, locked, CompensationStatus.PENDING, 600, "ref", "cmd/" + a.id(), T0);
+                  c.commit();
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+                return settled[0];
+              });
+      assertThat(settled[0]).isTrue();
+      assertOneShard(log, shard, 4);
+      assertThat(physicalRows("attempt_compensation", shard, a.id()))
+          .as("the mismatch's compensation on shard %d", shard)
+          .isEqualTo(1);
+    }
+    assertThat(allRows("attempt_compensation")).isEqualTo(4);
   }
 
   /**
