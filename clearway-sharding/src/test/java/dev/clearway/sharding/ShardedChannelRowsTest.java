@@ -17,6 +17,8 @@ import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.review.CompensationStatus;
 import dev.clearway.store.Database;
 import dev.clearway.store.channel.JdbcChannelStores;
+import dev.clearway.store.channel.JdbcOrderTimeline;
+import dev.clearway.store.channel.JdbcOrderTimeline.AttemptTimeline;
 import dev.clearway.store.channel.JdbcPaymentDetails;
 import dev.clearway.store.channel.ManualChannelEffects;
 import java.sql.Connection;
@@ -218,6 +220,39 @@ class ShardedChannelRowsTest {
           .isEqualTo(1);
     }
     assertThat(allRows("attempt_compensation")).isEqualTo(4);
+  }
+
+  @Test
+  void anOrdersTimelineReadsItsShardAndTheSingleAccountOnly() {
+    JdbcOrderTimeline timeline = new JdbcOrderTimeline(database.dataSource());
+    for (int shard = 0; shard < 4; shard++) {
+      Attempt a = attemptOn(shard, 400 + shard);
+      openCompensation(a);
+      List<AttemptTimeline> attempts = new ArrayList<>();
+      List<SqlLog.Routed> log =
+          SqlLog.capture(
+              () ->
+                  attempts.addAll(
+                      timeline
+                          .order(a.tradeOrderNo(), Integer.MAX_VALUE, 10, 10)
+                          .orElseThrow()
+                          .attempts()));
+      assertThat(attempts).hasSize(1);
+      AttemptTimeline t = attempts.get(0);
+      assertThat(t.attemptId()).isEqualTo(a.id());
+      assertThat(t.channel()).isEqualTo("stripe");
+      assertThat(t.accountRef()).isEqualTo("acct_1");
+      assertThat(t.recoveryTaskStatus()).isNotNull();
+      assertThat(t.compensationStatus()).isEqualTo("PENDING");
+      List<SqlLog.Routed> account =
+          log.stream().filter(r -> r.logic().contains("FROM channel_account")).toList();
+      assertThat(account).hasSize(1);
+      assertThat(account.get(0).actual()).hasSize(1);
+      assertThat(account.get(0).actual().get(0)).startsWith("ds_0 ");
+      List<SqlLog.Routed> sharded = new ArrayList<>(log);
+      sharded.removeAll(account);
+      assertOneShard(sharded, shard, 4);
+    }
   }
 
   /**
