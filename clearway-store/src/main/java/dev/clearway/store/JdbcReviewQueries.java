@@ -8,6 +8,8 @@ import dev.clearway.store.review.HistoryEntry;
 import dev.clearway.store.review.ManualCommand;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import javax.sql.DataSource;
 
@@ -63,24 +65,35 @@ public final class JdbcReviewQueries {
         FlowRows::map);
   }
 
-  /** A flow's transitions: the timeline a person reads. */
+  /**
+   * A flow's transitions: the timeline a person reads. The live table and the archive are read by
+   * one statement each, both naming the flow, and merged here by id: a UNION of the two is routed
+   * by a sharding driver to every pair of their physical tables, each statement alone to the
+   * flow's.
+   */
   public List<HistoryEntry> history(long flowId, long beforeId, int limit) {
+    List<HistoryEntry> page =
+        new ArrayList<>(historyOf("pay_flow_history", flowId, beforeId, limit));
+    page.addAll(historyOf("pay_flow_history_archive", flowId, beforeId, limit));
+    page.sort(Comparator.comparingLong(HistoryEntry::id).reversed());
+    return List.copyOf(page.subList(0, Math.min(limit, page.size())));
+  }
+
+  private List<HistoryEntry> historyOf(String table, long flowId, long beforeId, int limit) {
     return sql.query(
         """
         SELECT id, from_status, to_status, version, trigger_source, request_id, result_class,
                error_code, elapsed_ms, created_at
-          FROM (SELECT * FROM pay_flow_history WHERE flow_id = ? AND id < ?
-                UNION ALL
-                SELECT * FROM pay_flow_history_archive WHERE flow_id = ? AND id < ?) h
+          FROM %s
+         WHERE flow_id = ? AND id < ?
          ORDER BY id DESC
          LIMIT ?
-        """,
+        """
+            .formatted(table),
         ps -> {
           ps.setLong(1, flowId);
           ps.setLong(2, beforeId);
-          ps.setLong(3, flowId);
-          ps.setLong(4, beforeId);
-          ps.setInt(5, limit);
+          ps.setInt(3, limit);
         },
         JdbcReviewQueries::historyEntry);
   }

@@ -50,11 +50,6 @@ final class AttemptEventRows {
     }
   }
 
-  static void outbox(Connection c, Attempt from, AttemptStatus to, Instant now)
-      throws SQLException {
-    outbox(c, from, to, now, false);
-  }
-
   /**
    * The event of an attempt that became final; {@code sharded}: through a sharding driver, which
    * does not rewrite a subquery inside VALUES, so the merchant is read by a statement of its own.

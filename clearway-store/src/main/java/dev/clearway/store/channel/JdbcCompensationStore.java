@@ -129,13 +129,19 @@ public final class JdbcCompensationStore implements CompensationStore {
                   return RecordResult.LOST; // Race: another worker settled it first.
                 }
               }
-              settledEvent(c, expected, status, now);
+              settledEvent(c, expected, status, now, dialect.sharded());
               return RecordResult.RECORDED;
             })
         == RecordResult.RECORDED;
   }
 
-  private static void settledEvent(Connection c, Compensation k, String status, Instant now)
+  /**
+   * The settled compensation's event; {@code sharded}: through a sharding driver, which does not
+   * rewrite the merchant's subquery inside VALUES, so the merchant is read by a statement of its
+   * own.
+   */
+  private static void settledEvent(
+      Connection c, Compensation k, String status, Instant now, boolean sharded)
       throws SQLException {
     String type =
         "REFUNDED".equals(status) ? "DuplicateChargeRefunded" : "DuplicateChargeNeedsReview";
@@ -146,16 +152,16 @@ public final class JdbcCompensationStore implements CompensationStore {
     fields.put("amount", k.amount());
     fields.put("status", status);
     String payload = AttemptEventRows.json(fields);
-    AttemptEventRows.insertOutbox(
-        c,
-        // The version makes the id unique: a compensation a person sent back to the worker may
-        // become MANUAL a second time.
-        "compensation-" + k.attemptId() + "-" + status + "-v" + (k.version() + 1),
-        type,
-        k.attemptId(),
-        k.tradeOrderNo(),
-        payload,
-        now);
+    // The version makes the id unique: a compensation a person sent back to the worker may become
+    // MANUAL a second time.
+    String eventId = "compensation-" + k.attemptId() + "-" + status + "-v" + (k.version() + 1);
+    if (sharded) {
+      AttemptEventRows.insertOutboxValues(
+          c, eventId, type, k.attemptId(), k.tradeOrderNo(), payload, now);
+    } else {
+      AttemptEventRows.insertOutbox(
+          c, eventId, type, k.attemptId(), k.tradeOrderNo(), payload, now);
+    }
   }
 
   private static final String UPDATE_COMPENSATION =

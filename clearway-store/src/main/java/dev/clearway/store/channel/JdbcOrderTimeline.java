@@ -18,7 +18,9 @@ import javax.sql.DataSource;
  * One payment order (one trade order number) as a person reads it: its attempts across PSPs, newest
  * first by seq, each with its provider evidence, newest first by id. Both are pages: the attempts
  * through {@code uk_attempt_seq (trade_order_no, seq)}, the evidence of each attempt through {@code
- * idx_evidence_attempt (attempt_id, id)}. No raw hash or provider object id leaves the database.
+ * idx_evidence_attempt (attempt_id, id)}, one statement per attempt. No raw hash or provider object
+ * id leaves the database. Every statement about the order names its trade order number or an
+ * attempt id, so a sharding driver routes it to the order's shard.
  */
 public final class JdbcOrderTimeline {
   private final Sql sql;
@@ -83,37 +85,40 @@ public final class JdbcOrderTimeline {
     if (order.isEmpty()) {
       return order;
     }
-    Map<Long, List<EvidenceRow>> evidence =
-        firstEvidence(tradeOrderNo, beforeSeq, attemptLimit, evidenceLimit);
+    List<AttemptTimeline> attempts = new ArrayList<>();
+    Map<Long, String[]> accounts = new LinkedHashMap<>();
+    for (AttemptTimeline a : attempts(tradeOrderNo, beforeSeq, attemptLimit)) {
+      String[] account = accounts.computeIfAbsent(a.channelAccountId(), this::account);
+      attempts.add(completed(a, account, evidence(a.attemptId(), Long.MAX_VALUE, evidenceLimit)));
+    }
     OrderTimeline o = order.get();
     return Optional.of(
         new OrderTimeline(
             o.tradeOrderNo(),
-            o.merchantId(),
+            merchantOf(tradeOrderNo),
             o.amount(),
             o.currency(),
             o.paymentMethod(),
             o.status(),
             o.closedReason(),
             o.createdAt(),
-            attempts(tradeOrderNo, beforeSeq, attemptLimit, evidence)));
+            List.copyOf(attempts)));
   }
 
   private Optional<OrderTimeline> orderRow(String tradeOrderNo) {
     return sql
         .query(
             """
-            SELECT o.trade_order_no, f.merchant_id, o.amount, o.currency, o.payment_method,
-                   o.status, o.closed_reason, o.created_at
-              FROM payment_order o
-              LEFT JOIN pay_flow f ON f.trade_order_no = o.trade_order_no
-             WHERE o.trade_order_no = ?
+            SELECT trade_order_no, amount, currency, payment_method, status, closed_reason,
+                   created_at
+              FROM payment_order
+             WHERE trade_order_no = ?
             """,
             ps -> ps.setString(1, tradeOrderNo),
             rs ->
                 new OrderTimeline(
                     rs.getString("trade_order_no"),
-                    rs.getString("merchant_id"),
+                    null,
                     rs.getLong("amount"),
                     rs.getString("currency"),
                     rs.getString("payment_method"),
@@ -125,16 +130,44 @@ public final class JdbcOrderTimeline {
         .findFirst();
   }
 
-  private List<AttemptTimeline> attempts(
-      String tradeOrderNo, int beforeSeq, int attemptLimit, Map<Long, List<EvidenceRow>> evidence) {
+  /** The merchant of the flow that owns the trade order number; null when none does. */
+  private String merchantOf(String tradeOrderNo) {
+    return sql
+        .query(
+            "SELECT merchant_id FROM pay_flow_fact WHERE trade_order_no = ?",
+            ps -> ps.setString(1, tradeOrderNo),
+            rs -> rs.getString("merchant_id"))
+        .stream()
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** An account's channel and reference; nulls when the account is gone. */
+  private String[] account(long channelAccountId) {
+    return sql
+        .query(
+            "SELECT channel, account_ref FROM channel_account WHERE id = ?",
+            ps -> ps.setLong(1, channelAccountId),
+            rs -> new String[] {rs.getString("channel"), rs.getString("account_ref")})
+        .stream()
+        .findFirst()
+        .orElse(new String[] {null, null});
+  }
+
+  /**
+   * A page of the order's attempts with their task and compensation, without account or evidence.
+   * The three tables are joined by the attempt id (binding tables on a sharded layout); the account
+   * and the flow are read by statements of their own, since a sharding driver does not join a
+   * sharded table with a single one.
+   */
+  private List<AttemptTimeline> attempts(String tradeOrderNo, int beforeSeq, int attemptLimit) {
     return sql.query(
         """
-        SELECT a.id, a.seq, a.channel_account_id, ca.channel, ca.account_ref, a.origin,
+        SELECT a.id, a.seq, a.channel_account_id, a.origin,
                a.previous_attempt_id, a.status, a.result_certainty, a.error_code,
                a.replay_count, a.created_at, a.updated_at,
                t.status AS task_status, c.status AS compensation_status
           FROM payment_attempt a
-          LEFT JOIN channel_account ca ON ca.id = a.channel_account_id
           LEFT JOIN recovery_task t ON t.attempt_id = a.id
           LEFT JOIN attempt_compensation c ON c.attempt_id = a.id
          WHERE a.trade_order_no = ? AND a.seq < ?
@@ -146,7 +179,7 @@ public final class JdbcOrderTimeline {
           ps.setInt(2, beforeSeq);
           ps.setInt(3, attemptLimit);
         },
-        rs -> attempt(rs, evidence));
+        JdbcOrderTimeline::attempt);
   }
 
   /** Whether a payment attempt with this id exists. */
@@ -181,38 +214,7 @@ public final class JdbcOrderTimeline {
         JdbcOrderTimeline::evidenceRow);
   }
 
-  /** The newest evidence of each attempt of one page of the order's attempts, by attempt id. */
-  private Map<Long, List<EvidenceRow>> firstEvidence(
-      String tradeOrderNo, int beforeSeq, int attemptLimit, int evidenceLimit) {
-    Map<Long, List<EvidenceRow>> byAttempt = new LinkedHashMap<>();
-    sql.query(
-            """
-            SELECT e.attempt_id, e.id, e.source, e.operation, e.certainty,
-                   e.provider_status, e.error_code, e.observed_at, e.policy_version, e.request_id
-              FROM (SELECT ev.*,
-                           ROW_NUMBER() OVER (PARTITION BY ev.attempt_id ORDER BY ev.id DESC) AS rn
-                      FROM (SELECT id FROM payment_attempt
-                             WHERE trade_order_no = ? AND seq < ?
-                             ORDER BY seq DESC
-                             LIMIT ?) a
-                      JOIN provider_evidence ev ON ev.attempt_id = a.id) e
-             WHERE e.rn <= ?
-             ORDER BY e.attempt_id, e.id DESC
-            """,
-            ps -> {
-              ps.setString(1, tradeOrderNo);
-              ps.setInt(2, beforeSeq);
-              ps.setInt(3, attemptLimit);
-              ps.setInt(4, evidenceLimit);
-            },
-            rs -> Map.entry(rs.getLong("attempt_id"), evidenceRow(rs)))
-        .forEach(
-            e -> byAttempt.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()));
-    return byAttempt;
-  }
-
-  private static AttemptTimeline attempt(ResultSet rs, Map<Long, List<EvidenceRow>> evidence)
-      throws SQLException {
+  private static AttemptTimeline attempt(ResultSet rs) throws SQLException {
     long id = rs.getLong("id");
     long previous = rs.getLong("previous_attempt_id");
     Long previousId = rs.wasNull() ? null : previous;
@@ -220,8 +222,8 @@ public final class JdbcOrderTimeline {
         id,
         rs.getInt("seq"),
         rs.getLong("channel_account_id"),
-        rs.getString("channel"),
-        rs.getString("account_ref"),
+        null,
+        null,
         rs.getString("origin"),
         previousId,
         rs.getString("status"),
@@ -232,7 +234,28 @@ public final class JdbcOrderTimeline {
         instant(rs, "updated_at"),
         rs.getString("task_status"),
         rs.getString("compensation_status"),
-        List.copyOf(evidence.getOrDefault(id, List.of())));
+        List.of());
+  }
+
+  private static AttemptTimeline completed(
+      AttemptTimeline a, String[] account, List<EvidenceRow> evidence) {
+    return new AttemptTimeline(
+        a.attemptId(),
+        a.seq(),
+        a.channelAccountId(),
+        account[0],
+        account[1],
+        a.origin(),
+        a.previousAttemptId(),
+        a.status(),
+        a.certainty(),
+        a.errorCode(),
+        a.replayCount(),
+        a.createdAt(),
+        a.updatedAt(),
+        a.recoveryTaskStatus(),
+        a.compensationStatus(),
+        List.copyOf(evidence));
   }
 
   private static EvidenceRow evidenceRow(ResultSet rs) throws SQLException {

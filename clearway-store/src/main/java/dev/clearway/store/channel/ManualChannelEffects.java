@@ -20,7 +20,9 @@ import java.util.Optional;
  * The channel rows a person's approved command moves, inside the approval's transaction: an attempt
  * settled from evidence (with its MANUAL evidence row, history, outbox event and resolved task, as
  * a recorded observation leaves them), and a compensation refunded again, kept or handed to
- * finance. Every write is a compare-and-set on the version read under the row's lock.
+ * finance. Every write is a compare-and-set on the version read under the row's lock. Every
+ * statement names the attempt (its id or trade order number), and the events are written with the
+ * merchant read by a statement of its own, so a sharding driver routes each to the attempt's shard.
  */
 public final class ManualChannelEffects {
   private static final int CODE_MAX = 64;
@@ -145,7 +147,7 @@ public final class ManualChannelEffects {
       fields.put("refundNo", refundNo);
       fields.put("amount", amount);
       fields.put("status", compensation.name());
-      AttemptEventRows.insertOutbox(
+      AttemptEventRows.insertOutboxValues(
           c,
           "compensation-" + from.id() + "-" + compensation.name(),
           "MismatchedChargeSettledByPerson",
@@ -214,7 +216,7 @@ public final class ManualChannelEffects {
         evidenceId,
         Sql.ts(now),
         from.id());
-    AttemptEventRows.outbox(c, from, to, now);
+    AttemptEventRows.outbox(c, from, to, now, true);
     return true;
   }
 
@@ -314,7 +316,7 @@ public final class ManualChannelEffects {
       fields.put("refundNo", k.refundNo());
       fields.put("amount", k.amount());
       fields.put("status", to.name());
-      AttemptEventRows.insertOutbox(
+      AttemptEventRows.insertOutboxValues(
           c,
           "compensation-" + k.attemptId() + "-" + to.name(),
           "DuplicateChargeSettledByPerson",
