@@ -58,7 +58,29 @@ public final class JdbcOrderTimeline {
       Instant updatedAt,
       String recoveryTaskStatus,
       String compensationStatus,
-      List<EvidenceRow> evidence) {}
+      List<EvidenceRow> evidence) {
+
+    /** This attempt read from its own row, completed with its account's names and evidence. */
+    AttemptTimeline with(String[] account, List<EvidenceRow> newestEvidence) {
+      return new AttemptTimeline(
+          attemptId,
+          seq,
+          channelAccountId,
+          account[0],
+          account[1],
+          origin,
+          previousAttemptId,
+          status,
+          certainty,
+          errorCode,
+          replayCount,
+          createdAt,
+          updatedAt,
+          recoveryTaskStatus,
+          compensationStatus,
+          List.copyOf(newestEvidence));
+    }
+  }
 
   /** A payment order, the merchant of the flow it pays (null if none), and a page of attempts. */
   public record OrderTimeline(
@@ -89,7 +111,7 @@ public final class JdbcOrderTimeline {
     Map<Long, String[]> accounts = new LinkedHashMap<>();
     for (AttemptTimeline a : attempts(tradeOrderNo, beforeSeq, attemptLimit)) {
       String[] account = accounts.computeIfAbsent(a.channelAccountId(), this::account);
-      attempts.add(completed(a, account, evidence(a.attemptId(), Long.MAX_VALUE, evidenceLimit)));
+      attempts.add(a.with(account, evidence(a.attemptId(), Long.MAX_VALUE, evidenceLimit)));
     }
     OrderTimeline o = order.get();
     return Optional.of(
@@ -235,27 +257,6 @@ public final class JdbcOrderTimeline {
         rs.getString("task_status"),
         rs.getString("compensation_status"),
         List.of());
-  }
-
-  private static AttemptTimeline completed(
-      AttemptTimeline a, String[] account, List<EvidenceRow> evidence) {
-    return new AttemptTimeline(
-        a.attemptId(),
-        a.seq(),
-        a.channelAccountId(),
-        account[0],
-        account[1],
-        a.origin(),
-        a.previousAttemptId(),
-        a.status(),
-        a.certainty(),
-        a.errorCode(),
-        a.replayCount(),
-        a.createdAt(),
-        a.updatedAt(),
-        a.recoveryTaskStatus(),
-        a.compensationStatus(),
-        List.copyOf(evidence));
   }
 
   private static EvidenceRow evidenceRow(ResultSet rs) throws SQLException {

@@ -20,9 +20,10 @@ import java.util.Optional;
 
 /**
  * The steps of a claimed page of flows taken together, round by round: each round gathers every
- * held flow's facts (one gateway call after another, as a flow alone would make them), decides each
- * with {@link PageAdvance}, and writes the round's transitions in one call of {@link
- * FlowWrites#moveAll}; the flows that moved and are not finished take the next round.
+ * held flow's facts (one gateway call after another, as a flow alone would make them: a payed flow
+ * whose business call is still allowed makes it, an idempotent fulfil by the goal, before its fact
+ * is read), decides each with {@link PageAdvance}, and writes the round's transitions in one call
+ * of {@link FlowWrites#moveAll}; the flows that moved and are not finished take the next round.
  *
  * <p>Rules: every round first checks that the page's lease is still live; once it has expired, each
  * remaining flow is advanced alone from a fresh claim. A flow whose write changed nothing (its row
@@ -150,7 +151,10 @@ final class PageSteps {
     };
   }
 
-  /** A wait, an escalation or a freeze of one flow, fenced by the page's lease. */
+  /**
+   * A wait, an escalation or a freeze of one flow, fenced by the page's lease. A move never comes
+   * here: it is written with the round's group.
+   */
   private Outcome apply(PayFlow flow, Decision decision, LeaseHold hold) {
     if (decision instanceof Decision.Wait w) {
       return writes.reschedule(flow, hold, w.errorCode(), w.boundedByDeadline());
@@ -158,7 +162,10 @@ final class PageSteps {
     if (decision instanceof Decision.Escalate e) {
       return writes.escalate(flow, hold, e.errorCode());
     }
-    return writes.freeze(flow, hold, ((Decision.Freeze) decision).reason());
+    if (decision instanceof Decision.Freeze f) {
+      return writes.freeze(flow, hold, f.reason());
+    }
+    throw new IllegalStateException("a move is written with its round's group: " + decision);
   }
 
   private static String requestId(Plan plan) {
