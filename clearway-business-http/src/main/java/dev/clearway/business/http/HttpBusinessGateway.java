@@ -4,6 +4,7 @@ import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.fact.BizCallResult;
 import dev.clearway.core.flow.fact.BizFact;
 import dev.clearway.core.flow.port.BusinessGateway;
+import dev.clearway.core.runtime.BoundedHttp;
 import dev.clearway.core.signature.WebhookSignature;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -18,11 +19,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The business system over HTTP ({@link BusinessProtocol}). Never throws for transport problems: a
@@ -46,11 +43,7 @@ public final class HttpBusinessGateway implements BusinessGateway {
     this.config = config;
     this.clock = clock;
     this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(config.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+        BoundedHttp.client("business", config.connectTimeout(), BoundedHttp.defaultThreads());
     String url = config.baseUrl().toString();
     this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
@@ -112,7 +105,6 @@ public final class HttpBusinessGateway implements BusinessGateway {
 
   private Answer exchange(String path, byte[] json) {
     String requestId = UUID.randomUUID().toString();
-    CompletableFuture<HttpResponse<byte[]>> future = null;
     try {
       String signature =
           WebhookSignature.sign(
@@ -126,20 +118,18 @@ public final class HttpBusinessGateway implements BusinessGateway {
               .header(BusinessProtocol.SIGNATURE_HEADER, signature)
               .POST(HttpRequest.BodyPublishers.ofByteArray(json))
               .build();
-      future = client.sendAsync(request, BoundedBody.HANDLER);
       // The request timeout ends at the response headers; this bounds the body as well.
-      long budget = config.connectTimeout().plus(config.requestTimeout()).toMillis();
-      return verified(requestId, future.get(budget, TimeUnit.MILLISECONDS));
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      return Answer.failed("TIMEOUT", 0);
-    } catch (ExecutionException e) {
-      return Answer.failed(transportCode(e.getCause()), 0);
+      HttpResponse<byte[]> response =
+          BoundedHttp.exchange(
+              client,
+              request,
+              MAX_RESPONSE_BYTES,
+              config.connectTimeout().plus(config.requestTimeout()));
+      return verified(requestId, response);
+    } catch (IOException e) {
+      return Answer.failed(transportCode(e), 0);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      if (future != null) {
-        future.cancel(true);
-      }
       return Answer.failed("INTERRUPTED", 0);
     } catch (RuntimeException e) {
       // A request that cannot even be built or sent: still no claim about the business.
@@ -197,14 +187,5 @@ public final class HttpBusinessGateway implements BusinessGateway {
           answer.httpStatus(),
           ms);
     }
-  }
-
-  /** Reads at most {@link #MAX_RESPONSE_BYTES}; a larger body is discarded (then unparseable). */
-  private static final class BoundedBody {
-    static final HttpResponse.BodyHandler<byte[]> HANDLER =
-        info ->
-            info.headers().firstValueAsLong("Content-Length").orElse(0) > MAX_RESPONSE_BYTES
-                ? HttpResponse.BodySubscribers.replacing(new byte[0])
-                : HttpResponse.BodySubscribers.ofByteArray();
   }
 }

@@ -23,6 +23,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -38,7 +39,7 @@ public class CallbackController {
   private final FlowStore flows;
   private final EngineAssembly engine;
   private final MeterRegistry metrics;
-  private final JsonMapper json;
+  private final ObjectReader events;
   private final Clock clock;
 
   public CallbackController(
@@ -53,7 +54,7 @@ public class CallbackController {
     this.flows = flows;
     this.engine = engine;
     this.metrics = metrics;
-    this.json = JsonMapper.builder().build();
+    this.events = JsonMapper.builder().build().readerFor(CallbackEvent.class);
     this.clock = clock.getIfAvailable(Clock::systemUTC);
   }
 
@@ -120,7 +121,7 @@ public class CallbackController {
   private CallbackEvent parse(String channel, byte[] raw) {
     CallbackEvent event;
     try {
-      event = json.readValue(new String(raw, StandardCharsets.UTF_8), CallbackEvent.class);
+      event = events.readValue(new String(raw, StandardCharsets.UTF_8));
     } catch (RuntimeException e) {
       throw refuse(
           channel, HttpStatus.BAD_REQUEST, "malformed_event", "the event is not valid JSON");

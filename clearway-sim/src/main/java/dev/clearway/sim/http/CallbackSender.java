@@ -1,5 +1,6 @@
 package dev.clearway.sim.http;
 
+import dev.clearway.core.runtime.BoundedHttp;
 import dev.clearway.core.signature.WebhookSignature;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.json.StrictJson;
@@ -50,12 +51,8 @@ final class CallbackSender implements AutoCloseable {
   CallbackSender(SimWalletServer.Callbacks config, FaultPlan faults) {
     this.config = config;
     this.faults = faults;
-    this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(config.requestTimeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    // One sending thread: the client's own tasks need no more than two threads beside it.
+    this.client = BoundedHttp.client("sim-wallet-callbacks", config.requestTimeout(), 2);
     this.thread =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

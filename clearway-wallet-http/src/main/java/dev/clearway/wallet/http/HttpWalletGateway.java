@@ -2,6 +2,7 @@ package dev.clearway.wallet.http;
 
 import dev.clearway.core.flow.fact.WalletResult;
 import dev.clearway.core.flow.port.WalletGateway;
+import dev.clearway.core.runtime.BoundedHttp;
 import dev.clearway.core.statement.Statement;
 import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementSource;
@@ -20,11 +21,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,11 +48,7 @@ public final class HttpWalletGateway implements WalletGateway, StatementSource {
   public HttpWalletGateway(HttpWalletConfig config) {
     this.config = config;
     this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(config.connectTimeout())
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+        BoundedHttp.client("wallet", config.connectTimeout(), BoundedHttp.defaultThreads());
     String url = config.baseUrl().toString();
     this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
@@ -185,12 +178,14 @@ public final class HttpWalletGateway implements WalletGateway, StatementSource {
     long start = System.nanoTime();
     int status = 0;
     WalletResult result;
-    CompletableFuture<HttpResponse<byte[]>> future = null;
     try {
-      future = client.sendAsync(factory.build(), BoundedBody.HANDLER);
       // The request timeout ends at the response headers; this bounds the body as well.
-      long budget = config.connectTimeout().plus(config.readTimeout()).toMillis();
-      HttpResponse<byte[]> response = future.get(budget, TimeUnit.MILLISECONDS);
+      HttpResponse<byte[]> response =
+          BoundedHttp.exchange(
+              client,
+              factory.build(),
+              MAX_RESPONSE_BYTES,
+              config.connectTimeout().plus(config.readTimeout()));
       status = response.statusCode();
       result =
           WalletResponses.classify(
@@ -198,16 +193,10 @@ public final class HttpWalletGateway implements WalletGateway, StatementSource {
               status,
               response.headers().firstValue("Content-Type").orElse(null),
               response.body() == null ? new byte[0] : response.body());
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      result = WalletResult.unknown("TIMEOUT");
-    } catch (ExecutionException e) {
-      result = WalletResult.unknown(transportCode(e.getCause()));
+    } catch (IOException e) {
+      result = WalletResult.unknown(transportCode(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      if (future != null) {
-        future.cancel(true);
-      }
       result = WalletResult.unknown("INTERRUPTED");
     } catch (RuntimeException e) {
       // A request that cannot even be built or sent: still no claim about the wallet.
@@ -256,14 +245,5 @@ public final class HttpWalletGateway implements WalletGateway, StatementSource {
       out.append('%').append(String.format("%02X", b & 0xff));
     }
     return out.toString();
-  }
-
-  /** Reads at most {@link #MAX_RESPONSE_BYTES}; a larger body is discarded (then unparseable). */
-  private static final class BoundedBody {
-    static final HttpResponse.BodyHandler<byte[]> HANDLER =
-        info ->
-            info.headers().firstValueAsLong("Content-Length").orElse(0) > MAX_RESPONSE_BYTES
-                ? HttpResponse.BodySubscribers.replacing(new byte[0])
-                : HttpResponse.BodySubscribers.ofByteArray();
   }
 }
