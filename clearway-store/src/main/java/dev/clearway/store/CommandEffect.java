@@ -69,7 +69,11 @@ final class CommandEffect {
     appendHistory(c, cmd, flow, to, now);
     // The domain event of the new state, in the same transaction, as for automatic transitions.
     Optional<DomainEvent> event = DomainEvent.onEntering(to);
-    if (event.isPresent()) {
+    if (event.isPresent() && dialect.sharded()) {
+      // INSERT … SELECT from the flow is refused by a sharding driver (the outbox and the facts
+      // are not bound): the event is written from the row read back on the flow's shard.
+      ShardedFlowWrites.insertEvent(c, ShardedFlowReads.row(c, flow.id()), event.get(), now);
+    } else if (event.isPresent()) {
       update(
           c,
           "INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,"

@@ -170,9 +170,18 @@ public final class JdbcReviewStore {
 
   // ---- plumbing ------------------------------------------------------------------------------
 
+  /**
+   * The flow, locked: its two tables joined by id, not the view, so that a sharding driver routes
+   * the lock to the flow's shard (the same rows and locks as the view on every database).
+   */
   private static Optional<PayFlow> lockFlow(Connection c, long flowId) throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE id = ? FOR UPDATE")) {
+        c.prepareStatement(
+            "SELECT "
+                + FLOW_COLUMNS
+                + " FROM "
+                + FlowReads.SHARDED_ROWS
+                + " WHERE id = ? FOR UPDATE")) {
       ps.setLong(1, flowId);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(FlowRows.map(rs)) : Optional.empty();
