@@ -111,9 +111,30 @@ final class CommandEffect {
         to.name(),
         flow.version() + 1,
         TriggerSource.MANUAL.name(),
-        "cmd-" + cmd.id(),
+        requestId(cmd),
         cmd.kind().name(),
         ts(now));
+  }
+
+  /**
+   * Whether the flow's history holds the effect of {@code cmd} (its rows carry the request id
+   * {@code cmd-<id>}): routed by the flow id to the flow's shard.
+   */
+  static boolean applied(Connection c, ManualCommand cmd) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT count(*) FROM pay_flow_history WHERE flow_id = ? AND request_id = ?")) {
+      ps.setLong(1, cmd.flowId());
+      ps.setString(2, requestId(cmd));
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1) > 0;
+      }
+    }
+  }
+
+  private static String requestId(ManualCommand cmd) {
+    return "cmd-" + cmd.id();
   }
 
   private static void requireOne(int rows, ManualCommand cmd) throws SQLException {
