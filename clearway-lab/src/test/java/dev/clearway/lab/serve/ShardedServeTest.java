@@ -98,11 +98,14 @@ class ShardedServeTest {
       assertThat(cancel.body()).contains("cancel_not_possible");
 
       // The ops console's counts and lists cover every shard, each row once.
-      JsonNode summary = JSON.readTree(ops(running, "/ops/console/summary").body());
+      HttpResponse<String> console = ops(running, "/ops/console/summary");
+      assertThat(console.statusCode()).as(console.body()).isEqualTo(200);
+      JsonNode summary = JSON.readTree(console.body());
       assertThat(summary.get("flowsByStatus").get("BIZ_SUCCESS").longValue()).isEqualTo(5);
       assertThat(summary.get("refundsByStatus").get("SUCCESS").longValue()).isEqualTo(1);
-      JsonNode transitions =
-          JSON.readTree(ops(running, "/ops/console/transitions?limit=100").body()).get("items");
+      HttpResponse<String> page = ops(running, "/ops/console/transitions?limit=100");
+      assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+      JsonNode transitions = JSON.readTree(page.body()).get("items");
       Set<Long> transitionIds = new HashSet<>();
       Set<Long> transitionFlows = new HashSet<>();
       for (JsonNode t : transitions) {
