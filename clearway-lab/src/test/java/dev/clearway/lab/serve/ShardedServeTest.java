@@ -2,9 +2,17 @@ package dev.clearway.lab.serve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.lab.chaos.ChaosDatabase;
+import dev.clearway.service.metrics.FlowStateGauges;
 import dev.clearway.sharding.ShardKeys;
 import dev.clearway.sharding.ShardedTestLayout;
+import dev.clearway.store.Database;
+import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.SqlDialects;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -12,8 +20,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -136,6 +146,46 @@ class ShardedServeTest {
       // The wallet's callbacks were taken in (the inbox lives on the first database).
       assertThat(layout.physicalCount(0, "SELECT count(*) FROM callback_inbox")).isPositive();
     }
+  }
+
+  @Test
+  void theFlowGaugesCountOpenFlowsOfEveryShard() throws Exception {
+    ShardedTestLayout layout =
+        ShardedTestLayout.fresh(
+            Path.of("..", "deploy", "sharding", "clearway-mariadb.yaml"),
+            "clearway_shgauge",
+            false);
+    Instant t0 = Instant.parse("2026-12-01T00:00:00Z");
+    Set<Integer> shards = new HashSet<>();
+    try (Database db = ChaosDatabase.open(layout.url(), 4)) {
+      JdbcFlowStore store = db.flowStore();
+      for (long user = 1; user <= 8; user++) {
+        NewPayment payment =
+            new NewPayment(
+                new GoalKey("m1", user, "renew", "g" + user), 100, "EUR", t0.plusSeconds(3600));
+        long id = store.createAttempt(payment, new Lease("creator", t0), t0).flow().id();
+        shards.add(ShardKeys.ofId(id));
+      }
+      SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      Clock clock = Clock.fixed(t0.plusSeconds(90), ZoneOffset.UTC);
+      try (FlowStateGauges gauges = new FlowStateGauges(db.dataSource(), registry, clock, 60_000)) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        double open = 0;
+        while (System.nanoTime() < deadline && open < 8) {
+          Thread.sleep(100);
+          open = registry.get("clearway.flows.open").tag("state", "WAIT_PAY").gauge().value();
+        }
+        assertThat(open).isEqualTo(8);
+        assertThat(
+                registry
+                    .get("clearway.flows.oldest.age.seconds")
+                    .tag("state", "WAIT_PAY")
+                    .gauge()
+                    .value())
+            .isEqualTo(90);
+      }
+    }
+    assertThat(shards).hasSizeGreaterThan(1);
   }
 
   private static Serve.Options options(String jdbcUrl) {
