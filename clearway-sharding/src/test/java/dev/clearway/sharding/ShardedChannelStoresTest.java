@@ -20,6 +20,8 @@ import dev.clearway.core.channel.spi.PspOutcome;
 import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.store.Database;
+import dev.clearway.store.channel.JdbcChannelOps;
+import dev.clearway.store.channel.JdbcChannelQueues;
 import dev.clearway.store.channel.JdbcChannelStores;
 import java.time.Duration;
 import java.time.Instant;
@@ -139,6 +141,39 @@ class ShardedChannelStoresTest {
       assertThat(attempt(trade, 1)).isPresent();
       assertThat(attempt(trade, 2)).as("second live attempt on shard %d", shard).isEmpty();
     }
+  }
+
+  @Test
+  void theConsoleFiguresAndTaskListCoverEveryShardEachRowOnce() {
+    for (int shard = 0; shard < 4; shard++) {
+      String trade = trade(shard, 400 + shard);
+      stores.orders().openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
+      attempt(trade, 1).orElseThrow();
+    }
+    Instant now = T0.plusSeconds(60);
+    JdbcChannelOps ops = new JdbcChannelOps(database.dataSource());
+    JdbcChannelQueues queues = new JdbcChannelQueues(database.dataSource());
+
+    List<JdbcChannelOps.AccountFigures> accounts = ops.accounts(now);
+    JdbcChannelOps.Totals totals = ops.totals(now);
+    List<JdbcChannelQueues.TaskRow> tasks = queues.tasks(null, 10, now);
+
+    assertThat(accounts).hasSize(1);
+    assertThat(
+            accounts.get(0).attemptsByStatus().values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo(4);
+    assertThat(accounts.get(0).openTasks()).isEqualTo(4);
+    assertThat(accounts.get(0).oldestOpenTaskAgeSeconds()).isEqualTo(60);
+    assertThat(totals.attempts()).isEqualTo(4);
+    assertThat(totals.openTasks()).isEqualTo(4);
+    assertThat(tasks).hasSize(4);
+    assertThat(tasks).extracting(JdbcChannelQueues.TaskRow::taskId).doesNotHaveDuplicates();
+    assertThat(tasks)
+        .allSatisfy(
+            t -> {
+              assertThat(t.channel()).isEqualTo("stripe");
+              assertThat(t.accountRef()).isEqualTo("acct_1");
+            });
   }
 
   @Test

@@ -69,7 +69,11 @@ final class CommandEffect {
     appendHistory(c, cmd, flow, to, now);
     // The domain event of the new state, in the same transaction, as for automatic transitions.
     Optional<DomainEvent> event = DomainEvent.onEntering(to);
-    if (event.isPresent()) {
+    if (event.isPresent() && dialect.sharded()) {
+      // INSERT … SELECT from the flow is refused by a sharding driver (the outbox and the facts
+      // are not bound): the event is written from the row read back on the flow's shard.
+      ShardedFlowWrites.insertEvent(c, ShardedFlowReads.row(c, flow.id()), event.get(), now);
+    } else if (event.isPresent()) {
       update(
           c,
           "INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,"
@@ -107,9 +111,30 @@ final class CommandEffect {
         to.name(),
         flow.version() + 1,
         TriggerSource.MANUAL.name(),
-        "cmd-" + cmd.id(),
+        requestId(cmd),
         cmd.kind().name(),
         ts(now));
+  }
+
+  /**
+   * Whether the flow's history holds the effect of {@code cmd} (its rows carry the request id
+   * {@code cmd-<id>}): routed by the flow id to the flow's shard.
+   */
+  static boolean applied(Connection c, ManualCommand cmd) throws SQLException {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "SELECT count(*) FROM pay_flow_history WHERE flow_id = ? AND request_id = ?")) {
+      ps.setLong(1, cmd.flowId());
+      ps.setString(2, requestId(cmd));
+      try (var rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1) > 0;
+      }
+    }
+  }
+
+  private static String requestId(ManualCommand cmd) {
+    return "cmd-" + cmd.id();
   }
 
   private static void requireOne(int rows, ManualCommand cmd) throws SQLException {

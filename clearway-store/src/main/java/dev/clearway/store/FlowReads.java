@@ -15,7 +15,9 @@ public interface FlowReads {
 
   /**
    * The rows of the view {@code pay_flow} as a FROM item a sharding driver routes: the join of its
-   * two tables, bound in the sharding layout; USING keeps the view's unqualified column names.
+   * two tables, bound in the sharding layout; USING keeps the view's unqualified column names. The
+   * same rows as the view on every database, so the lists and locking reads of the service use it
+   * everywhere.
    */
   String SHARDED_ROWS = "pay_flow_fact JOIN pay_flow_state USING (id)";
 

@@ -174,20 +174,39 @@ public final class JdbcOpsCommandStore {
 
   /**
    * The flow whose payment an attempt carries, woken after a person settled the attempt: its
-   * gateway reads the attempt and the flow moves through its usual transition.
+   * gateway reads the attempt and the flow moves through its usual transition. The attempt and the
+   * flow are read by a statement each (the attempt by its id, the flow by the attempt's order
+   * number), each routed to the payment's shard by a sharding driver, which cannot route a join of
+   * the two (they are not bound).
    */
   public Optional<Long> flowOfAttempt(long attemptId) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT f.id FROM payment_attempt a"
-                    + " JOIN pay_flow f ON f.trade_order_no = a.trade_order_no WHERE a.id = ?")) {
-      ps.setLong(1, attemptId);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+    try (Connection c = dataSource.getConnection()) {
+      Optional<String> orderNo =
+          first(
+              c,
+              "SELECT trade_order_no FROM payment_attempt WHERE id = ?",
+              ps -> ps.setLong(1, attemptId),
+              rs -> rs.getString(1));
+      if (orderNo.isEmpty()) {
+        return Optional.empty();
       }
+      return first(
+          c,
+          "SELECT id FROM pay_flow_fact WHERE trade_order_no = ?",
+          ps -> ps.setString(1, orderNo.get()),
+          rs -> rs.getLong(1));
     } catch (SQLException e) {
       throw new StoreException("flow of attempt", e);
+    }
+  }
+
+  private static <T> Optional<T> first(
+      Connection c, String sql, Sql.Binder binder, Sql.RowMapper<T> mapper) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      binder.bind(ps);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(mapper.map(rs)) : Optional.empty();
+      }
     }
   }
 

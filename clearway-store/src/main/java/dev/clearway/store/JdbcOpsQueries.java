@@ -45,7 +45,7 @@ public final class JdbcOpsQueries {
   public Map<String, Long> countByStatus() {
     Map<String, Long> counts = new TreeMap<>();
     sql.query(
-        "SELECT status, count(*) FROM pay_flow GROUP BY status",
+        "SELECT status, count(*) FROM pay_flow_state GROUP BY status",
         ps -> {},
         rs -> counts.put(rs.getString(1), rs.getLong(2)));
     return counts;
@@ -100,30 +100,36 @@ public final class JdbcOpsQueries {
 
   /**
    * The transitions of all flows (through the primary key of pay_flow_history), each with its
-   * flow's merchant (one primary-key lookup per row).
+   * flow's merchant. The page and the merchants are two statements: the history and the facts are
+   * sharded apart (a join of the two would be routed to every pair of their physical tables), the
+   * merchants are read by the page's flow ids, each routed to its shard.
    */
   public List<Transition> transitions(long beforeId, int limit) {
-    return sql.query(
-        """
-        SELECT h.id, h.flow_id, f.merchant_id, h.biz_key, h.from_status, h.to_status, h.version,
-               h.trigger_source, h.request_id, h.result_class, h.error_code, h.elapsed_ms,
-               h.created_at
-          FROM pay_flow_history h
-          LEFT JOIN pay_flow f ON f.id = h.flow_id
-         WHERE h.id < ?
-         ORDER BY h.id DESC
-         LIMIT ?
-        """,
-        ps -> {
-          ps.setLong(1, beforeId);
-          ps.setInt(2, limit);
-        },
-        rs ->
-            new Transition(
-                rs.getLong("flow_id"),
-                rs.getString("merchant_id"),
-                rs.getString("biz_key"),
-                JdbcReviewQueries.historyEntry(rs)));
+    List<Transition> page =
+        sql.query(
+            """
+            SELECT id, flow_id, biz_key, from_status, to_status, version, trigger_source,
+                   request_id, result_class, error_code, elapsed_ms, created_at
+              FROM pay_flow_history
+             WHERE id < ?
+             ORDER BY id DESC
+             LIMIT ?
+            """,
+            ps -> {
+              ps.setLong(1, beforeId);
+              ps.setInt(2, limit);
+            },
+            rs ->
+                new Transition(
+                    rs.getLong("flow_id"),
+                    null,
+                    rs.getString("biz_key"),
+                    JdbcReviewQueries.historyEntry(rs)));
+    Map<Long, String> merchants =
+        FlowMerchants.of(sql, page.stream().map(Transition::flowId).toList());
+    return page.stream()
+        .map(t -> new Transition(t.flowId(), merchants.get(t.flowId()), t.bizKey(), t.entry()))
+        .toList();
   }
 
   private static AbnormalRefund abnormal(ResultSet rs) throws SQLException {

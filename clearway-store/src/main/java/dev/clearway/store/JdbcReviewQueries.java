@@ -19,7 +19,9 @@ import javax.sql.DataSource;
  * limit} rows with an id below {@code beforeId} (the id of the last row of the previous page, or
  * {@link Long#MAX_VALUE} for the first). Each statement reads an index that serves its filter and
  * its order: {@code idx_pay_flow_review_queue} (one merchant's page filters the facts joined to
- * it), {@code idx_history_flow}, {@code idx_command_flow}, {@code idx_audit_flow}.
+ * it), {@code idx_history_flow}, {@code idx_command_flow}, {@code idx_audit_flow}. The queue reads
+ * the flow's two tables joined by id ({@link FlowReads#SHARDED_ROWS}), not the view, on every
+ * database: a sharding driver routes the join (to every shard for the queue, merging the pages).
  */
 public final class JdbcReviewQueries {
   private final Sql sql;
@@ -33,8 +35,10 @@ public final class JdbcReviewQueries {
     return sql.query(
         "SELECT "
             + FLOW_COLUMNS
+            + " FROM "
+            + FlowReads.SHARDED_ROWS
+            + "\n"
             + """
-             FROM pay_flow
             WHERE review_state <> 'NONE' AND id < ?
             ORDER BY id DESC
             LIMIT ?
@@ -51,8 +55,10 @@ public final class JdbcReviewQueries {
     return sql.query(
         "SELECT "
             + FLOW_COLUMNS
+            + " FROM "
+            + FlowReads.SHARDED_ROWS
+            + "\n"
             + """
-             FROM pay_flow
             WHERE review_state <> 'NONE' AND merchant_id = ? AND id < ?
             ORDER BY id DESC
             LIMIT ?

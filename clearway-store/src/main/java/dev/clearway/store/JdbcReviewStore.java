@@ -18,9 +18,11 @@ import javax.sql.DataSource;
 /**
  * Manual commands with maker/checker. A proposal pins the flow's status and version; the approval,
  * the flow's CAS transition with its history row, the command's new state and the audit entry
- * commit in one transaction, so a command is applied exactly when its effect is. People are stored
- * and compared by their normalised name ({@link PersonNames}), so the database's maker/checker
- * check compares people, not spellings.
+ * commit in one transaction, so a command is applied exactly when its effect is. Through a sharding
+ * driver (the command on the first database, the flow on its shard) the effect commits first and
+ * the decision after; the effect is found again by the command's id, never applied twice. People
+ * are stored and compared by their normalised name ({@link PersonNames}), so the database's
+ * maker/checker check compares people, not spellings.
  */
 public final class JdbcReviewStore {
 
@@ -99,32 +101,94 @@ public final class JdbcReviewStore {
 
   public Result approve(long commandId, String approverName, Instant now) {
     String approver = PersonNames.normalise(approverName);
+    if (!dialect.sharded()) {
+      return inTransaction(
+          c -> {
+            Decidable open = decidable(c, commandId, approver);
+            if (open.refusal() != null) {
+              return open.refusal();
+            }
+            return record(c, open.command(), effect(c, open.command(), now), approver, now);
+          },
+          "ck_command_two_people",
+          "same_person",
+          "a command must be decided by another person than its proposer");
+    }
+    // Through a sharding driver manual_command lives on the first database and the flow on its
+    // shard: one transaction would be two commits in no set order. The effect commits first, under
+    // the command's lock, recorded in the flow's history under the command's id; the decision
+    // commits after, in a transaction of its own. A decision lost in between is recorded by the
+    // next approval, which finds the effect by the command's id instead of applying it again.
+    Step step;
+    try {
+      step =
+          Sql.inTransaction(
+              dataSource,
+              c -> {
+                Decidable open = decidable(c, commandId, approver);
+                return open.refusal() != null
+                    ? new Step(open.refusal(), null)
+                    : new Step(null, effect(c, open.command(), now));
+              });
+    } catch (SQLException e) {
+      throw new StoreException("manual command", e);
+    }
+    if (step.refusal() != null) {
+      return step.refusal();
+    }
     return inTransaction(
         c -> {
           Decidable open = decidable(c, commandId, approver);
           if (open.refusal() != null) {
             return open.refusal();
           }
-          ManualCommand cmd = open.command();
-          PayFlow flow = lockFlow(c, cmd.flowId()).orElseThrow();
-          boolean unchanged =
-              flow.status().name().equals(cmd.expectedStatus())
-                  && flow.version() == cmd.expectedVersion();
-          CommandKind.Verdict verdict = cmd.kind().check(flow);
-          if (!unchanged || !verdict.isAllowed()) {
-            // The facts changed since the proposal: nobody approved acting on these.
-            ManualCommand failed = decide(c, cmd, "FAILED", approver, "FLOW_CHANGED", now);
-            audit(c, cmd, approver, "APPROVER", "FAIL", "flow changed since proposal", now);
-            return new Result.Done(failed);
-          }
-          CommandEffect.apply(c, dialect, cmd, flow, verdict.target().orElseThrow(), now);
-          ManualCommand applied = decide(c, cmd, "APPLIED", approver, "APPLIED", now);
-          audit(c, cmd, approver, "APPROVER", "APPROVE", cmd.kind().name(), now);
-          return new Result.Done(applied);
+          return record(c, open.command(), step.effect(), approver, now);
         },
         "ck_command_two_people",
         "same_person",
-        "a command must be approved by another person than its proposer");
+        "a command must be decided by another person than its proposer");
+  }
+
+  /** Whether an approval's effect is in the flow, and whether this approval put it there. */
+  private enum Effect {
+    APPLIED,
+    FLOW_CHANGED
+  }
+
+  /** The first transaction of a sharded approval: a refusal, or the effect. */
+  private record Step(Result refusal, Effect effect) {}
+
+  /**
+   * Applies the command to its locked flow if the flow still holds what the proposal pinned;
+   * otherwise the effect counts as applied only if the flow's history holds it under the command's
+   * id (an earlier approval whose decision was lost).
+   */
+  private Effect effect(Connection c, ManualCommand cmd, Instant now) throws SQLException {
+    PayFlow flow = lockFlow(c, cmd.flowId()).orElseThrow();
+    boolean unchanged =
+        flow.status().name().equals(cmd.expectedStatus())
+            && flow.version() == cmd.expectedVersion();
+    CommandKind.Verdict verdict = cmd.kind().check(flow);
+    if (unchanged && verdict.isAllowed()) {
+      CommandEffect.apply(c, dialect, cmd, flow, verdict.target().orElseThrow(), now);
+      return Effect.APPLIED;
+    }
+    return CommandEffect.applied(c, cmd) ? Effect.APPLIED : Effect.FLOW_CHANGED;
+  }
+
+  /** The command's decision and its audit entry. */
+  private static Result record(
+      Connection c, ManualCommand cmd, Effect effect, String approver, Instant now)
+      throws SQLException {
+    if (effect == Effect.FLOW_CHANGED) {
+      // The facts changed since the proposal: nobody approved acting on these.
+      ManualCommand failed = decide(c, cmd, "FAILED", approver, "FLOW_CHANGED", now);
+      audit(c, cmd, approver, "APPROVER", "FAIL", "flow changed since proposal", now);
+      return new Result.Done(failed);
+    }
+    ManualCommand applied = decide(c, cmd, "APPLIED", approver, "APPLIED", now);
+    audit(c, cmd, approver, "APPROVER", "APPROVE", cmd.kind().name(), now);
+    return new Result.Done(applied);
   }
 
   public Result reject(long commandId, String approverName, String reason, Instant now) {
@@ -170,9 +234,18 @@ public final class JdbcReviewStore {
 
   // ---- plumbing ------------------------------------------------------------------------------
 
+  /**
+   * The flow, locked: its two tables joined by id, not the view, so that a sharding driver routes
+   * the lock to the flow's shard (the same rows and locks as the view on every database).
+   */
   private static Optional<PayFlow> lockFlow(Connection c, long flowId) throws SQLException {
     try (PreparedStatement ps =
-        c.prepareStatement("SELECT " + FLOW_COLUMNS + " FROM pay_flow WHERE id = ? FOR UPDATE")) {
+        c.prepareStatement(
+            "SELECT "
+                + FLOW_COLUMNS
+                + " FROM "
+                + FlowReads.SHARDED_ROWS
+                + " WHERE id = ? FOR UPDATE")) {
       ps.setLong(1, flowId);
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? Optional.of(FlowRows.map(rs)) : Optional.empty();

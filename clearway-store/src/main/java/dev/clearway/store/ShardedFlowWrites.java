@@ -177,7 +177,7 @@ final class ShardedFlowWrites implements FlowWrites {
   }
 
   /** The outbox row of a flow's event, on the flow's shard (routed by aggregate_id). */
-  private static int insertEvent(Connection c, PayFlow row, DomainEvent event, Instant now)
+  static int insertEvent(Connection c, PayFlow row, DomainEvent event, Instant now)
       throws SQLException {
     return update(
         c,

@@ -18,6 +18,9 @@ public final class SqlDialects {
   /** The scheme of ShardingSphere-JDBC's URLs. */
   static final String SHARDING_SCHEME = "jdbc:shardingsphere:";
 
+  /** The package of ShardingSphere-JDBC's connection classes. */
+  private static final String SHARDING_DRIVER_PACKAGE = "org.apache.shardingsphere.";
+
   private SqlDialects() {}
 
   /**
@@ -48,9 +51,17 @@ public final class SqlDialects {
             + ": use jdbc:postgresql, jdbc:mariadb, jdbc:mysql or jdbc:shardingsphere");
   }
 
-  /** The dialect of the database behind {@code dataSource}, from its connections' URL. */
+  /**
+   * The dialect of the database behind {@code dataSource}, from its connections' URL. A
+   * ShardingSphere-JDBC connection (also behind a pool) reports the URL of a physical database, so
+   * it is recognised by its class: the sharded dialect, never the plain one of its databases.
+   */
   public static SqlDialect forDataSource(DataSource dataSource) {
     try (Connection c = dataSource.getConnection()) {
+      Connection raw = c.isWrapperFor(Connection.class) ? c.unwrap(Connection.class) : c;
+      if (raw.getClass().getName().startsWith(SHARDING_DRIVER_PACKAGE)) {
+        return new MysqlDialect(true);
+      }
       return forUrl(c.getMetaData().getURL());
     } catch (SQLException e) {
       throw new StoreException("read the database URL", e);

@@ -5,6 +5,7 @@ import dev.clearway.business.http.HttpBusinessConfig;
 import dev.clearway.business.http.HttpBusinessGateway;
 import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.lab.channel.SimChannels;
+import dev.clearway.lab.chaos.ChaosDatabase;
 import dev.clearway.service.server.ServiceStart;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
@@ -169,8 +170,8 @@ public final class Serve {
 
   public static Running start(Options options, PrintStream out) {
     int port = options.port() == 0 ? FreePorts.next() : options.port();
-    Database db =
-        options.jdbcUrl() == null ? Database.embedded(24) : Database.connect(options.jdbcUrl(), 24);
+    // A sharded URL's physical databases and schema are installed first, as the chaos run does.
+    Database db = ChaosDatabase.open(options.jdbcUrl(), 24);
     Clock clock = Clock.systemUTC();
     String secret = callbackSecret();
     SimWallet wallet = new SimWallet(options.walletFaults(), clock);

@@ -56,23 +56,37 @@ public final class CompensationGauges implements AutoCloseable {
     timer.scheduleWithFixedDelay(this::refresh, 0, periodMillis, TimeUnit.MILLISECONDS);
   }
 
-  /** Reads both counts again; a failed read keeps the previous values. */
+  /**
+   * Reads both counts again; a failed read keeps the previous values. Two plain counts, the same on
+   * every database: a sharding driver sends each to every shard and adds the answers up (it fails
+   * to merge a SUM over a CASE).
+   */
   void refresh() {
-    String sql =
-        // Portable: no FILTER clause on the MySQL family. SUM of no row is NULL, read as 0.
-        "SELECT SUM(CASE WHEN status = 'PENDING' AND last_error IS NOT NULL AND tries >= ?"
-            + " THEN 1 ELSE 0 END), SUM(CASE WHEN status = 'MANUAL' THEN 1 ELSE 0 END)"
-            + " FROM attempt_compensation WHERE status IN ('PENDING', 'MANUAL')";
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setInt(1, FAILING_AFTER_TRIES);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        failing.set(rs.getLong(1));
-        manual.set(rs.getLong(2));
-      }
+    try (Connection c = dataSource.getConnection()) {
+      long failingNow =
+          count(
+              c,
+              "SELECT count(*) FROM attempt_compensation"
+                  + " WHERE status = 'PENDING' AND last_error IS NOT NULL AND tries >= ?",
+              FAILING_AFTER_TRIES);
+      long manualNow =
+          count(c, "SELECT count(*) FROM attempt_compensation WHERE status = 'MANUAL'", null);
+      failing.set(failingNow);
+      manual.set(manualNow);
     } catch (SQLException | RuntimeException e) {
       log.warn("compensation gauges not refreshed: {}", e.getClass().getSimpleName());
+    }
+  }
+
+  private static long count(Connection c, String sql, Integer tries) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      if (tries != null) {
+        ps.setInt(1, tries);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 

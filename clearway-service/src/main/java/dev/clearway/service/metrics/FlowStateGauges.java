@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Gauges read from the database every few seconds: unfinished flows per state, the age of the
  * oldest one per state (the signal that a state stopped converging), and the manual-review backlog.
- * Both queries go through partial indexes whose size follows the unfinished work.
+ * Both queries go through partial indexes whose size follows the unfinished work. They read the
+ * state table alone, which holds every column they need: a sharding driver routes a table, not the
+ * view, and sends these to every shard and adds the shards' answers up.
  */
 public final class FlowStateGauges implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FlowStateGauges.class);
@@ -75,7 +77,7 @@ public final class FlowStateGauges implements AutoCloseable {
         Statement st = c.createStatement()) {
       try (ResultSet rs =
           st.executeQuery(
-              "SELECT status, count(*), min(updated_at) FROM pay_flow"
+              "SELECT status, count(*), min(updated_at) FROM pay_flow_state"
                   + " WHERE status IN ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING')"
                   + " AND review_state <> 'FROZEN' GROUP BY status")) {
         while (rs.next()) {
@@ -86,7 +88,7 @@ public final class FlowStateGauges implements AutoCloseable {
         }
       }
       try (ResultSet rs =
-          st.executeQuery("SELECT count(*) FROM pay_flow WHERE review_state <> 'NONE'")) {
+          st.executeQuery("SELECT count(*) FROM pay_flow_state WHERE review_state <> 'NONE'")) {
         rs.next();
         reviewBacklog.set(rs.getLong(1));
       }

@@ -26,6 +26,7 @@ public final class JdbcChannelOps {
 
   private static final List<String> ATTEMPT_STATUSES =
       List.of("CREATED", "PENDING", "UNKNOWN", "SUCCEEDED", "FAILED");
+  private static final List<String> OPEN_TASKS = List.of("READY", "LEASED");
   private static final List<String> COMPENSATION_STATUSES =
       List.of("PENDING", "REFUNDED", "MANUAL");
 
@@ -67,104 +68,136 @@ public final class JdbcChannelOps {
       Long oldestOpenTaskAgeSeconds,
       long manualTasks) {}
 
-  /**
-   * Each account with its attempts by status and its answers of the window (parameters: the
-   * window's start twice) and its recovery backlog.
-   */
-  private static final String ACCOUNT_FIGURES =
-      """
-      SELECT ca.id, ca.channel, ca.account_ref, ca.failure_domain, ca.enabled,
-             a.created, a.pending, a.unknown, a.succeeded, a.failed,
-             e.answers, e.unknown_answers,
-             t.open_tasks, t.oldest_open, t.manual_tasks
-        FROM channel_account ca
-        LEFT JOIN (
-          SELECT channel_account_id,
-                 SUM(CASE WHEN status = 'CREATED' THEN 1 ELSE 0 END)   AS created,
-                 SUM(CASE WHEN status = 'PENDING' THEN 1 ELSE 0 END)   AS pending,
-                 SUM(CASE WHEN status = 'UNKNOWN' THEN 1 ELSE 0 END)   AS unknown,
-                 SUM(CASE WHEN status = 'SUCCEEDED' THEN 1 ELSE 0 END) AS succeeded,
-                 SUM(CASE WHEN status = 'FAILED' THEN 1 ELSE 0 END)    AS failed
-            FROM payment_attempt
-           WHERE created_at >= ?
-           GROUP BY channel_account_id
-        ) a ON a.channel_account_id = ca.id
-        LEFT JOIN (
-          SELECT pa.channel_account_id,
-                 count(*) AS answers,
-                 SUM(CASE WHEN ev.certainty = 'UNKNOWN' THEN 1 ELSE 0 END) AS unknown_answers
-            FROM provider_evidence ev
-            JOIN payment_attempt pa ON pa.id = ev.attempt_id
-           WHERE ev.observed_at >= ?
-           GROUP BY pa.channel_account_id
-        ) e ON e.channel_account_id = ca.id
-        LEFT JOIN (
-          SELECT channel_account_id,
-                 SUM(CASE WHEN status IN ('READY', 'LEASED') THEN 1 ELSE 0 END) AS open_tasks,
-                 MIN(CASE WHEN status IN ('READY', 'LEASED') THEN created_at END) AS oldest_open,
-                 SUM(CASE WHEN status = 'MANUAL' THEN 1 ELSE 0 END) AS manual_tasks
-            FROM recovery_task
-           GROUP BY channel_account_id
-        ) t ON t.channel_account_id = ca.id
-       ORDER BY ca.id
-      """;
+  /** An account's row of channel_account. */
+  private record Account(
+      long id, String channel, String accountRef, String failureDomain, boolean enabled) {}
 
-  /** Every channel account, by id, with its figures of the last hour and its recovery backlog. */
+  /** A count of rows of one account (0 for a row whose account is missing) and one group. */
+  private record Count(long accountId, String group, long n, Instant oldest) {}
+
+  /**
+   * Every channel account, by id, with its figures of the last hour and its recovery backlog. The
+   * accounts and each table's counts are statements of their own, grouped by account and status and
+   * put together here, the same on every database: a sharding driver sums each count over the
+   * shards, and cannot join the per-payment tables with channel_account (a single table on the
+   * first database).
+   */
   public List<AccountFigures> accounts(Instant now) {
-    return sql.query(
-        ACCOUNT_FIGURES,
-        ps -> {
-          ps.setObject(1, Sql.ts(now.minus(WINDOW)));
-          ps.setObject(2, Sql.ts(now.minus(WINDOW)));
-        },
-        rs -> {
-          Map<String, Long> byStatus = new LinkedHashMap<>();
-          for (String status : ATTEMPT_STATUSES) {
-            byStatus.put(status, rs.getLong(status.toLowerCase(java.util.Locale.ROOT)));
-          }
-          long answers = rs.getLong("answers");
-          long unknown = rs.getLong("unknown_answers");
-          return new AccountFigures(
-              rs.getLong("id"),
-              rs.getString("channel"),
-              rs.getString("account_ref"),
-              rs.getString("failure_domain"),
-              rs.getBoolean("enabled"),
-              byStatus,
-              answers,
-              unknown,
-              answers == 0 ? null : (double) unknown / answers,
-              rs.getLong("open_tasks"),
-              age(instant(rs, "oldest_open"), now),
-              rs.getLong("manual_tasks"));
-        });
+    List<Account> accounts =
+        sql.query(
+            "SELECT id, channel, account_ref, failure_domain, enabled FROM channel_account"
+                + " ORDER BY id",
+            ps -> {},
+            rs ->
+                new Account(
+                    rs.getLong("id"),
+                    rs.getString("channel"),
+                    rs.getString("account_ref"),
+                    rs.getString("failure_domain"),
+                    rs.getBoolean("enabled")));
+    List<Count> attempts =
+        counts(
+            "SELECT channel_account_id AS account, status AS grp, count(*) AS n,"
+                + " min(created_at) AS oldest FROM payment_attempt WHERE created_at >= ?"
+                + " GROUP BY channel_account_id, status",
+            now);
+    List<Count> answers =
+        counts(
+            "SELECT pa.channel_account_id AS account, ev.certainty AS grp, count(*) AS n,"
+                + " min(ev.observed_at) AS oldest FROM provider_evidence ev"
+                + " JOIN payment_attempt pa ON pa.id = ev.attempt_id WHERE ev.observed_at >= ?"
+                + " GROUP BY pa.channel_account_id, ev.certainty",
+            now);
+    List<Count> tasks = taskCounts();
+    return accounts.stream().map(a -> figures(a, attempts, answers, tasks, now)).toList();
   }
 
-  /** Figures over all accounts (a task whose account row is missing still counts here). */
-  public Totals totals(Instant now) {
+  private static AccountFigures figures(
+      Account a, List<Count> attempts, List<Count> answers, List<Count> tasks, Instant now) {
+    Map<String, Long> byStatus = new LinkedHashMap<>();
+    ATTEMPT_STATUSES.forEach(st -> byStatus.put(st, 0L));
+    attempts.stream()
+        .filter(c -> c.accountId() == a.id() && byStatus.containsKey(c.group()))
+        .forEach(c -> byStatus.merge(c.group(), c.n(), Long::sum));
+    long all = sum(answers, a.id(), null);
+    long unknown = sum(answers, a.id(), List.of("UNKNOWN"));
+    Instant oldestOpen =
+        tasks.stream()
+            .filter(c -> c.accountId() == a.id() && OPEN_TASKS.contains(c.group()))
+            .map(Count::oldest)
+            .filter(t -> t != null)
+            .min(Instant::compareTo)
+            .orElse(null);
+    return new AccountFigures(
+        a.id(),
+        a.channel(),
+        a.accountRef(),
+        a.failureDomain(),
+        a.enabled(),
+        byStatus,
+        all,
+        unknown,
+        all == 0 ? null : (double) unknown / all,
+        sum(tasks, a.id(), OPEN_TASKS),
+        age(oldestOpen, now),
+        sum(tasks, a.id(), List.of("MANUAL")));
+  }
+
+  /** The counts of {@code accountId} (any account: null) in {@code groups} (every group: null). */
+  private static long sum(List<Count> counts, Long accountId, List<String> groups) {
+    return counts.stream()
+        .filter(c -> accountId == null || c.accountId() == accountId)
+        .filter(c -> groups == null || groups.contains(c.group()))
+        .mapToLong(Count::n)
+        .sum();
+  }
+
+  private List<Count> counts(String statement, Instant now) {
     return sql.query(
-            """
-            SELECT count(*) AS attempts,
-                   SUM(CASE WHEN origin = 'FAILOVER' THEN 1 ELSE 0 END) AS failovers,
-                   SUM(CASE WHEN origin = 'BUSINESS_RETRY' THEN 1 ELSE 0 END) AS business_retries,
-                   (SELECT count(*) FROM recovery_task
-                     WHERE status IN ('READY', 'LEASED')) AS open_tasks,
-                   (SELECT min(created_at) FROM recovery_task
-                     WHERE status IN ('READY', 'LEASED')) AS oldest_open,
-                   (SELECT count(*) FROM recovery_task WHERE status = 'MANUAL') AS manual_tasks
-              FROM payment_attempt
-             WHERE created_at >= ?
-            """,
+        statement,
+        ps -> ps.setObject(1, Sql.ts(now.minus(WINDOW))),
+        rs -> new Count(rs.getLong("account"), rs.getString("grp"), rs.getLong("n"), oldest(rs)));
+  }
+
+  /** Recovery tasks by account and status, with the oldest creation of each group. */
+  private List<Count> taskCounts() {
+    return sql.query(
+        "SELECT channel_account_id AS account, status AS grp, count(*) AS n,"
+            + " min(created_at) AS oldest FROM recovery_task GROUP BY channel_account_id, status",
+        ps -> {},
+        rs -> new Count(rs.getLong("account"), rs.getString("grp"), rs.getLong("n"), oldest(rs)));
+  }
+
+  private static Instant oldest(ResultSet rs) throws SQLException {
+    return instant(rs, "oldest");
+  }
+
+  /**
+   * Figures over all accounts (a task whose account row is missing still counts here): attempts of
+   * the window by origin, tasks by status, each a statement of its own.
+   */
+  public Totals totals(Instant now) {
+    List<Count> origins =
+        sql.query(
+            "SELECT origin, count(*) AS n FROM payment_attempt WHERE created_at >= ?"
+                + " GROUP BY origin",
             ps -> ps.setObject(1, Sql.ts(now.minus(WINDOW))),
-            rs ->
-                new Totals(
-                    rs.getLong("attempts"),
-                    rs.getLong("failovers"),
-                    rs.getLong("business_retries"),
-                    rs.getLong("open_tasks"),
-                    age(instant(rs, "oldest_open"), now),
-                    rs.getLong("manual_tasks")))
-        .get(0);
+            rs -> new Count(0, rs.getString("origin"), rs.getLong("n"), null));
+    List<Count> tasks = taskCounts();
+    Instant oldestOpen =
+        tasks.stream()
+            .filter(c -> OPEN_TASKS.contains(c.group()))
+            .map(Count::oldest)
+            .filter(t -> t != null)
+            .min(Instant::compareTo)
+            .orElse(null);
+    return new Totals(
+        sum(origins, null, null),
+        sum(origins, null, List.of("FAILOVER")),
+        sum(origins, null, List.of("BUSINESS_RETRY")),
+        sum(tasks, null, OPEN_TASKS),
+        age(oldestOpen, now),
+        sum(tasks, null, List.of("MANUAL")));
   }
 
   /** Compensations by status, PENDING, REFUNDED and MANUAL always present. */

@@ -3,11 +3,15 @@ package dev.clearway.store.channel;
 import static dev.clearway.store.channel.JdbcChannelOps.age;
 import static dev.clearway.store.channel.JdbcChannelOps.instant;
 
+import dev.clearway.store.FlowMerchants;
 import dev.clearway.store.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
@@ -20,13 +24,10 @@ public final class JdbcChannelQueues {
 
   private static final String TASK_COLUMNS =
       """
-      SELECT t.id, t.attempt_id, a.trade_order_no, f.merchant_id, t.channel_account_id,
-             ca.channel, ca.account_ref, t.status, t.strategy, t.attempt_count, t.due_at,
-             t.last_error, t.policy_version, t.created_at
+      SELECT t.id, t.attempt_id, a.trade_order_no, t.channel_account_id, t.status, t.strategy,
+             t.attempt_count, t.due_at, t.last_error, t.policy_version, t.created_at
         FROM recovery_task t
         JOIN payment_attempt a ON a.id = t.attempt_id
-        LEFT JOIN channel_account ca ON ca.id = t.channel_account_id
-        LEFT JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
       """;
 
   private final Sql sql;
@@ -75,6 +76,10 @@ public final class JdbcChannelQueues {
    */
   public List<TaskRow> tasks(TaskKey after, int limit, Instant now) {
     requirePositive(limit);
+    return withOwners(page(after, limit, now));
+  }
+
+  private List<TaskRow> page(TaskKey after, int limit, Instant now) {
     if (after == null) {
       return sql.query(
           TASK_COLUMNS
@@ -108,31 +113,95 @@ public final class JdbcChannelQueues {
    */
   public List<ManualCompensation> manualCompensations(long beforeAttemptId, int limit) {
     requirePositive(limit);
-    return sql.query(
-        """
-        SELECT c.attempt_id, c.trade_order_no, f.merchant_id, c.refund_no, c.amount, c.reason,
-               c.last_error, c.tries, c.updated_at
-          FROM attempt_compensation c
-          LEFT JOIN pay_flow f ON f.trade_order_no = c.trade_order_no
-         WHERE c.status = 'MANUAL' AND c.attempt_id < ?
-         ORDER BY c.attempt_id DESC
+    List<ManualCompensation> page =
+        sql.query(
+            """
+        SELECT attempt_id, trade_order_no, refund_no, amount, reason, last_error, tries,
+               updated_at
+          FROM attempt_compensation
+         WHERE status = 'MANUAL' AND attempt_id < ?
+         ORDER BY attempt_id DESC
          LIMIT ?
         """,
+            ps -> {
+              ps.setLong(1, beforeAttemptId);
+              ps.setInt(2, limit);
+            },
+            rs ->
+                new ManualCompensation(
+                    rs.getLong("attempt_id"),
+                    rs.getString("trade_order_no"),
+                    null,
+                    rs.getString("refund_no"),
+                    rs.getLong("amount"),
+                    rs.getString("reason"),
+                    rs.getString("last_error"),
+                    rs.getInt("tries"),
+                    instant(rs, "updated_at")));
+    Map<String, String> owners =
+        FlowMerchants.ofOrders(sql, page.stream().map(ManualCompensation::tradeOrderNo).toList());
+    return page.stream()
+        .map(
+            m ->
+                new ManualCompensation(
+                    m.attemptId(),
+                    m.tradeOrderNo(),
+                    owners.get(m.tradeOrderNo()),
+                    m.refundNo(),
+                    m.amount(),
+                    m.reason(),
+                    m.lastError(),
+                    m.tries(),
+                    m.updatedAt()))
+        .toList();
+  }
+
+  /**
+   * The page's tasks with their merchant (from the flow's facts, by order number) and their account
+   * (from channel_account, by id): each read by one statement for the page. A sharding driver
+   * cannot route a join of the per-payment rows with the flow's facts (not bound) or with the
+   * accounts (a single table on the first database), so the same statements run everywhere.
+   */
+  private List<TaskRow> withOwners(List<TaskRow> page) {
+    if (page.isEmpty()) {
+      return page;
+    }
+    Map<String, String> owners =
+        FlowMerchants.ofOrders(sql, page.stream().map(TaskRow::tradeOrderNo).toList());
+    List<Long> accountIds = page.stream().map(TaskRow::channelAccountId).distinct().toList();
+    Map<Long, String[]> accounts = new HashMap<>();
+    sql.query(
+        "SELECT id, channel, account_ref FROM channel_account WHERE id IN ("
+            + String.join(", ", Collections.nCopies(accountIds.size(), "?"))
+            + ")",
         ps -> {
-          ps.setLong(1, beforeAttemptId);
-          ps.setInt(2, limit);
+          for (int i = 0; i < accountIds.size(); i++) {
+            ps.setLong(i + 1, accountIds.get(i));
+          }
         },
-        rs ->
-            new ManualCompensation(
-                rs.getLong("attempt_id"),
-                rs.getString("trade_order_no"),
-                rs.getString("merchant_id"),
-                rs.getString("refund_no"),
-                rs.getLong("amount"),
-                rs.getString("reason"),
-                rs.getString("last_error"),
-                rs.getInt("tries"),
-                instant(rs, "updated_at")));
+        rs -> accounts.put(rs.getLong(1), new String[] {rs.getString(2), rs.getString(3)}));
+    return page.stream()
+        .map(
+            t -> {
+              String[] account = accounts.getOrDefault(t.channelAccountId(), new String[2]);
+              return new TaskRow(
+                  t.taskId(),
+                  t.attemptId(),
+                  t.tradeOrderNo(),
+                  owners.get(t.tradeOrderNo()),
+                  t.channelAccountId(),
+                  account[0],
+                  account[1],
+                  t.status(),
+                  t.strategy(),
+                  t.attempts(),
+                  t.dueAt(),
+                  t.lastError(),
+                  t.policyVersion(),
+                  t.createdAt(),
+                  t.ageSeconds());
+            })
+        .toList();
   }
 
   private static TaskRow task(ResultSet rs, Instant now) throws SQLException {
@@ -141,10 +210,10 @@ public final class JdbcChannelQueues {
         rs.getLong("id"),
         rs.getLong("attempt_id"),
         rs.getString("trade_order_no"),
-        rs.getString("merchant_id"),
+        null,
         rs.getLong("channel_account_id"),
-        rs.getString("channel"),
-        rs.getString("account_ref"),
+        null,
+        null,
         rs.getString("status"),
         rs.getString("strategy"),
         rs.getInt("attempt_count"),

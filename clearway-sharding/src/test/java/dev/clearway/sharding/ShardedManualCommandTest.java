@@ -1,0 +1,149 @@
+package dev.clearway.sharding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clearway.core.flow.domain.FlowStatus;
+import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.PayFlow;
+import dev.clearway.core.flow.domain.TriggerSource;
+import dev.clearway.core.flow.port.FlowStore.HistoryNote;
+import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
+import dev.clearway.core.review.CommandKind;
+import dev.clearway.store.Database;
+import dev.clearway.store.JdbcFlowStore;
+import dev.clearway.store.JdbcReviewStore;
+import dev.clearway.store.review.ManualCommand;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A person's command about a flow on each shard, on the sharded URL: the command lives on the first
+ * database, the flow on its shard. The approval applies the effect once, on the flow's shard, with
+ * its history row and event there; an approval whose decision was lost after the effect committed
+ * is recorded APPLIED by the next approval, which finds the effect by the command's id and applies
+ * nothing twice.
+ */
+@Tag(ShardedTestDatabase.SHARDING)
+class ShardedManualCommandTest {
+
+  private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+
+  private final ShardedTestDatabase db = ShardedTestDatabase.get();
+  private final Database database = db.database();
+  private final JdbcFlowStore store = new JdbcFlowStore(database.dataSource(), database.dialect());
+  private final JdbcReviewStore review =
+      new JdbcReviewStore(database.dataSource(), database.dialect());
+
+  @BeforeEach
+  void clean() {
+    db.truncate(
+        List.of(
+            "pay_flow_history",
+            "pay_flow_history_archive",
+            "outbox_event",
+            "pay_flow_state",
+            "pay_flow_fact"));
+  }
+
+  private static GoalKey goalOn(int shard) {
+    for (long user = 1; ; user++) {
+      if (ShardKeys.ofOwner("m1", user, 4) == shard) {
+        return new GoalKey("m1", user, "renew", "command-" + shard);
+      }
+    }
+  }
+
+  /** A flow of {@code shard} moved to PAYED. */
+  private PayFlow paidFlowOn(int shard) {
+    NewPayment payment = new NewPayment(goalOn(shard), 1_999L, "EUR", T0.plus(Duration.ofHours(1)));
+    PayFlow f = store.createAttempt(payment, new Lease("creator", T0.plusSeconds(30)), T0).flow();
+    for (FlowStatus to : new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED}) {
+      f =
+          store
+              .transition(
+                  new TransitionWrite(
+                      f,
+                      to,
+                      null,
+                      T0.plusSeconds(30),
+                      "mover",
+                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
+                      T0,
+                      f.leaseOwner()))
+              .orElseThrow();
+    }
+    return f;
+  }
+
+  private long propose(PayFlow f) {
+    JdbcReviewStore.Result proposed =
+        review.propose(
+            f.id(), CommandKind.CONFIRM_BIZ_SUCCESS, "alice", "T-1", "checked", "mail", T0);
+    return ((JdbcReviewStore.Result.Done) proposed).command().id();
+  }
+
+  private ManualCommand approve(long commandId) {
+    JdbcReviewStore.Result approved = review.approve(commandId, "bob", T0.plusSeconds(5));
+    assertThat(approved).isInstanceOf(JdbcReviewStore.Result.Done.class);
+    return ((JdbcReviewStore.Result.Done) approved).command();
+  }
+
+  private long historyOfCommand(int shard, long commandId) {
+    return db.physicalCount(
+        shard / 2,
+        "SELECT count(*) FROM pay_flow_history_"
+            + shard % 2
+            + " WHERE request_id = 'cmd-"
+            + commandId
+            + "'");
+  }
+
+  @Test
+  void anApprovalMovesTheFlowOnItsShardOnce() {
+    for (int shard = 0; shard < 4; shard++) {
+      PayFlow f = paidFlowOn(shard);
+      long commandId = propose(f);
+
+      assertThat(approve(commandId).state()).isEqualTo("APPLIED");
+
+      assertThat(store.find(f.id()).orElseThrow().status()).isEqualTo(FlowStatus.BIZ_SUCCESS);
+      assertThat(historyOfCommand(shard, commandId)).isEqualTo(1);
+      assertThat(
+              db.physicalCount(
+                  shard / 2,
+                  "SELECT count(*) FROM outbox_event_"
+                      + shard % 2
+                      + " WHERE aggregate_id = "
+                      + f.id()
+                      + " AND event_type = 'PaymentSucceeded'"))
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aDecisionLostAfterTheEffectIsRecordedByTheNextApproval() {
+    for (int shard = 0; shard < 4; shard++) {
+      PayFlow f = paidFlowOn(shard);
+      long commandId = propose(f);
+      approve(commandId);
+      // The decision's commit lost: the command is PROPOSED again while its effect is in.
+      db.physical(
+          0,
+          "UPDATE manual_command SET state = 'PROPOSED', approver_id = NULL, result = NULL,"
+              + " decided_at = NULL WHERE id = "
+              + commandId);
+
+      ManualCommand again = approve(commandId);
+
+      assertThat(again.state()).as("shard " + shard).isEqualTo("APPLIED");
+      assertThat(historyOfCommand(shard, commandId)).isEqualTo(1);
+      assertThat(store.find(f.id()).orElseThrow().version()).isEqualTo(f.version() + 1);
+    }
+  }
+}
