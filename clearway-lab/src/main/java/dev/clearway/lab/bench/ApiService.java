@@ -80,6 +80,11 @@ final class ApiService implements AutoCloseable {
     return prefix + HexFormat.of().formatHex(raw);
   }
 
+  /** The running service and what {@code serve} started beside it in this JVM. */
+  Serve.Running running() {
+    return running;
+  }
+
   /** The simulators' own JVM, or null when they run in this one. */
   SimJvm simulators() {
     return sims;

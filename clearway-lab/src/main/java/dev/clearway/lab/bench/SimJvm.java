@@ -26,6 +26,7 @@ final class SimJvm implements AutoCloseable {
   private final Writer commands;
   private final URI wallet;
   private final URI business;
+  private final URI ledger;
 
   private SimJvm(Process process, BufferedReader lines, Writer commands, JsonNode ready) {
     this.process = process;
@@ -33,6 +34,7 @@ final class SimJvm implements AutoCloseable {
     this.commands = commands;
     this.wallet = URI.create(ready.get("wallet").stringValue());
     this.business = URI.create(ready.get("business").stringValue());
+    this.ledger = URI.create(ready.get("ledger").stringValue());
   }
 
   /**
@@ -70,6 +72,11 @@ final class SimJvm implements AutoCloseable {
 
   URI business() {
     return business;
+  }
+
+  /** Their ledger/control server: what the wallet really charged and the business granted. */
+  URI ledger() {
+    return ledger;
   }
 
   /** The simulators' JVM's heap right after a full collection, in bytes. */
