@@ -1,5 +1,6 @@
 package dev.clearway.lab.bench;
 
+import dev.clearway.lab.serve.FreePorts;
 import dev.clearway.lab.serve.Serve;
 import dev.clearway.store.Database;
 import java.io.PrintStream;
@@ -18,26 +19,75 @@ final class ApiService implements AutoCloseable {
 
   private final Serve.Running running;
   private final String merchantKey;
+  private final SimJvm sims;
   private boolean serviceStopped;
 
-  private ApiService(Serve.Running running, String merchantKey) {
+  private ApiService(Serve.Running running, String merchantKey, SimJvm sims) {
     this.running = running;
     this.merchantKey = merchantKey;
+    this.sims = sims;
   }
 
   /** Starts the service; its own start-up lines go to {@code progress}. */
   static ApiService start(String jdbcUrl, PrintStream progress) {
+    String key = secret("cw_bench_");
+    return new ApiService(Serve.start(options(jdbcUrl, key), progress), key, null);
+  }
+
+  /**
+   * Starts the simulated wallet and business in a JVM of their own ({@link SimJvm}), then the
+   * service on them, so that this JVM holds the service alone.
+   */
+  static ApiService startWithOwnSimulators(String jdbcUrl, PrintStream progress) {
+    String key = secret("cw_bench_");
+    String webhookSecret = secret("whsec_");
+    String businessSecret = secret("bizsec_");
+    int port = FreePorts.next();
+    SimJvm sims =
+        SimJvm.start(
+            URI.create("http://127.0.0.1:" + port + "/v1/callbacks/sim"),
+            webhookSecret,
+            businessSecret);
+    try {
+      Serve.Options options =
+          options(jdbcUrl, key)
+              .withPort(port)
+              .withWalletUrl(sims.wallet().toString())
+              .withBusiness(Serve.Business.at(sims.business().toString(), businessSecret))
+              .withProperties(Map.of("clearway.callbacks.sim-secret", webhookSecret));
+      return new ApiService(Serve.start(options, progress), key, sims);
+    } catch (RuntimeException e) {
+      sims.close();
+      throw e;
+    }
+  }
+
+  private static Serve.Options options(String jdbcUrl, String merchantKey) {
+    return Serve.Options.defaults()
+        .withPort(0)
+        .withJdbcUrl(jdbcUrl)
+        .withProperties(
+            Map.of(
+                "clearway.keys.merchant",
+                MERCHANT + "=" + merchantKey,
+                "logging.level.root",
+                "WARN"));
+  }
+
+  private static String secret(String prefix) {
     byte[] raw = new byte[24];
     new SecureRandom().nextBytes(raw);
-    String key = "cw_bench_" + HexFormat.of().formatHex(raw);
-    Serve.Options options =
-        Serve.Options.defaults()
-            .withPort(0)
-            .withJdbcUrl(jdbcUrl)
-            .withProperties(
-                Map.of(
-                    "clearway.keys.merchant", MERCHANT + "=" + key, "logging.level.root", "WARN"));
-    return new ApiService(Serve.start(options, progress), key);
+    return prefix + HexFormat.of().formatHex(raw);
+  }
+
+  /** The running service and what {@code serve} started beside it in this JVM. */
+  Serve.Running running() {
+    return running;
+  }
+
+  /** The simulators' own JVM, or null when they run in this one. */
+  SimJvm simulators() {
+    return sims;
   }
 
   URI base() {
@@ -64,6 +114,9 @@ final class ApiService implements AutoCloseable {
     }
     if (running.simBusiness() != null) {
       running.simBusiness().close();
+    }
+    if (sims != null) {
+      sims.close();
     }
   }
 

@@ -2,25 +2,36 @@ package dev.clearway.lab.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
- * The service JVM's heap after a full collection at the end of each window of a soak: a thread
- * started when the measured time starts reads it every window, and the reading at the end of the
- * measured time closes the series. Each reading keeps the time it was taken at, and the
- * least-squares slope of the readings against those times says whether the heap grows.
+ * A JVM's heap after a full collection (the service's by default) at the end of each window of a
+ * soak: a thread started when the measured time starts reads it every window, and the reading at
+ * the end of the measured time closes the series. Each reading keeps the time it was taken at, and
+ * the least-squares slope of the readings against those times says whether the heap grows.
  */
 final class HeapSeries {
   private record Reading(double minute, long bytes) {}
 
   private final double windowSec;
   private final double durationSec;
+  private final LongSupplier heapAfterGc;
   private final List<Reading> readings = new ArrayList<>();
   private Thread sampler;
   private long startNanos;
 
+  /** The heap of this JVM, the service's. */
   HeapSeries(double windowSec, double durationSec) {
+    this(windowSec, durationSec, ServiceJvm::heapAfterGc);
+  }
+
+  /**
+   * @param heapAfterGc the heap in bytes right after a full collection of the JVM to watch
+   */
+  HeapSeries(double windowSec, double durationSec, LongSupplier heapAfterGc) {
     this.windowSec = windowSec;
     this.durationSec = durationSec;
+    this.heapAfterGc = heapAfterGc;
   }
 
   /** Starts reading at the end of each full window from now. */
@@ -62,7 +73,7 @@ final class HeapSeries {
   }
 
   private void read() {
-    long used = ServiceJvm.heapAfterGc();
+    long used = heapAfterGc.getAsLong();
     synchronized (this) {
       double minute = startNanos == 0 ? durationSec / 60 : (System.nanoTime() - startNanos) / 6e10;
       readings.add(new Reading(minute, used));

@@ -77,19 +77,7 @@ final class LoadProcess {
   }
 
   private static List<String> command(URI base, ApiLoad.Plan plan) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.add("-XX:+UseSerialGC");
-    String classPath = System.getProperty("java.class.path", "");
-    command.add("-cp");
-    command.add(classPath);
-    if (isBootJar(classPath)) {
-      command.add("-Dloader.main=" + ApiLoadMain.class.getName());
-      command.add(LAUNCHER);
-    } else {
-      command.add(ApiLoadMain.class.getName());
-    }
+    List<String> command = java(ApiLoadMain.class);
     command.addAll(
         List.of(
             "--base",
@@ -104,6 +92,27 @@ final class LoadProcess {
             num(plan.durationSec()),
             "--window",
             num(plan.windowSec())));
+    return command;
+  }
+
+  /**
+   * The command line that runs {@code main} in a new JVM (256 MB heap, serial collector) with this
+   * JVM's {@code java} and class path, arguments to be added.
+   */
+  static List<String> java(Class<?> main) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.add("-XX:+UseSerialGC");
+    String classPath = System.getProperty("java.class.path", "");
+    command.add("-cp");
+    command.add(classPath);
+    if (isBootJar(classPath)) {
+      command.add("-Dloader.main=" + main.getName());
+      command.add(LAUNCHER);
+    } else {
+      command.add(main.getName());
+    }
     return command;
   }
 

@@ -14,8 +14,11 @@ import tools.jackson.databind.JsonNode;
  * minutes; payments per second and POST p99 of the first and of the last window (five minutes, or a
  * third of a shorter run) and of every window between, the service JVM's heap after a full
  * collection at the end of each with its least-squares slope, and the largest tables' sizes before
- * and after. Without a rate, a short closed-loop run at 16 clients on the same service measures
- * what the API reaches, and the soak runs at half of it.
+ * and after. The simulated wallet and business run in a JVM of their own ({@link SimJvm}): they
+ * keep every order, grant and ledger line of the run for their statements, so in the service's JVM
+ * they would grow its heap with every payment; their heap is read and printed apart. Without a
+ * rate, a short closed-loop run at 16 clients on the same service measures what the API reaches,
+ * and the soak runs at half of it.
  */
 public final class SoakBench {
   private static final double WINDOW_SEC = 300;
@@ -34,7 +37,7 @@ public final class SoakBench {
   }
 
   public static int run(Options o, PrintStream out, PrintStream err) throws InterruptedException {
-    try (ApiService service = ApiService.start(o.jdbcUrl(), err)) {
+    try (ApiService service = ApiService.startWithOwnSimulators(o.jdbcUrl(), err)) {
       double rate = o.rate() > 0 ? o.rate() : probe(service, err) / 2;
       double duration = o.minutes() * 60;
       double window = Math.min(WINDOW_SEC, duration / 3);
@@ -47,6 +50,7 @@ public final class SoakBench {
           window);
       Map<String, Long> before = TableSizes.largest(service.database().dataSource(), 6);
       HeapSeries heap = new HeapSeries(window, duration);
+      HeapSeries simHeap = new HeapSeries(window, duration, service.simulators()::heapAfterGc);
       JsonNode load =
           LoadProcess.run(
               service.base(),
@@ -56,15 +60,17 @@ public final class SoakBench {
                 @Override
                 public void warmupDone() {
                   heap.start();
+                  simHeap.start();
                 }
 
                 @Override
                 public void measureDone() {
                   heap.finish();
+                  simHeap.finish();
                 }
               });
       Map<String, Long> after = TableSizes.largest(service.database().dataSource(), 6);
-      Map<String, Object> json = json(o, rate, window, load, heap, after);
+      Map<String, Object> json = json(o, rate, window, load, heap, simHeap, after);
       print(json, before, after, out);
       if (o.json()) {
         out.println(BenchJson.line(json));
@@ -97,6 +103,7 @@ public final class SoakBench {
       double window,
       JsonNode load,
       HeapSeries heap,
+      HeapSeries simHeap,
       Map<String, Long> sizes) {
     JsonNode m = load.get("measured");
     JsonNode first = load.get("first");
@@ -114,20 +121,27 @@ public final class SoakBench {
     json.put("firstPostP99Ms", BenchJson.fixed(first.get("postP99Ms").doubleValue(), 3));
     json.put("lastPostP99Ms", BenchJson.fixed(last.get("postP99Ms").doubleValue(), 3));
     JsonNode series = load.get("windows");
-    List<Double> mb = heap.megabytes(series == null ? 1 : Math.max(1, series.size()));
+    int count = series == null ? 1 : Math.max(1, series.size());
+    List<Double> mb = heap.megabytes(count);
+    List<Double> simMb = simHeap.megabytes(count);
     json.put("firstHeapAfterGcMb", mb(mb.get(0)));
     json.put("lastHeapAfterGcMb", mb(mb.get(mb.size() - 1)));
     json.put("heapSlopeMbPerMin", BenchJson.fixed(heap.slopeMbPerMin(), 3));
-    json.put("windows", windows(series, mb));
+    json.put("simulators", "own JVM");
+    json.put("firstSimHeapAfterGcMb", mb(simMb.get(0)));
+    json.put("lastSimHeapAfterGcMb", mb(simMb.get(simMb.size() - 1)));
+    json.put("simHeapSlopeMbPerMin", BenchJson.fixed(simHeap.slopeMbPerMin(), 3));
+    json.put("windows", windows(series, mb, simMb));
     json.put("tableBytes", sizes);
     return json;
   }
 
   /**
-   * Each window's start (seconds into the measured time), payments/s and POST p99, and the heap
-   * after GC read at its end.
+   * Each window's payments/s and POST p99, and the service's and the simulators' heap after GC read
+   * at its end.
    */
-  private static List<Map<String, Object>> windows(JsonNode series, List<Double> mb) {
+  private static List<Map<String, Object>> windows(
+      JsonNode series, List<Double> mb, List<Double> simMb) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (int i = 0; series != null && i < series.size(); i++) {
       JsonNode w = series.get(i);
@@ -135,6 +149,7 @@ public final class SoakBench {
       row.put("paymentsPerSec", BenchJson.fixed(w.get("paymentsPerSec").doubleValue(), 2));
       row.put("postP99Ms", BenchJson.fixed(w.get("postP99Ms").doubleValue(), 3));
       row.put("heapAfterGcMb", mb(mb.get(i)));
+      row.put("simHeapAfterGcMb", mb(simMb.get(i)));
       rows.add(row);
     }
     return rows;
@@ -166,9 +181,14 @@ public final class SoakBench {
         j.get("lastPostP99Ms"));
     out.printf(
         Locale.ROOT,
-        "heap after GC       first: %s MB, last: %s MB%n",
+        "heap after GC       first: %s MB, last: %s MB (the service's JVM)%n",
         j.get("firstHeapAfterGcMb"),
         j.get("lastHeapAfterGcMb"));
+    out.printf(
+        Locale.ROOT,
+        "simulators' heap    first: %s MB, last: %s MB (their own JVM)%n",
+        j.get("firstSimHeapAfterGcMb"),
+        j.get("lastSimHeapAfterGcMb"));
     printSeries(j, out);
     after.forEach(
         (table, bytes) ->
@@ -184,19 +204,25 @@ public final class SoakBench {
   private static void printSeries(Map<String, Object> j, PrintStream out) {
     double window = ((Number) j.get("windowSec")).doubleValue();
     List<Map<String, Object>> rows = (List<Map<String, Object>>) j.get("windows");
-    out.printf(Locale.ROOT, "window (min)        payments/s   POST p99 ms   heap after GC MB%n");
+    out.printf(
+        Locale.ROOT,
+        "window (min)        payments/s   POST p99 ms   heap after GC MB   simulators' MB%n");
     for (int i = 0; i < rows.size(); i++) {
       Map<String, Object> r = rows.get(i);
       out.printf(
           Locale.ROOT,
-          "%6.2f-%-12.2f %11s %13s %18s%n",
+          "%6.2f-%-12.2f %11s %13s %18s %16s%n",
           i * window / 60,
           Math.min((i + 1) * window / 60, ((Number) j.get("minutes")).doubleValue()),
           r.get("paymentsPerSec"),
           r.get("postP99Ms"),
-          r.get("heapAfterGcMb"));
+          r.get("heapAfterGcMb"),
+          r.get("simHeapAfterGcMb"));
     }
     out.printf(
-        Locale.ROOT, "heap slope          %s MB/min (least squares)%n", j.get("heapSlopeMbPerMin"));
+        Locale.ROOT,
+        "heap slope          %s MB/min, simulators' %s MB/min (least squares)%n",
+        j.get("heapSlopeMbPerMin"),
+        j.get("simHeapSlopeMbPerMin"));
   }
 }

@@ -65,6 +65,9 @@ class ApiBenchSmokeTest {
             "firstHeapAfterGcMb",
             "lastHeapAfterGcMb",
             "heapSlopeMbPerMin",
+            "firstSimHeapAfterGcMb",
+            "lastSimHeapAfterGcMb",
+            "simHeapSlopeMbPerMin",
             "windows",
             "tableBytes");
     assertThat(json.get("payments").intValue()).isPositive();
@@ -76,6 +79,11 @@ class ApiBenchSmokeTest {
         .isEqualTo(json.get("firstPaymentsPerSec").doubleValue());
     assertThat(windows.get(2).get("heapAfterGcMb").doubleValue())
         .isEqualTo(json.get("lastHeapAfterGcMb").doubleValue());
+    // The simulators ran in a JVM of their own, which answered for its heap.
+    assertThat(json.get("simulators").stringValue()).isEqualTo("own JVM");
+    assertThat(json.get("lastSimHeapAfterGcMb").doubleValue()).isPositive();
+    assertThat(windows.get(2).get("simHeapAfterGcMb").doubleValue())
+        .isEqualTo(json.get("lastSimHeapAfterGcMb").doubleValue());
     List<String> tables = new ArrayList<>();
     json.get("tableBytes").propertyNames().forEach(tables::add);
     assertThat(tables).anyMatch(t -> t.startsWith("pay_flow"));
