@@ -127,7 +127,7 @@ class ShardedManualCommandTest {
   }
 
   @Test
-  void aDecisionLostAfterTheEffectIsRecordedByTheNextApproval() {
+  void aDecisionLostAfterTheEffectIsRecordedByTheNextApprovalAndCannotBeRejected() {
     for (int shard = 0; shard < 4; shard++) {
       PayFlow f = paidFlowOn(shard);
       long commandId = propose(f);
@@ -138,6 +138,13 @@ class ShardedManualCommandTest {
           "UPDATE manual_command SET state = 'PROPOSED', approver_id = NULL, result = NULL,"
               + " decided_at = NULL WHERE id = "
               + commandId);
+
+      JdbcReviewStore.Result rejected = review.reject(commandId, "carol", "too late", T0);
+      assertThat(rejected)
+          .as("shard " + shard + ": a command whose effect is in cannot be rejected")
+          .isInstanceOf(JdbcReviewStore.Result.Refused.class);
+      assertThat(((JdbcReviewStore.Result.Refused) rejected).code())
+          .isEqualTo("command_already_applied");
 
       ManualCommand again = approve(commandId);
 

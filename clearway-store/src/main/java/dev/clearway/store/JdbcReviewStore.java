@@ -200,6 +200,13 @@ public final class JdbcReviewStore {
             return open.refusal();
           }
           ManualCommand cmd = open.command();
+          if (dialect.sharded() && CommandEffect.applied(c, cmd)) {
+            // An approval's effect committed and its decision was lost: the flow has moved under
+            // this command, so it cannot be recorded as rejected.
+            return new Result.Refused(
+                "command_already_applied",
+                "the command's effect is already in the flow: approve it to record the decision");
+          }
           ManualCommand rejected = decide(c, cmd, "REJECTED", approver, reason, now);
           audit(c, cmd, approver, "APPROVER", "REJECT", reason, now);
           return new Result.Done(rejected);
