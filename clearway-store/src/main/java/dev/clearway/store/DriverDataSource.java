@@ -42,7 +42,7 @@ final class DriverDataSource implements DataSource {
   /** The data source of the driver that accepts {@code url}, at most {@code maxOpen} open. */
   DriverDataSource(String url, int maxOpen) {
     this.url = url;
-    this.open = new Semaphore(maxOpen, true);
+    this.open = new Semaphore(maxOpen);
     try {
       this.driver = DriverManager.getDriver(url);
     } catch (SQLException e) {
