@@ -1,6 +1,8 @@
 package dev.clearway.sharding;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -8,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.shardingsphere.sharding.api.sharding.complex.ComplexKeysShardingAlgorithm;
 import org.apache.shardingsphere.sharding.api.sharding.complex.ComplexKeysShardingValue;
 
@@ -64,31 +65,48 @@ public final class ClearwayShardingAlgorithm
   @Override
   public Collection<String> doSharding(
       Collection<String> targets, ComplexKeysShardingValue<Comparable<?>> value) {
-    Map<String, Collection<Comparable<?>>> columns = new TreeMap<>();
-    value
-        .getColumnNameAndShardingValuesMap()
-        .forEach(
-            (column, values) -> {
-              // An insert that leaves an AUTO_INCREMENT id to the server names it as null.
-              List<Comparable<?>> given = values.stream().filter(v -> v != null).toList();
-              if (!given.isEmpty()) {
-                columns.put(column.toLowerCase(Locale.ROOT), given);
-              }
-            });
+    // Runs for every routed statement: plain loops, no streams (its cost showed in profiles).
+    Map<String, Collection<Comparable<?>>> columns = new HashMap<>();
+    for (Map.Entry<String, Collection<Comparable<?>>> e :
+        value.getColumnNameAndShardingValuesMap().entrySet()) {
+      Collection<Comparable<?>> given = withoutNulls(e.getValue());
+      if (!given.isEmpty()) {
+        columns.put(e.getKey().toLowerCase(Locale.ROOT), given);
+      }
+    }
     Optional<Set<Integer>> named = shardsOf(columns);
     if (named.isEmpty()) {
       return targets;
     }
     Set<String> chosen = new LinkedHashSet<>();
     for (int shard : named.get()) {
-      int n = databaseLevel ? shard / tablesPerDatabase : shard % tablesPerDatabase;
+      String suffix = "_" + (databaseLevel ? shard / tablesPerDatabase : shard % tablesPerDatabase);
       for (String target : targets) {
-        if (target.endsWith("_" + n)) {
+        if (target.endsWith(suffix)) {
           chosen.add(target);
         }
       }
     }
     return chosen;
+  }
+
+  /**
+   * The values given, without the nulls of an insert that leaves an AUTO_INCREMENT id to the
+   * server.
+   */
+  private static Collection<Comparable<?>> withoutNulls(Collection<Comparable<?>> values) {
+    for (Comparable<?> v : values) {
+      if (v == null) {
+        List<Comparable<?>> given = new ArrayList<>(values.size());
+        for (Comparable<?> w : values) {
+          if (w != null) {
+            given.add(w);
+          }
+        }
+        return given;
+      }
+    }
+    return values;
   }
 
   /** The shards the statement's values name, or empty when they name none (every shard). */

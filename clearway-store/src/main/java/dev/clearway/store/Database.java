@@ -50,12 +50,14 @@ public final class Database implements AutoCloseable {
   }
 
   private final EmbeddedPostgres embedded;
-  private final HikariDataSource pool;
+  private final DataSource pool;
+  private final String url;
   private final SqlDialect dialect;
 
-  private Database(EmbeddedPostgres embedded, HikariDataSource pool, SqlDialect dialect) {
+  private Database(EmbeddedPostgres embedded, DataSource pool, String url, SqlDialect dialect) {
     this.embedded = embedded;
     this.pool = pool;
+    this.url = url;
     this.dialect = dialect;
   }
 
@@ -133,11 +135,14 @@ public final class Database implements AutoCloseable {
       int poolSize,
       Timeouts timeouts) {
     SqlDialect dialect = SqlDialects.forUrl(url);
-    if (!SqlDialects.isSharded(url)) {
+    if (SqlDialects.isSharded(url)) {
       // A sharded URL's physical schema is installed apart (ShardedSchemaInstaller): Flyway
-      // cannot migrate through the ShardingSphere driver.
-      Schema.migrate(url, user, password, dialect);
+      // cannot migrate through the ShardingSphere driver. Its physical pools are the YAML's, and
+      // its logical connections are opened per use, never pooled (DriverDataSource says why), at
+      // most poolSize at once.
+      return new Database(pg, new DriverDataSource(url, poolSize), url, dialect);
     }
+    Schema.migrate(url, user, password, dialect);
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     if (user != null) {
@@ -152,12 +157,12 @@ public final class Database implements AutoCloseable {
     config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     // Driver connection properties; parameters in the URL override them.
     dialect.poolProperties(timeouts).forEach(config::addDataSourceProperty);
-    return new Database(pg, new HikariDataSource(config), dialect);
+    return new Database(pg, new HikariDataSource(config), url, dialect);
   }
 
   /** The pool's JDBC URL (user and password excluded when they were given apart). */
   public String jdbcUrl() {
-    return pool.getJdbcUrl();
+    return url;
   }
 
   /**
@@ -166,7 +171,9 @@ public final class Database implements AutoCloseable {
    * pg_stat_database reflects every transaction committed so far.
    */
   public void closeIdleConnections() {
-    pool.getHikariPoolMXBean().softEvictConnections();
+    if (pool instanceof HikariDataSource hikari) {
+      hikari.getHikariPoolMXBean().softEvictConnections();
+    }
   }
 
   public DataSource dataSource() {
@@ -196,7 +203,11 @@ public final class Database implements AutoCloseable {
 
   @Override
   public void close() {
-    pool.close();
+    // A sharded URL's physical pools belong to the ShardingSphere driver, which keeps its data
+    // source per URL for the JVM's life.
+    if (pool instanceof HikariDataSource hikari) {
+      hikari.close();
+    }
     if (embedded != null) {
       try {
         embedded.close();

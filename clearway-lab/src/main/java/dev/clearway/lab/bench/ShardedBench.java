@@ -84,8 +84,8 @@ public final class ShardedBench {
     Side unsharded = new Side();
     Side sharded = new Side();
     // A ShardingSphere connection keeps the physical connection of every database it has used
-    // until it is closed, and the logical pool never closes it: each physical pool needs as many
-    // connections as the logical pool, or logical connections wait for a physical one.
+    // until it is closed, and up to `pool` of them are open at once: each physical pool needs as
+    // many connections, or logical connections wait for a physical one.
     try (ShardedBenchDatabases dbs = ShardedBenchDatabases.create(o.layout(), pool)) {
       err.printf("bench sharded: databases %s%n", dbs.databases());
       try (Database plain = Database.connect(dbs.unshardedUrl(), pool);
