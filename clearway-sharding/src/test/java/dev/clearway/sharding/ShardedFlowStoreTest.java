@@ -53,15 +53,6 @@ class ShardedFlowStoreTest {
     db.truncate(FLOW_TABLES);
   }
 
-  /** A goal whose owner lives on {@code shard}. */
-  private static GoalKey goalOn(int shard, String bizKey) {
-    for (long user = 1; ; user++) {
-      if (ShardKeys.ofOwner("m1", user, 4) == shard) {
-        return new GoalKey("m1", user, "renew", bizKey);
-      }
-    }
-  }
-
   private static NewPayment payment(GoalKey goal) {
     return new NewPayment(goal, 1_999L, "EUR", T0.plus(Duration.ofHours(1)));
   }
@@ -90,7 +81,7 @@ class ShardedFlowStoreTest {
   @Test
   void aPaymentsWholeLifeReachesItsOwnersShardOnly() {
     for (int shard = 0; shard < 4; shard++) {
-      GoalKey goal = goalOn(shard, "life-" + shard);
+      GoalKey goal = ShardedGoals.on(shard, "life-" + shard);
       List<PayFlow> end = new ArrayList<>();
       List<SqlLog.Routed> log =
           SqlLog.capture(
@@ -155,7 +146,7 @@ class ShardedFlowStoreTest {
     Set<Long> created = new HashSet<>();
     for (int shard = 0; shard < 4; shard++) {
       for (int i = 0; i < 3; i++) {
-        GoalKey goal = goalOn(shard, "scan-" + shard + "-" + i);
+        GoalKey goal = ShardedGoals.on(shard, "scan-" + shard + "-" + i);
         created.add(
             store
                 .createAttempt(payment(goal), new Lease("creator", T0.plusSeconds(1)), T0)
@@ -183,7 +174,7 @@ class ShardedFlowStoreTest {
     ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       for (int shard = 0; shard < 4; shard++) {
-        GoalKey goal = goalOn(shard, "race-" + shard);
+        GoalKey goal = ShardedGoals.on(shard, "race-" + shard);
         List<Callable<CreateResult>> calls = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
           String token = "creator-" + i;
@@ -212,7 +203,7 @@ class ShardedFlowStoreTest {
       PayFlow f =
           store
               .createAttempt(
-                  payment(goalOn(shard, "relay-" + shard)),
+                  payment(ShardedGoals.on(shard, "relay-" + shard)),
                   new Lease("creator", T0.plusSeconds(30)),
                   T0)
               .flow();

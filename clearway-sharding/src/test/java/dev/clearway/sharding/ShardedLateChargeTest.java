@@ -55,17 +55,9 @@ class ShardedLateChargeTest {
     db.physical(0, "TRUNCATE TABLE callback_inbox");
   }
 
-  private static GoalKey goalOn(int shard, String bizKey) {
-    for (long user = 1; ; user++) {
-      if (ShardKeys.ofOwner("m1", user, 4) == shard) {
-        return new GoalKey("m1", user, "renew", bizKey);
-      }
-    }
-  }
-
   /** A flow on {@code shard} moved through {@code path}, each step {@code step} apart. */
   private PayFlow flowOn(int shard, String bizKey, Instant at, FlowStatus... path) {
-    GoalKey goal = goalOn(shard, bizKey);
+    GoalKey goal = ShardedGoals.on(shard, bizKey);
     PayFlow f =
         flows
             .createAttempt(

@@ -3,7 +3,6 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
@@ -51,17 +50,14 @@ class ShardedManualCommandTest {
             "pay_flow_fact"));
   }
 
-  private static GoalKey goalOn(int shard) {
-    for (long user = 1; ; user++) {
-      if (ShardKeys.ofOwner("m1", user, 4) == shard) {
-        return new GoalKey("m1", user, "renew", "command-" + shard);
-      }
-    }
-  }
-
   /** A flow of {@code shard} moved to PAYED. */
   private PayFlow paidFlowOn(int shard) {
-    NewPayment payment = new NewPayment(goalOn(shard), 1_999L, "EUR", T0.plus(Duration.ofHours(1)));
+    NewPayment payment =
+        new NewPayment(
+            ShardedGoals.on(shard, "command-" + shard),
+            1_999L,
+            "EUR",
+            T0.plus(Duration.ofHours(1)));
     PayFlow f = store.createAttempt(payment, new Lease("creator", T0.plusSeconds(30)), T0).flow();
     for (FlowStatus to : new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED}) {
       f =

@@ -3,7 +3,6 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
@@ -52,17 +51,11 @@ class ShardedReviewReadsTest {
             "pay_flow_fact"));
   }
 
-  private static GoalKey goalOn(int shard) {
-    for (long user = 1; ; user++) {
-      if (ShardKeys.ofOwner("m1", user, 4) == shard) {
-        return new GoalKey("m1", user, "renew", "review-" + shard);
-      }
-    }
-  }
-
   /** A flow of {@code shard} moved to BIZ_SUCCESS: four history rows. */
   private PayFlow finishedFlowOn(int shard) {
-    NewPayment payment = new NewPayment(goalOn(shard), 1_999L, "EUR", T0.plus(Duration.ofHours(1)));
+    NewPayment payment =
+        new NewPayment(
+            ShardedGoals.on(shard, "review-" + shard), 1_999L, "EUR", T0.plus(Duration.ofHours(1)));
     PayFlow f = store.createAttempt(payment, new Lease("creator", T0.plusSeconds(30)), T0).flow();
     for (FlowStatus to :
         new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS}) {
