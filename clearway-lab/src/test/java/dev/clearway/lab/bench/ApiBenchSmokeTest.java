@@ -3,6 +3,7 @@ package dev.clearway.lab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.LastJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -99,8 +100,7 @@ class ApiBenchSmokeTest {
   }
 
   private static List<String> names(JsonNode json) {
-    List<String> names = new ArrayList<>();
-    json.propertyNames().forEach(names::add);
+    List<String> names = LastJson.names(json);
     return names;
   }
 }

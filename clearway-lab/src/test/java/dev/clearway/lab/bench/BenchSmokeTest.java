@@ -3,6 +3,7 @@ package dev.clearway.lab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.LastJson;
 import dev.clearway.lab.OwnDatabase;
 import dev.clearway.store.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
@@ -13,7 +14,6 @@ import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A small run of {@code clearway bench --json}: keeps the command working, keeps no figures. On the
@@ -45,12 +45,10 @@ class BenchSmokeTest {
               new PrintStream(out, true, StandardCharsets.UTF_8),
               System.err);
     }
-    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-    JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+    JsonNode json = LastJson.of(out);
 
     assertThat(exit).isZero();
-    List<String> names = new ArrayList<>();
-    json.propertyNames().forEach(names::add);
+    List<String> names = LastJson.names(json);
     assertThat(names)
         .containsExactly(
             "payments",

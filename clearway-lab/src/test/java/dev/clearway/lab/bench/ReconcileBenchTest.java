@@ -3,15 +3,14 @@ package dev.clearway.lab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.LastJson;
 import dev.clearway.store.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A small run of {@code clearway bench reconcile --json}: keeps the command working and checks that
@@ -35,12 +34,10 @@ class ReconcileBenchTest {
             },
             new PrintStream(out, true, StandardCharsets.UTF_8),
             System.err);
-    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-    JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+    JsonNode json = LastJson.of(out);
 
     assertThat(exit).isZero();
-    List<String> names = new ArrayList<>();
-    json.propertyNames().forEach(names::add);
+    List<String> names = LastJson.names(json);
     assertThat(names)
         .startsWith(
             "importMs",

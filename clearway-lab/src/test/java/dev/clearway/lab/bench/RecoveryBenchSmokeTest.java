@@ -3,10 +3,10 @@ package dev.clearway.lab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.LastJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -32,8 +32,7 @@ class RecoveryBenchSmokeTest {
     JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
 
     assertThat(exit).isZero();
-    List<String> names = new ArrayList<>();
-    json.propertyNames().forEach(names::add);
+    List<String> names = LastJson.names(json);
     assertThat(names)
         .containsExactly(
             "flowsPerSec",

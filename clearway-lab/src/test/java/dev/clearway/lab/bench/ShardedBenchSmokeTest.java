@@ -3,6 +3,7 @@ package dev.clearway.lab.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.LastJson;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -10,12 +11,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A small run of {@code clearway bench sharded --json} on the machine's MariaDB (profile {@code
@@ -45,12 +44,10 @@ class ShardedBenchSmokeTest {
             },
             new PrintStream(out, true, StandardCharsets.UTF_8),
             System.err);
-    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-    JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+    JsonNode json = LastJson.of(out);
 
     assertThat(exit).isZero();
-    List<String> names = new ArrayList<>();
-    json.propertyNames().forEach(names::add);
+    List<String> names = LastJson.names(json);
     assertThat(names)
         .contains(
             "unshardedPaymentsPerSec",
