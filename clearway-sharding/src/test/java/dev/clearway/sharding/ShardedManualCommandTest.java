@@ -16,7 +16,6 @@ import dev.clearway.store.JdbcReviewStore;
 import dev.clearway.store.review.ManualCommand;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,13 +40,7 @@ class ShardedManualCommandTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(
-        List.of(
-            "pay_flow_history",
-            "pay_flow_history_archive",
-            "outbox_event",
-            "pay_flow_state",
-            "pay_flow_fact"));
+    db.truncate(ShardedTestDatabase.FLOW_TABLES);
   }
 
   /** A flow of {@code shard} moved to PAYED. */

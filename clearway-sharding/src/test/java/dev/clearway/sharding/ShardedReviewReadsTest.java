@@ -42,13 +42,7 @@ class ShardedReviewReadsTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(
-        List.of(
-            "pay_flow_history",
-            "pay_flow_history_archive",
-            "outbox_event",
-            "pay_flow_state",
-            "pay_flow_fact"));
+    db.truncate(ShardedTestDatabase.FLOW_TABLES);
   }
 
   /** A flow of {@code shard} moved to BIZ_SUCCESS: four history rows. */

@@ -73,6 +73,15 @@ final class ShardedTestDatabase {
     return layout.physicalUrl(index);
   }
 
+  /** A flow's tables, children first: its history (live and archived), its outbox, its rows. */
+  static final List<String> FLOW_TABLES =
+      List.of(
+          "pay_flow_history",
+          "pay_flow_history_archive",
+          "outbox_event",
+          "pay_flow_state",
+          "pay_flow_fact");
+
   /**
    * Empties {@code tables} on every physical table of both databases (TRUNCATE: the guard triggers
    * refuse deletes) and restarts each AUTO_INCREMENT at its shard's first id.
