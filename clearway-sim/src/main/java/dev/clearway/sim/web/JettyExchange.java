@@ -17,6 +17,7 @@ import java.util.Map;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.QuietException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
@@ -183,7 +184,8 @@ final class JettyExchange extends HttpExchange {
     if (answered) {
       callback.succeeded();
     } else {
-      callback.failed(new IOException("dropped without an answer"));
+      // A deliberate fault, not a server error: Jetty logs a quiet exception at debug only.
+      callback.failed(new QuietException.Exception("dropped without an answer"));
     }
   }
 }
