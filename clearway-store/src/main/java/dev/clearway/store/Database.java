@@ -49,12 +49,12 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  private final EmbeddedPostgres embedded;
+  private final EmbeddedServerStop embedded;
   private final DataSource pool;
   private final String url;
   private final SqlDialect dialect;
 
-  private Database(EmbeddedPostgres embedded, DataSource pool, String url, SqlDialect dialect) {
+  private Database(EmbeddedServerStop embedded, DataSource pool, String url, SqlDialect dialect) {
     this.embedded = embedded;
     this.pool = pool;
     this.url = url;
@@ -106,9 +106,11 @@ public final class Database implements AutoCloseable {
               .setServerConfig("max_connections", "200")
               .setServerConfig("shared_buffers", "256MB")
               .setServerConfig("synchronous_commit", commits.synchronousCommit)
+              // EmbeddedServerStop stops it on shutdown, after an owner that closes in order.
+              .setRegisterShutdownHook(false)
               .start();
       String url = pg.getJdbcUrl("postgres", "postgres");
-      return open(pg, url, "postgres", "", poolSize, timeouts);
+      return open(EmbeddedServerStop.register(pg), url, "postgres", "", poolSize, timeouts);
     } catch (IOException e) {
       throw new UncheckedIOException("start embedded PostgreSQL", e);
     }
@@ -128,7 +130,7 @@ public final class Database implements AutoCloseable {
   }
 
   private static Database open(
-      EmbeddedPostgres pg,
+      EmbeddedServerStop pg,
       String url,
       String user,
       String password,
@@ -209,11 +211,20 @@ public final class Database implements AutoCloseable {
       hikari.close();
     }
     if (embedded != null) {
-      try {
-        embedded.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException("stop embedded PostgreSQL", e);
-      }
+      embedded.stop();
     }
+  }
+
+  /**
+   * Says that the owner closes this database when the JVM shuts down, after its own orderly stop:
+   * an embedded server then stops only once {@link #close} was called, or after {@code grace}.
+   * Without it, an embedded server stops as soon as the JVM shuts down. Nothing changes for a
+   * database on an existing server.
+   */
+  public Database closedByOwnerOnShutdown(Duration grace) {
+    if (embedded != null) {
+      embedded.ownerClosesOnShutdown(grace);
+    }
+    return this;
   }
 }

@@ -19,6 +19,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -171,7 +172,9 @@ public final class Serve {
   public static Running start(Options options, PrintStream out) {
     int port = options.port() == 0 ? FreePorts.next() : options.port();
     // A sharded URL's physical databases and schema are installed first, as the chaos run does.
-    Database db = ChaosDatabase.open(options.jdbcUrl(), 24);
+    // On Ctrl-C the service stops first (in-flight requests, workers), then the database.
+    Database db =
+        ChaosDatabase.open(options.jdbcUrl(), 24).closedByOwnerOnShutdown(Duration.ofSeconds(90));
     Clock clock = Clock.systemUTC();
     String secret = callbackSecret();
     SimWallet wallet = new SimWallet(options.walletFaults(), clock);

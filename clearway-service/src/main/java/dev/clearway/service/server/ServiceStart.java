@@ -57,6 +57,10 @@ public record ServiceStart(
               .web(WebApplicationType.SERVLET)
               .properties(properties)
               .initializers(ctx -> beans.forEach(ctx.getBeanFactory()::registerSingleton))
+              // The caller closes the context, on shutdown too, before what the service uses
+              // (its database, channels, simulators): a hook of Spring's own would close it
+              // concurrently with them.
+              .registerShutdownHook(false)
               .run();
     } catch (RuntimeException e) {
       throw refusedKeysOr(e);
