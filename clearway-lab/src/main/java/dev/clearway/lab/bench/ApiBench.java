@@ -11,8 +11,12 @@ import tools.jackson.databind.JsonNode;
  * the service started as {@code serve} starts it, from a load generator in a JVM of its own (a
  * closed loop of {@code concurrency} clients, each polling its payment until final), after a
  * warm-up reported apart; then, in the same run and on the same database, the in-process bench
- * warmed and measured for as long; and the ratio of the two rates. The CPU per payment is the
- * service JVM's (this one) over the measured time only.
+ * warmed and measured for as long; and the ratio of the two rates. Before either leg, the engine
+ * runs in process for the warm-up's length, so that both legs measure this JVM's engine, store and
+ * driver compiled. The simulated wallet and business run in a JVM of their own ({@link SimJvm}), as
+ * a deployment's wallet and business run apart from it, so that the CPU per payment is the service
+ * JVM's own (this one) over the measured time only; the simulators' CPU per payment and the
+ * in-process leg's (engine and its in-process simulators) are printed beside it.
  */
 public final class ApiBench {
   private ApiBench() {}
@@ -37,14 +41,21 @@ public final class ApiBench {
   }
 
   public static int run(Options o, PrintStream out, PrintStream err) {
-    try (ApiService service = ApiService.start(o.jdbcUrl(), err)) {
+    try (ApiService service = ApiService.startWithOwnSimulators(o.jdbcUrl(), err)) {
       err.printf(
           Locale.ROOT,
           "bench api: %d clients, warm-up %.0f s, measured %.0f s%n",
           o.concurrency(),
           o.warmupSec(),
           o.durationSec());
-      long[] cpu = new long[2];
+      // The engine, the store and the driver are this JVM's code for both legs. Warmed in process
+      // first, so that neither leg measures them cold: the API leg would otherwise run in a cold
+      // JVM and the in-process leg in the one the API leg had warmed.
+      PaymentBench inProcessBench = new PaymentBench(service.database(), o.concurrency());
+      err.printf(Locale.ROOT, "bench api: the engine in process first, %.0f s%n", o.warmupSec());
+      inProcessBench.warm(o.warmupSec());
+      // The service's CPU time, then the simulators', at the end of the warm-up and of the measure.
+      long[] cpu = new long[4];
       // Started before the load: starting a recording can take seconds on a loaded machine.
       ServiceProfile profile = new ServiceProfile(o.jfr());
       profile.start();
@@ -57,19 +68,19 @@ public final class ApiBench {
                 @Override
                 public void warmupDone() {
                   cpu[0] = ServiceJvm.cpuNanos();
+                  cpu[2] = service.simulators().cpuNanos();
                 }
 
                 @Override
                 public void measureDone() {
                   cpu[1] = ServiceJvm.cpuNanos();
+                  cpu[3] = service.simulators().cpuNanos();
                   profile.stop();
                 }
               });
       service.stopService();
       err.printf("bench api: the in-process bench, warmed and measured as long%n");
-      PaymentBench.Result inProcess =
-          new PaymentBench(service.database(), o.concurrency())
-              .runFor(o.warmupSec(), o.durationSec());
+      PaymentBench.Timed inProcess = inProcessBench.runFor(o.warmupSec(), o.durationSec());
       Map<String, Object> json = json(o, load, cpu, inProcess);
       print(load.get("warmup"), json, out);
       if (o.json()) {
@@ -83,11 +94,14 @@ public final class ApiBench {
   }
 
   private static Map<String, Object> json(
-      Options o, JsonNode load, long[] cpu, PaymentBench.Result inProcess) {
+      Options o, JsonNode load, long[] cpu, PaymentBench.Timed timed) {
     JsonNode m = load.get("measured");
     double api = m.get("paymentsPerSec").doubleValue();
     int payments = m.get("payments").intValue();
-    double cpuMs = cpu[0] < 0 || payments == 0 ? Double.NaN : (cpu[1] - cpu[0]) / 1e6 / payments;
+    PaymentBench.Result inProcess = timed.result();
+    double cpuMs = perPayment(cpu[0], cpu[1], payments);
+    double simCpuMs = perPayment(cpu[2], cpu[3], payments);
+    double inProcessCpuMs = perPayment(0, timed.cpuNanos(), inProcess.converged());
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("apiPaymentsPerSec", BenchJson.fixed(api, 2));
     json.put("postP50Ms", BenchJson.fixed(m.get("postP50Ms").doubleValue(), 3));
@@ -98,6 +112,9 @@ public final class ApiBench {
     json.put("inProcessPaymentsPerSec", BenchJson.fixed(inProcess.paymentsPerSec(), 2));
     json.put("inProcessP99Ms", BenchJson.fixed(inProcess.p99Micros() / 1e3, 3));
     json.put("apiRatio", BenchJson.fixed(api / inProcess.paymentsPerSec(), 3));
+    json.put("simCpuMsPerPayment", BenchJson.fixed(simCpuMs, 3));
+    json.put("inProcessCpuMsPerPayment", BenchJson.fixed(inProcessCpuMs, 3));
+    json.put("simulators", "own JVM");
     json.put("concurrency", o.concurrency());
     json.put("durationSec", BenchJson.fixed(o.durationSec(), 1));
     json.put("payments", payments);
@@ -108,6 +125,11 @@ public final class ApiBench {
     json.put("warmupPaymentsPerSec", BenchJson.fixed(w.get("paymentsPerSec").doubleValue(), 3));
     json.put("warmupPostP99Ms", BenchJson.fixed(w.get("postP99Ms").doubleValue(), 3));
     return json;
+  }
+
+  /** Nanoseconds between two readings per payment, in milliseconds; NaN if either is unknown. */
+  private static double perPayment(long from, long to, int payments) {
+    return from < 0 || to < 0 || payments == 0 ? Double.NaN : (to - from) / 1e6 / payments;
   }
 
   private static void print(JsonNode warmup, Map<String, Object> j, PrintStream out) {
@@ -129,12 +151,17 @@ public final class ApiBench {
         "terminal p50 / p99  %s ms / %s ms%n",
         j.get("terminalP50Ms"),
         j.get("terminalP99Ms"));
-    out.printf(Locale.ROOT, "service CPU         %s ms/payment%n", j.get("cpuMsPerPayment"));
     out.printf(
         Locale.ROOT,
-        "in-process          %s payments/s, p99 %s ms%n",
+        "service CPU         %s ms/payment (simulators' JVM %s ms/payment)%n",
+        j.get("cpuMsPerPayment"),
+        j.get("simCpuMsPerPayment"));
+    out.printf(
+        Locale.ROOT,
+        "in-process          %s payments/s, p99 %s ms, CPU %s ms/payment%n",
         j.get("inProcessPaymentsPerSec"),
-        j.get("inProcessP99Ms"));
+        j.get("inProcessP99Ms"),
+        j.get("inProcessCpuMsPerPayment"));
     out.printf(Locale.ROOT, "apiRatio            %s%n", j.get("apiRatio"));
   }
 }

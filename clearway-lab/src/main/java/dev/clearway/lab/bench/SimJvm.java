@@ -79,6 +79,13 @@ final class SimJvm implements AutoCloseable {
     return ledger;
   }
 
+  /**
+   * CPU time of the simulators' JVM so far, in nanoseconds, or -1 where the platform does not say.
+   */
+  long cpuNanos() {
+    return process.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(-1L);
+  }
+
   /** The simulators' JVM's heap right after a full collection, in bytes. */
   synchronized long heapAfterGc() {
     try {

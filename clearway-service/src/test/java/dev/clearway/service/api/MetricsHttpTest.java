@@ -64,6 +64,16 @@ class MetricsHttpTest {
   }
 
   @Test
+  void requestsAreTimedWithoutALongTaskTimerPerRequest() {
+    assertThat(scrape(METRICS_KEY).status()).isEqualTo(200);
+
+    String body = scrape(METRICS_KEY).body();
+
+    assertThat(body).contains("http_server_requests_seconds_count{");
+    assertThat(body).doesNotContain("http_server_requests_active");
+  }
+
+  @Test
   void manyScrapesQueryTheDatabaseAtMostOncePerRefreshPeriod() {
     assertThat(scrape(METRICS_KEY).status()).isEqualTo(200);
     onRequestThreads.reset();

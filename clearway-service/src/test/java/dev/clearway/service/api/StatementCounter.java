@@ -10,15 +10,15 @@ import javax.sql.DataSource;
 
 /**
  * Wraps a pool and counts the SQL statements prepared or created on threads whose name starts with
- * a prefix (Tomcat's request threads: {@code http-nio}), so a test sees which queries a request
- * ran, apart from the background workers sharing the pool.
+ * one of the given prefixes (Tomcat's request threads: {@code http-nio}), so a test sees which
+ * queries a request ran, apart from the background workers sharing the pool.
  */
 final class StatementCounter {
-  private final String threadPrefix;
+  private final String[] threadPrefixes;
   private final AtomicInteger count = new AtomicInteger();
 
-  StatementCounter(String threadPrefix) {
-    this.threadPrefix = threadPrefix;
+  StatementCounter(String... threadPrefixes) {
+    this.threadPrefixes = threadPrefixes.clone();
   }
 
   int count() {
@@ -41,11 +41,20 @@ final class StatementCounter {
 
   private Object onConnectionCall(Method method, Object result) {
     String name = method.getName();
-    if ((name.startsWith("prepare") || name.equals("createStatement"))
-        && Thread.currentThread().getName().startsWith(threadPrefix)) {
+    if ((name.startsWith("prepare") || name.equals("createStatement")) && counted()) {
       count.incrementAndGet();
     }
     return result;
+  }
+
+  private boolean counted() {
+    String thread = Thread.currentThread().getName();
+    for (String prefix : threadPrefixes) {
+      if (thread.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @FunctionalInterface
