@@ -14,6 +14,7 @@ import dev.clearway.core.retention.RetentionKind;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.refund.JdbcRefundStore;
+import dev.clearway.store.retention.JdbcRetentionLease;
 import dev.clearway.store.retention.JdbcRetentionStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -116,5 +117,16 @@ class ShardedFlowArchiveTest {
     }
     assertThat(onShard(2, "pay_flow_fact", "id = " + refunded.id())).isEqualTo(1);
     assertThat(retention.removeBatch(RetentionKind.FLOW_ARCHIVE, T0.plusSeconds(60), 100)).isZero();
+  }
+
+  @Test
+  void theRetentionLeaseRowIsInstalledSoTheRetentionRunCanStart() {
+    // The migrations seed the lease's row; the installer copies it to the first database.
+    assertThat(db.physicalCount(0, "SELECT count(*) FROM retention_lease WHERE name = 'retention'"))
+        .isEqualTo(1);
+    JdbcRetentionLease lease = new JdbcRetentionLease(database.dataSource());
+    Instant now = Instant.now();
+    assertThat(lease.acquire("archive-test", now.plusSeconds(30), now)).isTrue();
+    lease.release("archive-test", now);
   }
 }
