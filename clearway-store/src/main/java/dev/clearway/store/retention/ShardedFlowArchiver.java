@@ -57,33 +57,70 @@ final class ShardedFlowArchiver {
     this.dataSource = dataSource;
   }
 
-  /** Moves at most {@code limit} flows that ended before {@code endedBefore}; returns how many. */
+  /** Pages of candidates read per batch at most: flows kept by their work are read past. */
+  private static final int MAX_PAGES = 10;
+
+  /**
+   * Moves at most {@code limit} flows that ended before {@code endedBefore}; returns how many. A
+   * page whose flows are kept (a refund, an open attempt) is read past by the cursor {@code
+   * (updated_at, id)}, so flows kept for ever at the head of the order do not stop the archive.
+   */
   int moveBatch(Instant endedBefore, int limit) {
     try {
-      List<Long> page =
-          Sql.inTransaction(
-              dataSource,
-              c ->
-                  ids(
-                      c,
-                      "SELECT id FROM "
-                          + FlowReads.SHARDED_ROWS
-                          + ENDED
-                          + " ORDER BY updated_at, id LIMIT ?",
-                      endedBefore,
-                      limit));
-      Map<Integer, List<Long>> byShard = new TreeMap<>();
-      for (long id : page) {
-        byShard.computeIfAbsent(ShardBits.of(id), s -> new ArrayList<>()).add(id);
-      }
       int moved = 0;
-      for (List<Long> group : byShard.values()) {
-        moved += Sql.inTransaction(dataSource, c -> moveGroup(c, group, endedBefore));
+      Object[] cursor = null;
+      for (int page = 0; page < MAX_PAGES && moved < limit; page++) {
+        int wanted = limit - moved;
+        List<Object[]> candidates = page(endedBefore, cursor, wanted);
+        Map<Integer, List<Long>> byShard = new TreeMap<>();
+        for (Object[] flow : candidates) {
+          long id = (Long) flow[1];
+          byShard.computeIfAbsent(ShardBits.of(id), s -> new ArrayList<>()).add(id);
+        }
+        for (List<Long> group : byShard.values()) {
+          moved += Sql.inTransaction(dataSource, c -> moveGroup(c, group, endedBefore));
+        }
+        if (candidates.size() < wanted) {
+          break;
+        }
+        cursor = candidates.get(candidates.size() - 1);
       }
       return moved;
     } catch (SQLException e) {
       throw new IllegalStateException("archive flows: " + e.getMessage(), e);
     }
+  }
+
+  /** Ended flows after {@code cursor} (their end time and id), oldest first, over every shard. */
+  private List<Object[]> page(Instant endedBefore, Object[] cursor, int limit) throws SQLException {
+    String after = cursor == null ? "" : " AND (updated_at > ? OR (updated_at = ? AND id > ?))";
+    return Sql.inTransaction(
+        dataSource,
+        c -> {
+          try (PreparedStatement ps =
+              c.prepareStatement(
+                  "SELECT updated_at, id FROM "
+                      + FlowReads.SHARDED_ROWS
+                      + ENDED
+                      + after
+                      + " ORDER BY updated_at, id LIMIT ?")) {
+            int i = 1;
+            ps.setObject(i++, ts(endedBefore));
+            if (cursor != null) {
+              ps.setObject(i++, cursor[0]);
+              ps.setObject(i++, cursor[0]);
+              ps.setLong(i++, (Long) cursor[1]);
+            }
+            ps.setInt(i, limit);
+            List<Object[]> found = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                found.add(new Object[] {rs.getObject(1), rs.getLong(2)});
+              }
+            }
+            return found;
+          }
+        });
   }
 
   private static int moveGroup(Connection c, List<Long> group, Instant endedBefore)
@@ -214,21 +251,6 @@ final class ShardedFlowArchiver {
       }
       return names;
     }
-  }
-
-  private static List<Long> ids(Connection c, String sql, Instant endedBefore, int limit)
-      throws SQLException {
-    List<Long> found = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setObject(1, ts(endedBefore));
-      ps.setInt(2, limit);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          found.add(rs.getLong(1));
-        }
-      }
-    }
-    return found;
   }
 
   private static boolean exists(Connection c, String sql, Object key) throws SQLException {
