@@ -22,12 +22,13 @@ import javax.sql.DataSource;
 /**
  * The flow archive through a sharding driver, shard by shard. The page of ended flows is read over
  * every shard; its flows are grouped by the shard their ids name, and each group moves in a
- * transaction of its own, which touches that shard's database only (the two reads of the first
- * database, late-charge checks and proposed commands, are plain reads). Within it the flows are
- * locked again with their conditions, each flow's remaining work is looked up by statements the
- * driver routes (its refunds by flow id, its attempts joined with their tasks and compensations,
- * binding tables, by trade order number), and the rows are copied to the archive tables as values
- * (the driver refuses {@code INSERT … SELECT} between tables that are not bound), then deleted.
+ * transaction of its own, whose writes reach that shard's database only (the driver broadcasts the
+ * archiving flag's {@code SET} to every database; the two reads of the first database, late-charge
+ * checks and proposed commands, are plain reads). Within it the flows are locked again with their
+ * conditions, each flow's remaining work is looked up by statements the driver routes (its refunds
+ * by flow id, its attempts joined with their tasks and compensations, binding tables, by trade
+ * order number), and the rows are copied to the archive tables as values (the driver refuses {@code
+ * INSERT … SELECT} between tables that are not bound), then deleted.
  */
 final class ShardedFlowArchiver {
 
