@@ -6,6 +6,7 @@ import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.Schema;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ public final class ShardedSchemaInstaller {
       try (Connection source = connect(templateDb)) {
         SchemaTemplate schema = SchemaTemplate.read(source);
         for (Map.Entry<String, Physical> db : layout.databases().entrySet()) {
-          install(db.getKey(), db.getValue(), schema);
+          install(db.getKey(), db.getValue(), schema, template);
         }
       }
     } finally {
@@ -81,7 +82,8 @@ public final class ShardedSchemaInstaller {
     }
   }
 
-  private void install(String name, Physical db, SchemaTemplate schema) throws SQLException {
+  private void install(String name, Physical db, SchemaTemplate schema, String template)
+      throws SQLException {
     Map<String, String> renames = new LinkedHashMap<>();
     List<String> local = new ArrayList<>();
     List<Node> nodes = new ArrayList<>();
@@ -104,6 +106,9 @@ public final class ShardedSchemaInstaller {
       for (String table : local) {
         st.execute(schema.createTable(table, Map.of(), local, -1));
       }
+      for (String table : local) {
+        seed(st, table, template);
+      }
       for (Node node : nodes) {
         renames.clear();
         for (String sharded : layout.shards().keySet()) {
@@ -123,6 +128,20 @@ public final class ShardedSchemaInstaller {
       }
       st.execute("SET FOREIGN_KEY_CHECKS = 1");
     }
+  }
+
+  /**
+   * The rows the migrations wrote into a single table (the retention lease's row, for one), copied
+   * from the template beside it when the table is still empty, before its triggers exist.
+   */
+  private static void seed(Statement st, String table, String template) throws SQLException {
+    try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + table)) {
+      rs.next();
+      if (rs.getLong(1) > 0) {
+        return;
+      }
+    }
+    st.executeUpdate("INSERT INTO " + table + " SELECT * FROM " + template + "." + table);
   }
 
   /** The logic table of a node. */

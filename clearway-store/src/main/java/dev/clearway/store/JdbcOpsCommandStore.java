@@ -1,7 +1,5 @@
 package dev.clearway.store;
 
-import static dev.clearway.store.Sql.ts;
-
 import dev.clearway.core.review.OpsCommandKind;
 import dev.clearway.core.review.OpsVerdict;
 import dev.clearway.core.review.PersonNames;
@@ -22,7 +20,9 @@ import javax.sql.DataSource;
  * and audit as flow commands ({@link JdbcReviewStore}). A proposal is decided by {@link
  * OpsCommandKind#check} on the target as it stands and pins its status and version; the approval
  * locks the target, refuses ({@code stale_target}, nothing written) if it moved, decides again, and
- * commits the target's move, the command's new state and the audit entry in one transaction.
+ * commits the target's move, the command's new state and the audit entry in one transaction. On a
+ * sharded layout the target's move commits first, on its shard, and the decision after, on the
+ * first database (see {@link #approve}).
  */
 public final class JdbcOpsCommandStore {
 
@@ -30,6 +30,9 @@ public final class JdbcOpsCommandStore {
 
   /** Whether a target moves in several statements (no data-modifying CTE: the MySQL family). */
   private final boolean inSteps;
+
+  /** Whether the commands and their targets live on different databases (a sharding driver). */
+  private final boolean sharded;
 
   /** A store on the database behind {@code dataSource}, its dialect read from its URL. */
   public JdbcOpsCommandStore(DataSource dataSource) {
@@ -39,6 +42,7 @@ public final class JdbcOpsCommandStore {
   public JdbcOpsCommandStore(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.inSteps = !dialect.writesReturnRows();
+    this.sharded = dialect.sharded();
   }
 
   /** The outcome of a propose, approve or reject. */
@@ -83,8 +87,8 @@ public final class JdbcOpsCommandStore {
           if (!verdict.isAllowed()) {
             return new Result.Refused(verdict.code(), verdict.message());
           }
-          OpsCommand command = insert(c, p, operator, target.get(), now);
-          audit(
+          OpsCommand command = OpsCommandRows.insert(c, p, operator, target.get(), now);
+          OpsCommandRows.audit(
               c, command, operator, "OPERATOR", "PROPOSE", p.kind() + " ticket " + p.ticket(), now);
           return new Result.Done(command);
         },
@@ -95,44 +99,104 @@ public final class JdbcOpsCommandStore {
 
   public Result approve(long commandId, String approverName, Instant now) {
     String approver = PersonNames.normalise(approverName);
+    if (!sharded) {
+      return run(
+          c -> {
+            Step step = effect(c, commandId, approver, now);
+            return step.refusal() != null ? step.refusal() : record(c, step, approver, now);
+          },
+          "ck_command_two_people",
+          "same_person",
+          "a command must be approved by another person than its proposer");
+    }
+    // Through a sharding driver manual_command lives on the first database and the target on its
+    // payment's shard: one transaction would be two commits in no set order. The effect commits
+    // first, under the command's lock, tagged on the target's shard with the command's id; the
+    // decision commits after, in a transaction of its own. A decision lost in between is recorded
+    // by the next approval, which finds the effect by its tag instead of applying it again.
+    Step step;
+    try {
+      step =
+          Sql.inTransaction(
+              dataSource, c -> effect(c, commandId, approver, now), s -> s.refusal() == null);
+    } catch (SQLException e) {
+      throw new StoreException("manual command", e);
+    }
+    if (step.refusal() != null) {
+      return step.refusal();
+    }
     return run(
         c -> {
           Result open = decidable(c, commandId, approver);
-          if (!(open instanceof Result.Done done)) {
-            return open;
-          }
-          OpsCommand cmd = done.command();
-          OpsTargets.Locked target =
-              OpsTargets.lock(c, cmd.targetKind(), cmd.targetId()).orElseThrow();
-          if (!target.facts().status().equals(cmd.expectedStatus())
-              || target.version() != cmd.expectedVersion()) {
-            return new Result.Refused(
-                "stale_target",
-                "the target moved since the proposal ("
-                    + cmd.expectedStatus()
-                    + " v"
-                    + cmd.expectedVersion()
-                    + ", now "
-                    + target.facts().status()
-                    + " v"
-                    + target.version()
-                    + "): reject this command and propose again");
-          }
-          OpsVerdict verdict = cmd.kind().check(target.facts());
-          if (!verdict.isAllowed()) {
-            return new Result.Refused(verdict.code(), verdict.message());
-          }
-          if (!OpsTargets.apply(c, cmd, target, verdict.target(), now, inSteps)) {
-            throw new SQLException("command " + cmd.id() + ": target changed under its lock");
-          }
-          OpsCommand applied = decide(c, cmd, "APPLIED", approver, verdict.target(), now);
-          audit(
-              c, cmd, approver, "APPROVER", "APPROVE", cmd.kind() + " -> " + verdict.target(), now);
-          return new Result.Done(applied);
+          return open instanceof Result.Done done
+              ? record(c, new Step(done.command(), step.target(), null), approver, now)
+              : open;
         },
         "ck_command_two_people",
         "same_person",
         "a command must be approved by another person than its proposer");
+  }
+
+  /** An approval's effect: the command and the status its target now holds, or a refusal. */
+  private record Step(OpsCommand command, String target, Result refusal) {
+    static Step refused(Result refusal) {
+      return new Step(null, null, refusal);
+    }
+  }
+
+  /**
+   * Locks the command and its target and applies the command if the target still holds what the
+   * proposal pinned and the command still applies; a target that moved is refused ({@code
+   * stale_target}, nothing written), unless on a sharded layout the move is this command's own
+   * effect, found by its tag (an earlier approval whose decision was lost).
+   */
+  private Step effect(Connection c, long commandId, String approver, Instant now)
+      throws SQLException {
+    Result open = decidable(c, commandId, approver);
+    if (!(open instanceof Result.Done done)) {
+      return Step.refused(open);
+    }
+    OpsCommand cmd = done.command();
+    OpsTargets.Locked target = OpsTargets.lock(c, cmd.targetKind(), cmd.targetId()).orElseThrow();
+    if (!target.facts().status().equals(cmd.expectedStatus())
+        || target.version() != cmd.expectedVersion()) {
+      Optional<String> applied = sharded ? OpsTargets.applied(c, cmd) : Optional.empty();
+      return applied
+          .map(to -> new Step(cmd, to, null))
+          .orElseGet(() -> Step.refused(stale(cmd, target)));
+    }
+    OpsVerdict verdict = cmd.kind().check(target.facts());
+    if (!verdict.isAllowed()) {
+      return Step.refused(new Result.Refused(verdict.code(), verdict.message()));
+    }
+    if (!OpsTargets.apply(c, cmd, target, verdict.target(), now, inSteps)) {
+      throw new SQLException("command " + cmd.id() + ": target changed under its lock");
+    }
+    return new Step(cmd, verdict.target(), null);
+  }
+
+  private static Result stale(OpsCommand cmd, OpsTargets.Locked target) {
+    return new Result.Refused(
+        "stale_target",
+        "the target moved since the proposal ("
+            + cmd.expectedStatus()
+            + " v"
+            + cmd.expectedVersion()
+            + ", now "
+            + target.facts().status()
+            + " v"
+            + target.version()
+            + "): reject this command and propose again");
+  }
+
+  /** The command recorded APPLIED with the status its effect set, and the audit entry. */
+  private static Result record(Connection c, Step step, String approver, Instant now)
+      throws SQLException {
+    OpsCommand cmd = step.command();
+    OpsCommand applied = OpsCommandRows.decide(c, cmd, "APPLIED", approver, step.target(), now);
+    OpsCommandRows.audit(
+        c, cmd, approver, "APPROVER", "APPROVE", cmd.kind() + " -> " + step.target(), now);
+    return new Result.Done(applied);
   }
 
   public Result reject(long commandId, String approverName, String reason, Instant now) {
@@ -143,8 +207,16 @@ public final class JdbcOpsCommandStore {
           if (!(open instanceof Result.Done done)) {
             return open;
           }
-          OpsCommand rejected = decide(c, done.command(), "REJECTED", approver, reason, now);
-          audit(c, done.command(), approver, "APPROVER", "REJECT", reason, now);
+          if (sharded && OpsTargets.applied(c, done.command()).isPresent()) {
+            // An approval's effect committed and its decision was lost: the target moved under
+            // this command, so it cannot be recorded as rejected.
+            return new Result.Refused(
+                "command_already_applied",
+                "the command's effect is already on its target: approve it to record the decision");
+          }
+          OpsCommand rejected =
+              OpsCommandRows.decide(c, done.command(), "REJECTED", approver, reason, now);
+          OpsCommandRows.audit(c, done.command(), approver, "APPROVER", "REJECT", reason, now);
           return new Result.Done(rejected);
         },
         "ck_command_two_people",
@@ -219,7 +291,7 @@ public final class JdbcOpsCommandStore {
       List<OpsCommand> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(command(rs));
+          out.add(OpsCommandRows.command(rs));
         }
       }
       return out;
@@ -240,7 +312,7 @@ public final class JdbcOpsCommandStore {
         if (!rs.next()) {
           return new Result.NotFound();
         }
-        cmd = command(rs);
+        cmd = OpsCommandRows.command(rs);
       }
     }
     if (!"PROPOSED".equals(cmd.state())) {
@@ -251,103 +323,6 @@ public final class JdbcOpsCommandStore {
           "same_person", "a command must be decided by another person than its proposer");
     }
     return new Result.Done(cmd);
-  }
-
-  private static OpsCommand insert(
-      Connection c, Proposal p, String operator, OpsTargets.Locked target, Instant now)
-      throws SQLException {
-    return RowWrites.insert(
-        c,
-        """
-            INSERT INTO manual_command (target_kind, target_id, kind, expected_status,
-                   expected_version, operator_id, ticket, reason, evidence, amount, state,
-                   created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROPOSED', ?)
-        """,
-        ps -> {
-          ps.setString(1, p.kind().target().name());
-          ps.setLong(2, p.targetId());
-          ps.setString(3, p.kind().name());
-          ps.setString(4, target.facts().status());
-          ps.setLong(5, target.version());
-          ps.setString(6, operator);
-          ps.setString(7, p.ticket());
-          ps.setString(8, p.reason());
-          ps.setString(9, p.evidence());
-          ps.setObject(10, p.amount(), java.sql.Types.BIGINT);
-          ps.setObject(11, ts(now));
-        },
-        "manual_command",
-        JdbcOpsCommandStore::command);
-  }
-
-  private static OpsCommand decide(
-      Connection c, OpsCommand cmd, String state, String approver, String result, Instant now)
-      throws SQLException {
-    return RowWrites.update(
-            c,
-            "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
-                + " WHERE id = ? AND state = 'PROPOSED'",
-            ps -> {
-              ps.setString(1, state);
-              ps.setString(2, approver);
-              ps.setString(3, Sql.truncate(result, 200));
-              ps.setObject(4, ts(now));
-              ps.setLong(5, cmd.id());
-            },
-            "manual_command",
-            cmd.id(),
-            JdbcOpsCommandStore::command)
-        .orElseThrow(
-            () -> new SQLException("command " + cmd.id() + " left PROPOSED under its lock"));
-  }
-
-  private static void audit(
-      Connection c,
-      OpsCommand cmd,
-      String actor,
-      String role,
-      String action,
-      String detail,
-      Instant now)
-      throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            INSERT INTO manual_audit (command_id, target_kind, target_id, actor_id, role, action,
-                   detail, at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)) {
-      ps.setLong(1, cmd.id());
-      ps.setString(2, cmd.targetKind().name());
-      ps.setLong(3, cmd.targetId());
-      ps.setString(4, actor);
-      ps.setString(5, role);
-      ps.setString(6, action);
-      ps.setString(7, Sql.truncate(detail, 500));
-      ps.setObject(8, ts(now));
-      ps.executeUpdate();
-    }
-  }
-
-  static OpsCommand command(ResultSet rs) throws SQLException {
-    return new OpsCommand(
-        rs.getLong("id"),
-        TargetKind.valueOf(rs.getString("target_kind")),
-        rs.getLong("target_id"),
-        OpsCommandKind.valueOf(rs.getString("kind")),
-        rs.getString("expected_status"),
-        rs.getLong("expected_version"),
-        rs.getString("operator_id"),
-        rs.getString("ticket"),
-        rs.getString("reason"),
-        rs.getString("evidence"),
-        rs.getObject("amount", Long.class),
-        rs.getString("state"),
-        rs.getString("approver_id"),
-        rs.getString("result"),
-        FlowRows.instant(rs, "created_at"),
-        FlowRows.instant(rs, "decided_at"));
   }
 
   /**

@@ -1,7 +1,5 @@
 package dev.clearway.store;
 
-import static dev.clearway.store.Sql.ts;
-
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.core.review.CompensationStatus;
@@ -32,7 +30,7 @@ final class OpsTargets {
 
   static Optional<Locked> lock(Connection c, TargetKind kind, long id) throws SQLException {
     return switch (kind) {
-      case REFUND_ORDER -> lockRefund(c, id);
+      case REFUND_ORDER -> OpsRefundMoves.lock(c, id);
       case ATTEMPT ->
           ManualChannelEffects.lockAttempt(c, id)
               .map(
@@ -59,15 +57,15 @@ final class OpsTargets {
     return switch (cmd.targetKind()) {
       case REFUND_ORDER ->
           inSteps
-              ? moveRefundInSteps(c, cmd, target, RefundStatus.valueOf(to), now)
-              : moveRefund(c, cmd, target, RefundStatus.valueOf(to), now);
+              ? OpsRefundMoves.moveInSteps(c, cmd, target, RefundStatus.valueOf(to), now)
+              : OpsRefundMoves.move(c, cmd, target, RefundStatus.valueOf(to), now);
       case ATTEMPT -> settleAttempt(c, cmd, (LockedAttempt) target.row(), to, now);
       case COMPENSATION ->
           ManualChannelEffects.settleCompensation(
               c,
               (LockedCompensation) target.row(),
               CompensationStatus.valueOf(to),
-              cmd.kind().name(),
+              compensationNote(cmd),
               now);
       case FLOW -> throw new IllegalArgumentException("flows are commanded through review");
     };
@@ -79,7 +77,7 @@ final class OpsTargets {
    */
   private static boolean settleAttempt(
       Connection c, OpsCommand cmd, LockedAttempt a, String to, Instant now) throws SQLException {
-    String ref = "cmd-" + cmd.id();
+    String ref = tag(cmd);
     AttemptStatus status = AttemptStatus.valueOf(to);
     return switch (cmd.kind()) {
       case REFUND_MISMATCHED_CHARGE ->
@@ -93,173 +91,51 @@ final class OpsTargets {
     };
   }
 
-  private static Optional<Locked> lockRefund(Connection c, long id) throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement("SELECT status, version FROM refund_order WHERE id = ? FOR UPDATE")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        RefundStatus status = RefundStatus.valueOf(rs.getString("status"));
-        return Optional.of(
-            new Locked(new TargetFacts.Refund(status), rs.getLong("version"), status));
-      }
-    }
-  }
-
   /**
-   * A refund moved by a person, through the same guard trigger as the engine's moves: a retry keeps
-   * ABNORMAL and makes it due now (the advancer queries it and re-sends the same number if the
-   * wallet has no record of it); a confirmation or a close ends it, with its domain event. Every
-   * move bumps the version and drops the lease, so a worker that read it before can write nothing.
+   * Where the effect of {@code cmd} already is, found by the command's tag its effect wrote on the
+   * target's shard: the status the effect set, or empty. A refund's history row and an attempt's
+   * MANUAL evidence row carry the request id {@code cmd-<id>}; a compensation's {@code last_error}
+   * names the command until the compensation worker next writes it.
    */
-  private static boolean moveRefund(
-      Connection c, OpsCommand cmd, Locked target, RefundStatus to, Instant now)
-      throws SQLException {
-    RefundStatus from = (RefundStatus) target.row();
-    String event = refundEvent(to);
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            WITH moved AS (
-              UPDATE refund_order
-                 SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
-                     lease_owner = NULL, last_error_code = ?, updated_at = ?
-               WHERE id = ? AND status = ? AND version = ?
-              RETURNING *
-            ), hist AS (
-              INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
-                     to_status, version, trigger_source, request_id, result_class, error_code,
-                     elapsed_ms, created_at)
-              SELECT id, flow_id, refund_no, ?, status, version, 'MANUAL', ?, 'MANUAL_COMMAND',
-                     ?, 0, ? FROM moved
-            ), evt AS (
-              INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
-                                        created_at)
-              SELECT 'refund-' || id || '-v' || version, ?, flow_id, merchant_id,
-                     json_build_object('refundId', id, 'flowId', flow_id,
-                                       'merchantId', merchant_id, 'refundNo', refund_no,
-                                       'tradeOrderNo', trade_order_no, 'amount', amount,
-                                       'currency', currency, 'status', status)::text, ?
-                FROM moved
-               WHERE ?::text IS NOT NULL
-            )
-            SELECT count(*) FROM moved
-            """)) {
-      int i = 0;
-      ps.setString(++i, to.name());
-      ps.setObject(++i, ts(now));
-      ps.setString(++i, cmd.kind().name());
-      ps.setObject(++i, ts(now));
-      ps.setLong(++i, cmd.targetId());
-      ps.setString(++i, from.name());
-      ps.setLong(++i, target.version());
-      ps.setString(++i, from.name());
-      ps.setString(++i, "cmd-" + cmd.id());
-      ps.setString(++i, cmd.kind().name());
-      ps.setObject(++i, ts(now));
-      ps.setString(++i, event);
-      ps.setObject(++i, ts(now));
-      ps.setString(++i, event);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1) == 1;
-      }
-    }
-  }
-
-  /** The domain event of a refund's manual move, or null. */
-  private static String refundEvent(RefundStatus to) {
-    return switch (to) {
-      case SUCCESS -> "OrderRefundSucceeded";
-      case FAIL -> "OrderRefundFailed";
-      case PENDING, PROCESSING, ABNORMAL, CLOSED -> null;
+  static Optional<String> applied(Connection c, OpsCommand cmd) throws SQLException {
+    String tag = tag(cmd);
+    return switch (cmd.targetKind()) {
+      case REFUND_ORDER -> OpsRefundMoves.applied(c, cmd.targetId(), tag);
+      case ATTEMPT ->
+          first(
+              c,
+              "SELECT provider_status FROM provider_evidence"
+                  + " WHERE attempt_id = ? AND source = 'MANUAL' AND request_id = ?",
+              cmd.targetId(),
+              tag);
+      case COMPENSATION ->
+          first(
+              c,
+              "SELECT status FROM attempt_compensation WHERE attempt_id = ? AND last_error = ?",
+              cmd.targetId(),
+              compensationNote(cmd));
+      case FLOW -> throw new IllegalArgumentException("flows are commanded through review");
     };
   }
 
-  /**
-   * {@link #moveRefund} on the MySQL family: the same compare-and-set, then the history row and the
-   * outbox event read from the row just written (its lock is held), in the caller's transaction.
-   */
-  private static boolean moveRefundInSteps(
-      Connection c, OpsCommand cmd, Locked target, RefundStatus to, Instant now)
-      throws SQLException {
-    RefundStatus from = (RefundStatus) target.row();
-    long id = cmd.targetId();
-    int moved =
-        update(
-            c,
-            """
-            UPDATE refund_order
-               SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
-                   lease_owner = NULL, last_error_code = ?, updated_at = ?
-             WHERE id = ? AND status = ? AND version = ?
-            """,
-            to.name(),
-            ts(now),
-            cmd.kind().name(),
-            ts(now),
-            id,
-            from.name(),
-            target.version());
-    if (moved != 1) {
-      return false;
-    }
-    requireOne(
-        update(
-            c,
-            """
-            INSERT INTO refund_order_history (refund_id, flow_id, refund_no, from_status,
-                   to_status, version, trigger_source, request_id, result_class, error_code,
-                   elapsed_ms, created_at)
-            SELECT id, flow_id, refund_no, ?, status, version, 'MANUAL', ?, 'MANUAL_COMMAND',
-                   ?, 0, ? FROM refund_order WHERE id = ?
-            """,
-            from.name(),
-            "cmd-" + cmd.id(),
-            cmd.kind().name(),
-            ts(now),
-            id),
-        "history of refund " + id);
-    String event = refundEvent(to);
-    if (event != null) {
-      requireOne(insertRefundEvent(c, id, event, now), "event of refund " + id);
-    }
-    return true;
+  /** The request id a command's effect carries on its target's rows. */
+  static String tag(OpsCommand cmd) {
+    return "cmd-" + cmd.id();
   }
 
-  /** The outbox row of a refund's event, built from the row as written; its update count. */
-  private static int insertRefundEvent(Connection c, long id, String event, Instant now)
-      throws SQLException {
-    return update(
-        c,
-        """
-        INSERT INTO outbox_event (event_id, event_type, aggregate_id, merchant_id, payload,
-                                  created_at)
-        SELECT CONCAT('refund-', id, '-v', version), ?, flow_id, merchant_id,
-               JSON_OBJECT('refundId', id, 'flowId', flow_id, 'merchantId', merchant_id,
-                           'refundNo', refund_no, 'tradeOrderNo', trade_order_no,
-                           'amount', amount, 'currency', currency, 'status', status), ?
-          FROM refund_order WHERE id = ?
-        """,
-        event,
-        ts(now),
-        id);
+  /** A compensation's {@code last_error} after a command moved it: the kind and the command. */
+  private static String compensationNote(OpsCommand cmd) {
+    return cmd.kind().name() + " " + tag(cmd);
   }
 
-  private static int update(Connection c, String sql, Object... params) throws SQLException {
+  static Optional<String> first(Connection c, String sql, Object... params) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       for (int i = 0; i < params.length; i++) {
         ps.setObject(i + 1, params[i]);
       }
-      return ps.executeUpdate();
-    }
-  }
-
-  private static void requireOne(int rows, String what) throws SQLException {
-    if (rows != 1) {
-      throw new SQLException(what + ": " + rows + " rows written, expected 1");
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+      }
     }
   }
 }

@@ -143,6 +143,17 @@ class ShardedServeTest {
       assertThat(proposal.statusCode()).as(proposal.body()).isEqualTo(409);
       assertThat(proposal.body()).contains("command_not_applicable");
 
+      // Reconciliation does not run on a sharded layout: refused with a stable code.
+      HttpResponse<String> recon =
+          post(
+              running,
+              OPERATOR,
+              "/ops/reconciliation/runs",
+              "{\"account\":\"psp:a\",\"date\":\"2026-12-01\"}",
+              null);
+      assertThat(recon.statusCode()).as(recon.body()).isEqualTo(501);
+      assertThat(recon.body()).contains("reconciliation_not_sharded");
+
       // The wallet's callbacks were taken in (the inbox lives on the first database).
       assertThat(layout.physicalCount(0, "SELECT count(*) FROM callback_inbox")).isPositive();
     }

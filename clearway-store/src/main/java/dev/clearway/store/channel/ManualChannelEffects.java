@@ -285,11 +285,12 @@ public final class ManualChannelEffects {
 
   /**
    * Moves a compensation waiting for a person: back to PENDING, due now (the worker refunds it by
-   * the same refund number), or settled as KEPT or FINANCE with its domain event. False when it
-   * moved since it was read.
+   * the same refund number), or settled as KEPT or FINANCE with its domain event. {@code note}
+   * becomes its {@code last_error}: the command that moved it. False when it moved since it was
+   * read.
    */
   public static boolean settleCompensation(
-      Connection c, LockedCompensation k, CompensationStatus to, String kind, Instant now)
+      Connection c, LockedCompensation k, CompensationStatus to, String note, Instant now)
       throws SQLException {
     int moved =
         update(
@@ -300,7 +301,7 @@ public final class ManualChannelEffects {
             WHERE attempt_id = ? AND version = ? AND status = ?
             """,
             to.name(),
-            Sql.truncate(kind, CODE_MAX),
+            Sql.truncate(note, CODE_MAX),
             Sql.ts(now),
             Sql.ts(now),
             k.attemptId(),

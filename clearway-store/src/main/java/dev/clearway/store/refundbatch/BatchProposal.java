@@ -27,7 +27,14 @@ final class BatchProposal {
   static Result insert(Connection c, SqlDialect dialect, Proposal p, String proposer, Instant now)
       throws SQLException {
     long batchId = insertBatch(c, dialect, p, proposer, now);
-    int items = insertItems(c, batchId, p.scope(), now);
+    int items =
+        dialect.sharded()
+            ? ShardedBatchStatements.insertItems(
+                c,
+                batchId,
+                ShardedBatchStatements.paidFlows(c, p.scope(), RefundBatchCommands.MAX_ITEMS + 1),
+                now)
+            : insertItems(c, batchId, p.scope(), now);
     if (items == 0) {
       return new Result.Refused("nothing_to_refund", "no paid goal of the scene is in scope");
     }

@@ -42,6 +42,9 @@ public final class JdbcBatchRunStore implements BatchRunStore {
   /** The MySQL family's statements; null on PostgreSQL. */
   private final MysqlBatchRunStatements mysql;
 
+  /** Whether the items and the refund orders live on different databases (a sharding driver). */
+  private final boolean sharded;
+
   /** A store on PostgreSQL. */
   public JdbcBatchRunStore(DataSource dataSource) {
     this(dataSource, new PostgresDialect());
@@ -51,6 +54,7 @@ public final class JdbcBatchRunStore implements BatchRunStore {
     this.dataSource = dataSource;
     this.sql = new Sql(dataSource);
     this.mysql = dialect.writesReturnRows() ? null : new MysqlBatchRunStatements(ITEM_HELD);
+    this.sharded = dialect.sharded();
   }
 
   @Override
@@ -96,6 +100,11 @@ public final class JdbcBatchRunStore implements BatchRunStore {
 
   @Override
   public int markPriorBatchRefunds(long batchId, String holder, Instant now) {
+    if (sharded) {
+      return sql.transaction(
+          "mark prior batch refunds",
+          c -> ShardedBatchStatements.markPriorBatchRefunds(c, batchId, holder, ITEM_HELD, now));
+    }
     if (mysql != null) {
       return sql.update(mysql.markPriorBatchRefunds(), fenced(batchId, holder, now));
     }
@@ -163,6 +172,11 @@ public final class JdbcBatchRunStore implements BatchRunStore {
 
   @Override
   public int settle(long batchId, String holder, Instant now) {
+    if (sharded) {
+      return sql.transaction(
+          "settle refund batch",
+          c -> ShardedBatchStatements.settle(c, batchId, holder, ITEM_HELD, now));
+    }
     if (mysql != null) {
       return sql.update(mysql.settle(), fenced(batchId, holder, now));
     }

@@ -21,6 +21,7 @@ public final class JdbcRetentionStore implements RetentionStore {
   private final Sql sql;
   private final FlowArchiver archiver;
   private final MysqlFlowArchiver mysqlArchiver;
+  private final ShardedFlowArchiver shardedArchiver;
   private final boolean mysql;
   private final boolean sharded;
 
@@ -33,6 +34,7 @@ public final class JdbcRetentionStore implements RetentionStore {
     this.sql = new Sql(dataSource);
     this.archiver = new FlowArchiver(dataSource);
     this.mysqlArchiver = new MysqlFlowArchiver(dataSource);
+    this.shardedArchiver = new ShardedFlowArchiver(dataSource);
     this.mysql = !dialect.writesReturnRows();
     this.sharded = dialect.sharded();
   }
@@ -40,10 +42,8 @@ public final class JdbcRetentionStore implements RetentionStore {
   @Override
   public int removeBatch(RetentionKind kind, Instant cutoff, int limit) {
     if (sharded && kind == RetentionKind.FLOW_ARCHIVE) {
-      // Through a sharding driver no flow is archived: the choice of archivable flows reads the
-      // per-payment tables together with tables that live on the first database only (late-charge
-      // checks, manual commands), which the driver cannot route. Flows stay in the hot tables.
-      return 0;
+      // Through a sharding driver the archivable flows are chosen and moved shard by shard.
+      return shardedArchiver.moveBatch(cutoff, limit);
     }
     if (mysql) {
       return kind == RetentionKind.FLOW_ARCHIVE
