@@ -9,13 +9,22 @@ import java.util.Optional;
  */
 public interface StatementStore {
 
-  /** What is to be imported: whose, which day, which bytes. */
+  /**
+   * What is to be imported: whose, which day, which bytes. The file's hash may still be computed
+   * while the lines are read: {@link #sha256()} waits for it.
+   */
   record Incoming(
       String accountRef,
       LocalDate day,
       StatementFormat format,
-      String sha256,
-      String expectedHash) {}
+      FileHash hash,
+      String expectedHash) {
+
+    /** The file's SHA-256 (lower-case hex), waiting for it if it is still being computed. */
+    public String sha256() {
+      return hash.hex();
+    }
+  }
 
   /** Supplies the parsed lines of the file, in order, to the store's sink. */
   @FunctionalInterface
