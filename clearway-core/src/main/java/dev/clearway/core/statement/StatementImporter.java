@@ -1,7 +1,10 @@
 package dev.clearway.core.statement;
 
 import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.LocalDate;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -26,13 +29,10 @@ public final class StatementImporter {
     if (parser == null) {
       throw new IllegalArgumentException("no parser for " + statement.format().code());
     }
+    String sha256 = digest("SHA-256", statement.bytes());
     StatementStore.Incoming incoming =
         new StatementStore.Incoming(
-            accountRef,
-            day,
-            statement.format(),
-            FileHash.sha256Of(statement.bytes()),
-            statement.expectedHash());
+            accountRef, day, statement.format(), sha256, statement.expectedHash());
     if (statement.expectedHash() != null) {
       String actual = digest(algorithm(statement.hashType()), statement.bytes());
       if (!actual.equalsIgnoreCase(statement.expectedHash())) {
@@ -58,6 +58,10 @@ public final class StatementImporter {
   }
 
   static String digest(String algorithm, byte[] bytes) {
-    return FileHash.digest(algorithm, bytes);
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(algorithm, e);
+    }
   }
 }

@@ -9,22 +9,13 @@ import java.util.Optional;
  */
 public interface StatementStore {
 
-  /**
-   * What is to be imported: whose, which day, which bytes. The file's hash may still be computed
-   * while the lines are read: {@link #sha256()} waits for it.
-   */
+  /** What is to be imported: whose, which day, which bytes. */
   record Incoming(
       String accountRef,
       LocalDate day,
       StatementFormat format,
-      FileHash hash,
-      String expectedHash) {
-
-    /** The file's SHA-256 (lower-case hex), waiting for it if it is still being computed. */
-    public String sha256() {
-      return hash.hex();
-    }
-  }
+      String sha256,
+      String expectedHash) {}
 
   /** Supplies the parsed lines of the file, in order, to the store's sink. */
   @FunctionalInterface

@@ -44,18 +44,15 @@ public final class JdbcStatementStore implements StatementStore {
     this.clock = clock;
   }
 
-  /**
-   * What one import transaction ended with: the file (kept: the transaction commits), the file on
-   * record with the same bytes (the transaction rolls back), or the line that refused it.
-   */
-  private record Outcome(
-      StatementFileRecord file, boolean kept, MalformedStatementException malformed) {}
+  /** What one import transaction ended with: the file, or the line that refused it. */
+  private record Outcome(StatementFileRecord file, MalformedStatementException malformed) {}
 
   @Override
   public StatementFileRecord importFile(Incoming incoming, LineSource lines) {
     Outcome outcome;
     try {
-      outcome = Sql.inTransaction(dataSource, c -> importIn(c, incoming, lines), Outcome::kept);
+      outcome =
+          Sql.inTransaction(dataSource, c -> importIn(c, incoming, lines), o -> o.file() != null);
     } catch (SQLException e) {
       throw new StoreException("import statement file", e);
     }
@@ -89,24 +86,25 @@ public final class JdbcStatementStore implements StatementStore {
     }
   }
 
-  /**
-   * The lines are copied before the file row, and the same bytes are looked for after them, so that
-   * the file's hash, computed meanwhile on a thread of its own, is awaited only once the lines are
-   * stored: the same bytes already on record roll the whole transaction back, lines included, and
-   * the file on record is answered. Lines and file row are written in this one transaction (no line
-   * is ever kept without its file).
-   */
   private Outcome importIn(Connection c, Incoming in, LineSource lines) throws SQLException {
     lock(c, in);
+    Optional<StatementFileRecord> same = sameBytes(c, in);
+    if (same.isPresent()) {
+      return new Outcome(same.get(), null);
+    }
     Optional<StatementFileRecord> previous = inForce(c, in.accountRef(), in.day());
     long fileId = nextId(c);
+    if (previous.isPresent()) {
+      supersede(c, previous.get().id(), fileId);
+    }
+    insertFile(c, fileId, in, "IMPORTED", null, null);
     long stored;
     try (StatementLineWriter batch = StatementLineWriter.open(c, fileId)) {
       lines.feed(batch::add);
       batch.flush();
       stored = batch.stored();
     } catch (MalformedStatementException e) {
-      return new Outcome(null, false, e);
+      return new Outcome(null, e);
     } catch (SQLException | RuntimeException e) {
       throw e;
     } catch (IOException e) {
@@ -114,14 +112,6 @@ public final class JdbcStatementStore implements StatementStore {
     } catch (Exception e) {
       throw new IllegalStateException("reading statement lines", e);
     }
-    Optional<StatementFileRecord> same = sameBytes(c, in);
-    if (same.isPresent()) {
-      return new Outcome(same.get(), false, null);
-    }
-    if (previous.isPresent()) {
-      supersede(c, previous.get().id(), fileId);
-    }
-    insertFile(c, fileId, in, "IMPORTED", null, null);
     exactlyOne(
         c,
         "UPDATE statement_file SET line_count = ? WHERE id = ? AND status = 'IMPORTED'",
@@ -129,7 +119,7 @@ public final class JdbcStatementStore implements StatementStore {
           ps.setLong(1, stored);
           ps.setLong(2, fileId);
         });
-    return new Outcome(one(c, BY_ID, ps -> ps.setLong(1, fileId)).orElseThrow(), true, null);
+    return new Outcome(one(c, BY_ID, ps -> ps.setLong(1, fileId)).orElseThrow(), null);
   }
 
   private StatementFileRecord recordRefusal(Incoming in, String reason, long lineNo) {
