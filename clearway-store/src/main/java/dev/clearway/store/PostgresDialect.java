@@ -371,26 +371,32 @@ public final class PostgresDialect implements SqlDialect {
     // The fee is bigint arithmetic, as AccountTerms's: a flow's amount is positive (pay_flow's
     // check), so integer division is its floorDiv, and an overflow fails as multiplyExact does;
     // numeric arithmetic on every flow of the join cost more than the rest of its hash key.
+    // Every money line of the file is kept with its verdict (agreed or not), so that the lines
+    // left to the matcher are read by key from this table's few disagreeing rows instead of a
+    // second pass over the whole file. The flow and the settlement row are outer-joined: a line
+    // without a flow that agrees on every column gets agreed = false.
     return """
-        CREATE TEMPORARY TABLE recon_agreed AS
+        CREATE TEMPORARY TABLE recon_lines AS
         SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding,
-               s.trade_order_no IS NULL AS unsettled
+               s.trade_order_no IS NULL AS unsettled,
+               COALESCE(l.kind = 'CHARGE' AND l.at IS NOT NULL AND f.trade_order_no IS NOT NULL
+                 AND (s.trade_order_no IS NULL OR s.status = 'SETTLED')
+                 AND (l.attempt_key IS NULL
+                      OR NOT EXISTS (SELECT 1 FROM payment_attempt pa
+                                      WHERE pa.provider_idempotency_key = l.attempt_key
+                                        AND pa.trade_order_no <> l.trade_order_no)), FALSE)
+                 AS agreed
           FROM statement_line l
-          JOIN pay_flow f ON f.trade_order_no = l.trade_order_no
+          LEFT JOIN pay_flow f ON f.trade_order_no = l.trade_order_no
+                AND f.status IN ('BIZ_SUCCESS', 'REFUNDING', 'REFUNDED')
+                AND l.currency = btrim(f.currency)
+                AND abs(l.amount) = f.amount
+                AND l.fee = (f.amount * ? + 500000) / 1000000 + ?
           LEFT JOIN payment_settlement s ON s.trade_order_no = l.trade_order_no
          WHERE l.file_id = ?
            AND EXISTS (SELECT 1 FROM statement_file sf
                         WHERE sf.id = ? AND sf.account_ref = ? AND sf.status = 'IMPORTED')
-           AND l.kind = 'CHARGE' AND l.at IS NOT NULL
-           AND f.status IN ('BIZ_SUCCESS', 'REFUNDING', 'REFUNDED')
-           AND l.currency = btrim(f.currency)
-           AND abs(l.amount) = f.amount
-           AND l.fee = (f.amount * ? + 500000) / 1000000 + ?
-           AND (l.attempt_key IS NULL
-                OR NOT EXISTS (SELECT 1 FROM payment_attempt pa
-                                WHERE pa.provider_idempotency_key = l.attempt_key
-                                  AND pa.trade_order_no <> l.trade_order_no))
-           AND (s.trade_order_no IS NULL OR s.status = 'SETTLED')
+           AND l.kind IN ('CHARGE', 'REFUND', 'ADJUSTMENT')
         """;
   }
 }

@@ -10,6 +10,7 @@ import dev.clearway.store.SqlDialect;
 import dev.clearway.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
@@ -40,8 +41,8 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       INSERT INTO payment_settlement (trade_order_no, status, difference_id, statement_file_id,
              statement_line_no, version, updated_at)
       SELECT trade_order_no, 'SETTLED', NULL::bigint, ?::bigint, NULL::bigint, 0, ?::timestamptz
-        FROM recon_agreed
-       WHERE unsettled
+        FROM recon_lines
+       WHERE agreed AND unsettled
       """;
 
   /**
@@ -61,12 +62,16 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       "ANALYZE statement_line (file_id, line_no, kind, trade_order_no, attempt_key, amount, fee,"
           + " currency, at)";
 
+  /**
+   * The lines left to the matcher: the file's lines that did not agree, found by key from the few
+   * rows of the table that say so (the agreeing select has already read the whole file once).
+   */
   private static final String REMAINING =
       "SELECT "
           + JdbcStatementFacts.COLUMNS
           + JdbcStatementFacts.IN_FORCE
           + " AND l.file_id = ?"
-          + " AND NOT EXISTS (SELECT 1 FROM recon_agreed g WHERE g.line_no = l.line_no)"
+          + " AND l.line_no IN (SELECT g.line_no FROM recon_lines g WHERE NOT g.agreed)"
           + " ORDER BY l.line_no";
 
   /**
@@ -79,10 +84,13 @@ public final class JdbcAgreeingLines implements AgreeingLines {
    */
   private static final String UNSEEN =
       JdbcLocalFacts.movements(
-              "NOT EXISTS (SELECT 1 FROM recon_agreed g WHERE g.trade_order_no = a.trade_order_no)",
-              "NOT EXISTS (SELECT 1 FROM recon_agreed g"
-                  + " WHERE g.trade_order_no = f.trade_order_no AND f.status <> 'REFUNDED')",
-              "EXISTS (SELECT 1 FROM recon_agreed g WHERE g.trade_order_no = f.trade_order_no)")
+              "NOT EXISTS (SELECT 1 FROM recon_lines g"
+                  + " WHERE g.agreed AND g.trade_order_no = a.trade_order_no)",
+              "NOT EXISTS (SELECT 1 FROM recon_lines g"
+                  + " WHERE g.agreed AND g.trade_order_no = f.trade_order_no"
+                  + " AND f.status <> 'REFUNDED')",
+              "EXISTS (SELECT 1 FROM recon_lines g"
+                  + " WHERE g.agreed AND g.trade_order_no = f.trade_order_no)")
           + "UNION ALL\nSELECT "
           + LocalFactRows.WITHOUT_REFUND
           + ", TRUE AS charge_shown"
@@ -91,7 +99,8 @@ public final class JdbcAgreeingLines implements AgreeingLines {
             FROM payment_attempt a
             JOIN channel_account ca ON ca.id = a.channel_account_id
             JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
-           WHERE a.trade_order_no IN (SELECT g.trade_order_no FROM recon_agreed g WHERE g.refunding)
+           WHERE a.trade_order_no IN (SELECT g.trade_order_no FROM recon_lines g
+                                     WHERE g.agreed AND g.refunding)
              AND a.status = 'SUCCEEDED' AND f.status = 'REFUNDED'
              AND ca.account_ref = ?
              AND a.updated_at >= ? AND a.updated_at < ?
@@ -136,7 +145,7 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       c = dataSource.getConnection();
       c.setAutoCommit(false);
       try (Statement st = c.createStatement()) {
-        st.execute("DROP TABLE IF EXISTS recon_agreed");
+        st.execute("DROP TABLE IF EXISTS recon_lines");
         // A file just copied in has no statistics yet: without them the planner probes the flows
         // once per line instead of joining the two sets by hash.
         st.execute(ANALYZE_LINES);
@@ -152,12 +161,12 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       }
       long agreed;
       try (PreparedStatement ps = c.prepareStatement(dialect.agreeingLinesSql())) {
-        ps.setLong(1, fileId);
-        ps.setLong(2, fileId);
-        ps.setString(3, account);
-        ps.setLong(4, terms.feeRatePpm());
-        ps.setLong(5, terms.fixedFeeMinor());
-        agreed = ps.executeUpdate();
+        ps.setLong(1, terms.feeRatePpm());
+        ps.setLong(2, terms.fixedFeeMinor());
+        ps.setLong(3, fileId);
+        ps.setLong(4, fileId);
+        ps.setString(5, account);
+        ps.executeUpdate();
       }
       try (Statement st = c.createStatement()) {
         // The reads that follow probe by index the few rows they keep.
@@ -165,8 +174,13 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         // charge_shown probes the table once per movement kept: an index, whatever its size. Only
         // equality is asked of it, so a hash index, built from the keys' hash codes without
         // comparing the text of a million keys.
-        st.execute("CREATE INDEX ON recon_agreed USING hash (trade_order_no)");
-        st.execute("ANALYZE recon_agreed");
+        st.execute("CREATE INDEX ON recon_lines USING hash (trade_order_no)");
+        st.execute("ANALYZE recon_lines");
+      }
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT count(*) FROM recon_lines WHERE agreed")) {
+        rs.next();
+        agreed = rs.getLong(1);
       }
       long t1 = System.nanoTime();
       settle(c, fileId, at);
@@ -217,7 +231,7 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         c.setAutoCommit(true);
       }
       try (Statement st = c.createStatement()) {
-        st.execute("DROP TABLE IF EXISTS recon_agreed");
+        st.execute("DROP TABLE IF EXISTS recon_lines");
         st.execute("RESET work_mem");
         st.execute("RESET jit");
         st.execute("RESET enable_nestloop");
