@@ -22,19 +22,17 @@ import java.util.Optional;
 /**
  * A flow's creation on the MySQL family, in the caller's transaction: the goal's attempts read (an
  * open one answers), the facts row with the id its insert drew, the order numbers derived from that
- * id, the state, and the creation's history rows in one statement. How the goal's attempts and the
- * new row are read is the caller's: through the view unsharded, through the flow's two tables
- * joined on a sharding driver (which routes neither the view nor a UNION).
+ * id, the state, and the creation's history rows in one statement; the new row is built from what
+ * was bound ({@link WrittenFlows}), not read back. How the goal's attempts are read is the
+ * caller's: through the view unsharded, through the flow's two tables joined on a sharding driver
+ * (which routes neither the view nor a UNION).
  */
 final class MysqlFlowCreation {
 
-  /** How a creation reads the goal's attempts and the row it wrote. */
+  /** How a creation reads the goal's attempts. */
   interface Reads {
     /** Every attempt of the goal, live or archived, in attempt order. */
     List<PayFlow> goal(Connection c, GoalKey goal) throws SQLException;
-
-    /** The live row of {@code id}, which the caller's transaction has just written. */
-    PayFlow row(Connection c, long id) throws SQLException;
   }
 
   private MysqlFlowCreation() {}
@@ -77,13 +75,16 @@ final class MysqlFlowCreation {
               ps.setLong(1, id);
               ps.setString(2, status.name());
               ps.setInt(3, started ? 1 : 0);
-              ps.setObject(4, ts(lease.until()));
+              ps.setObject(4, ts(WrittenFlows.stored(lease.until())));
               ps.setString(5, lease.token());
-              ps.setObject(6, ts(now));
+              ps.setObject(6, ts(WrittenFlows.stored(now)));
             }),
         "state of " + id);
     insertCreationHistory(c, id, goal, attemptNo, numbers, now, started);
-    return new CreateResult(reads.row(c, id), true);
+    // Every column of the new row was bound above or is the state's default: built, not read.
+    return new CreateResult(
+        WrittenFlows.created(id, payment, attemptNo, numbers, status, started ? 1 : 0, lease, now),
+        true);
   }
 
   /**
@@ -148,8 +149,8 @@ final class MysqlFlowCreation {
       ps.setInt(5, attemptNo);
       ps.setLong(6, payment.amount());
       ps.setString(7, payment.currency());
-      ps.setObject(8, ts(payment.bizDeadline()));
-      ps.setObject(9, ts(now));
+      ps.setObject(8, ts(WrittenFlows.stored(payment.bizDeadline())));
+      ps.setObject(9, ts(WrittenFlows.stored(now)));
       ps.executeUpdate();
       try (ResultSet keys = ps.getGeneratedKeys()) {
         keys.next();

@@ -4,7 +4,6 @@ import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.flow.domain.DomainEvent;
-import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
@@ -46,23 +45,14 @@ final class MysqlFlowWrites implements FlowWrites {
 
   /**
    * A creation's reads: the goal's attempts in both tables (an archived attempt still counts for
-   * attempt_no, and an archived success still answers its goal), the new row through the view.
+   * attempt_no, and an archived success still answers its goal).
    */
   private static final MysqlFlowCreation.Reads READS =
-      new MysqlFlowCreation.Reads() {
-        @Override
-        public List<PayFlow> goal(Connection c, GoalKey goal) throws SQLException {
-          return query(
+      (c, goal) ->
+          query(
               c,
               JdbcFlowStore.goalInBothTables(" ORDER BY attempt_no"),
               ps -> JdbcFlowStore.bindGoalTwice(ps, goal));
-        }
-
-        @Override
-        public PayFlow row(Connection c, long id) throws SQLException {
-          return read(c, id);
-        }
-      };
 
   private final DataSource dataSource;
 

@@ -3,7 +3,6 @@ package dev.clearway.store;
 import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.flow.domain.DomainEvent;
-import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
@@ -14,7 +13,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -36,22 +34,11 @@ final class ShardedFlowWrites implements FlowWrites {
           + " 'currency', ?, 'status', ?, 'version', ?)";
 
   /**
-   * A creation's reads through the flow's two tables joined. The new facts row is routed by its
-   * owner and takes its id from that shard's AUTO_INCREMENT, so the id, and the order numbers
-   * derived from it, carry the shard.
+   * A creation's read of the goal through the flow's two tables joined. The new facts row is routed
+   * by its owner and takes its id from that shard's AUTO_INCREMENT, so the id, and the order
+   * numbers derived from it, carry the shard.
    */
-  private static final MysqlFlowCreation.Reads READS =
-      new MysqlFlowCreation.Reads() {
-        @Override
-        public List<PayFlow> goal(Connection c, GoalKey goal) throws SQLException {
-          return ShardedFlowReads.goal(c, goal);
-        }
-
-        @Override
-        public PayFlow row(Connection c, long id) throws SQLException {
-          return ShardedFlowReads.row(c, id);
-        }
-      };
+  private static final MysqlFlowCreation.Reads READS = ShardedFlowReads::goal;
 
   private final DataSource dataSource;
 
@@ -80,11 +67,18 @@ final class ShardedFlowWrites implements FlowWrites {
 
   private static Optional<PayFlow> transition(Connection c, TransitionWrite w) throws SQLException {
     PayFlow from = w.from();
-    if (casState(c, w) == 0) {
+    PayFlow to;
+    if (WrittenFlows.knowable(from) && casState(c, w, true) == 1) {
+      // The CAS matched the prior row on every column it keeps: the row written is known.
+      to = WrittenFlows.afterTransition(w);
+    } else if (casState(c, w, false) == 1) {
+      // A column the fenced CAS compares changed under the writer (a cancel request, an
+      // escalation) or the prior row was not fully known: the row as written, read back.
+      to = ShardedFlowReads.row(c, from.id());
+    } else {
       // Someone else moved the row, or the writer no longer holds its lease: nothing written.
       return Optional.empty();
     }
-    PayFlow to = ShardedFlowReads.row(c, from.id());
     insertHistory(
         c,
         to,
@@ -102,12 +96,18 @@ final class ShardedFlowWrites implements FlowWrites {
     return Optional.of(to);
   }
 
-  /** The CAS of the state, with the same fences as {@link MysqlFlowWrites}; its update count. */
-  private static int casState(Connection c, TransitionWrite w) throws SQLException {
-    PayFlow from = w.from();
-    return update(
-        c,
-        """
+  /**
+   * The CAS of the state, with the same fences as {@link MysqlFlowWrites}; its update count. {@code
+   * known}: also only if the columns the SET keeps (review, cancel request) are still the prior
+   * row's, and with its instants at the columns' precision, so the row it writes is {@link
+   * WrittenFlows#afterTransition}.
+   */
+  private static int casState(Connection c, TransitionWrite w, boolean known) throws SQLException {
+    return update(c, known ? CAS_KNOWN : CAS, ps -> bindCas(ps, w, known));
+  }
+
+  private static final String CAS =
+      """
         UPDATE pay_flow_state
            SET status = ?, version = version + 1, retry_count = 0, next_retry_time = ?,
                lease_owner = ?, last_error_code = ?,
@@ -119,21 +119,34 @@ final class ShardedFlowWrites implements FlowWrites {
                updated_at = ?
          WHERE id = ? AND status = ? AND version = ? AND review_state <> 'FROZEN'
            AND (? IS NULL OR lease_owner = ?)
-        """,
-        ps -> {
-          int i = 1;
-          ps.setString(i++, w.to().name());
-          ps.setObject(i++, ts(w.nextRetryTime()));
-          ps.setString(i++, w.leaseToken());
-          ps.setString(i++, w.errorCode());
-          ps.setString(i++, w.note().requestId());
-          ps.setObject(i++, ts(w.now()));
-          ps.setLong(i++, from.id());
-          ps.setString(i++, from.status().name());
-          ps.setLong(i++, from.version());
-          ps.setString(i++, w.holder());
-          ps.setString(i, w.holder());
-        });
+        """;
+
+  private static final String CAS_KNOWN =
+      CAS
+          + """
+             AND review_state = ? AND review_reason <=> ? AND cancel_requested_at <=> ?
+          """;
+
+  private static void bindCas(PreparedStatement ps, TransitionWrite w, boolean known)
+      throws SQLException {
+    PayFlow from = w.from();
+    int i = 1;
+    ps.setString(i++, w.to().name());
+    ps.setObject(i++, ts(known ? WrittenFlows.stored(w.nextRetryTime()) : w.nextRetryTime()));
+    ps.setString(i++, w.leaseToken());
+    ps.setString(i++, w.errorCode());
+    ps.setString(i++, w.note().requestId());
+    ps.setObject(i++, ts(known ? WrittenFlows.stored(w.now()) : w.now()));
+    ps.setLong(i++, from.id());
+    ps.setString(i++, from.status().name());
+    ps.setLong(i++, from.version());
+    ps.setString(i++, w.holder());
+    ps.setString(i++, w.holder());
+    if (known) {
+      ps.setString(i++, from.reviewState().name());
+      ps.setString(i++, from.reviewReason());
+      ps.setObject(i, ts(from.cancelRequestedAt()));
+    }
   }
 
   private static void insertHistory(
