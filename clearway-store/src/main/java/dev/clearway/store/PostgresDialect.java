@@ -371,10 +371,8 @@ public final class PostgresDialect implements SqlDialect {
     // The fee is bigint arithmetic, as AccountTerms's: a flow's amount is positive (pay_flow's
     // check), so integer division is its floorDiv, and an overflow fails as multiplyExact does;
     // numeric arithmetic on every flow of the join cost more than the rest of its hash key.
-    // Every money line of the file is kept with its verdict (agreed or not), so that the lines
-    // left to the matcher are read by key from this table's few disagreeing rows instead of a
-    // second pass over the whole file. The flow and the settlement row are outer-joined: a line
-    // without a flow that agrees on every column gets agreed = false.
+    // Every money line is kept with its verdict (flow and settlement outer-joined): the matcher
+    // reads its few disagreeing lines by key, not in a second pass over the file.
     return """
         CREATE TEMPORARY TABLE recon_lines AS
         SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding,
