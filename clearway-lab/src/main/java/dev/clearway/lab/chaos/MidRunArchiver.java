@@ -23,6 +23,7 @@ final class MidRunArchiver implements AutoCloseable {
   private final AtomicLong archived = new AtomicLong();
   private final AtomicLong runs = new AtomicLong();
   private final Thread thread;
+  private volatile boolean closing;
 
   MidRunArchiver(DataSource dataSource, Duration every, Clock clock) {
     this.every = every;
@@ -61,14 +62,22 @@ final class MidRunArchiver implements AutoCloseable {
   }
 
   private void loop() {
-    while (!Thread.currentThread().isInterrupted()) {
+    while (!closing && !Thread.currentThread().isInterrupted()) {
       try {
         Thread.sleep(every.toMillis());
       } catch (InterruptedException e) {
         return;
       }
-      if (run.runOnce("chaos-archiver", Duration.ofMinutes(1)).ran()) {
-        runs.incrementAndGet();
+      try {
+        if (run.runOnce("chaos-archiver", Duration.ofMinutes(1)).ran()) {
+          runs.incrementAndGet();
+        }
+      } catch (RuntimeException e) {
+        if (closing || Thread.currentThread().isInterrupted()) {
+          // Closed mid-run: the run's own lease expires; nothing is left to report.
+          return;
+        }
+        System.err.println("mid-run archive run failed: " + e.getMessage());
       }
     }
   }
@@ -83,6 +92,7 @@ final class MidRunArchiver implements AutoCloseable {
 
   @Override
   public void close() {
+    closing = true;
     thread.interrupt();
     try {
       thread.join(10_000);
