@@ -3,11 +3,7 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.refund.domain.NewRefund;
 import dev.clearway.core.retention.RetentionKind;
@@ -16,7 +12,6 @@ import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.retention.JdbcRetentionLease;
 import dev.clearway.store.retention.JdbcRetentionStore;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,30 +48,7 @@ class ShardedFlowArchiveTest {
   }
 
   private PayFlow endedFlowOn(int shard, String name) {
-    PayFlow f =
-        flows
-            .createAttempt(
-                new NewPayment(
-                    ShardedGoals.on(shard, name), 1_000L, "EUR", T0.plus(Duration.ofHours(1))),
-                new Lease("creator", T0.plusSeconds(30)),
-                T0)
-            .flow();
-    for (FlowStatus to :
-        new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS}) {
-      f =
-          flows
-              .transition(
-                  new FlowStore.TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      to.isTerminal() ? T0 : T0.plusSeconds(30),
-                      to.isTerminal() ? null : "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      T0,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
+    PayFlow f = SucceededFlows.create(flows, ShardedGoals.on(shard, name), 1_000L, T0);
     return f;
   }
 

@@ -11,12 +11,9 @@ import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.CompensationStore.Compensation;
-import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.refund.domain.NewRefund;
@@ -33,7 +30,6 @@ import dev.clearway.store.JdbcOpsCommandStore.Result;
 import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.review.OpsCommand;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,33 +93,7 @@ class ShardedOpsCommandTest {
 
   /** A refund of a paid payment on {@code shard}, ABNORMAL: it waits for a person. */
   private RefundOrder abnormalRefundOn(int shard) {
-    PayFlow f =
-        flows
-            .createAttempt(
-                new NewPayment(
-                    ShardedGoals.on(shard, "ops-" + shard),
-                    1_999L,
-                    "EUR",
-                    T0.plus(Duration.ofHours(1))),
-                new Lease("creator", T0.plusSeconds(30)),
-                T0)
-            .flow();
-    for (FlowStatus to :
-        new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS}) {
-      f =
-          flows
-              .transition(
-                  new FlowStore.TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      to.isTerminal() ? T0 : T0.plusSeconds(30),
-                      to.isTerminal() ? null : "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      T0,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
+    PayFlow f = SucceededFlows.create(flows, ShardedGoals.on(shard, "ops-" + shard), 1_999L, T0);
     CreateOutcome created =
         refunds.create(
             new NewRefund(f.id(), 500, "return", f.goal().merchant(), "key-" + f.id()),

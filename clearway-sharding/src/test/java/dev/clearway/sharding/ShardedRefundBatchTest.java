@@ -2,11 +2,8 @@ package dev.clearway.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.refund.domain.NewRefund;
@@ -27,7 +24,6 @@ import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.refundbatch.JdbcBatchRunStore;
 import dev.clearway.store.refundbatch.JdbcRefundBatchCommands;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,32 +64,7 @@ class ShardedRefundBatchTest {
 
   private PayFlow paidFlowOn(int shard) {
     PayFlow f =
-        flows
-            .createAttempt(
-                new NewPayment(
-                    ShardedGoals.on(shard, "batch-" + shard),
-                    1_000L + shard,
-                    "EUR",
-                    T0.plus(Duration.ofHours(1))),
-                new Lease("creator", T0.plusSeconds(30)),
-                T0)
-            .flow();
-    for (FlowStatus to :
-        new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS}) {
-      f =
-          flows
-              .transition(
-                  new FlowStore.TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      to.isTerminal() ? T0 : T0.plusSeconds(30),
-                      to.isTerminal() ? null : "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      T0,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
+        SucceededFlows.create(flows, ShardedGoals.on(shard, "batch-" + shard), 1_000L + shard, T0);
     return f;
   }
 

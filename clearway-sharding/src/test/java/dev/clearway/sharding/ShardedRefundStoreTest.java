@@ -2,12 +2,9 @@ package dev.clearway.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.GoalKey;
-import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.refund.domain.NewRefund;
@@ -18,7 +15,6 @@ import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.refund.JdbcRefundStore;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -62,29 +58,7 @@ class ShardedRefundStoreTest {
       user++;
     }
     GoalKey goal = new GoalKey("m1", user, "renew", "refund-" + shard);
-    PayFlow f =
-        flows
-            .createAttempt(
-                new NewPayment(goal, 1_999L, "EUR", T0.plus(Duration.ofHours(1))),
-                new Lease("creator", T0.plusSeconds(30)),
-                T0)
-            .flow();
-    for (FlowStatus to :
-        new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS}) {
-      f =
-          flows
-              .transition(
-                  new FlowStore.TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      to.isTerminal() ? T0 : T0.plusSeconds(30),
-                      to.isTerminal() ? null : "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      T0,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
+    PayFlow f = SucceededFlows.create(flows, goal, 1_999L, T0);
     return f;
   }
 
