@@ -12,8 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.List;
 
 /**
  * A proposal in one transaction: the batch row, one item per BIZ_SUCCESS payment in scope (the
@@ -101,18 +99,7 @@ final class BatchProposal {
 
   private static int insertItems(Connection c, long batchId, BatchScope s, Instant now)
       throws SQLException {
-    // Only the scope's bounds that are set become conditions; the keys are an IN list.
-    List<String> keys = s.bizKeys();
-    String where =
-        (s.paidFrom() == null ? "" : " AND f.created_at >= ?")
-            + (s.paidTo() == null ? "" : " AND f.created_at < ?")
-            + (keys == null
-                ? ""
-                : keys.isEmpty()
-                    ? " AND 1 = 0"
-                    : " AND f.biz_key IN ("
-                        + String.join(", ", Collections.nCopies(keys.size(), "?"))
-                        + ")");
+    String where = ScopeConditions.where(s, "f.");
     try (PreparedStatement ps =
         c.prepareStatement(
             """
@@ -135,15 +122,7 @@ final class BatchProposal {
       ps.setObject(i++, ts(now));
       ps.setString(i++, s.merchant());
       ps.setString(i++, s.scene());
-      if (s.paidFrom() != null) {
-        ps.setObject(i++, ts(s.paidFrom()));
-      }
-      if (s.paidTo() != null) {
-        ps.setObject(i++, ts(s.paidTo()));
-      }
-      for (String key : keys == null ? List.<String>of() : keys) {
-        ps.setString(i++, key);
-      }
+      i = ScopeConditions.bind(ps, i, s);
       ps.setInt(i, RefundBatchCommands.MAX_ITEMS + 1);
       return ps.executeUpdate();
     }

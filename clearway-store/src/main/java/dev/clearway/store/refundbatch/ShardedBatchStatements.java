@@ -11,7 +11,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,17 +37,7 @@ final class ShardedBatchStatements {
    * binding pair joined by id), the pages merged by the driver on {@code ORDER BY id LIMIT}.
    */
   static List<PaidFlow> paidFlows(Connection c, BatchScope s, int limit) throws SQLException {
-    List<String> keys = s.bizKeys();
-    String where =
-        (s.paidFrom() == null ? "" : " AND created_at >= ?")
-            + (s.paidTo() == null ? "" : " AND created_at < ?")
-            + (keys == null
-                ? ""
-                : keys.isEmpty()
-                    ? " AND 1 = 0"
-                    : " AND biz_key IN ("
-                        + String.join(", ", Collections.nCopies(keys.size(), "?"))
-                        + ")");
+    String where = ScopeConditions.where(s, "");
     try (PreparedStatement ps =
         c.prepareStatement(
             "SELECT id, trade_order_no, amount FROM "
@@ -59,15 +48,7 @@ final class ShardedBatchStatements {
       int i = 1;
       ps.setString(i++, s.merchant());
       ps.setString(i++, s.scene());
-      if (s.paidFrom() != null) {
-        ps.setObject(i++, ts(s.paidFrom()));
-      }
-      if (s.paidTo() != null) {
-        ps.setObject(i++, ts(s.paidTo()));
-      }
-      for (String key : keys == null ? List.<String>of() : keys) {
-        ps.setString(i++, key);
-      }
+      i = ScopeConditions.bind(ps, i, s);
       ps.setInt(i, limit);
       List<PaidFlow> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
