@@ -80,6 +80,7 @@ class BenchSmokeTest {
     // several flows share a group commit; on a loaded machine a creation lease can expire before
     // its advance runs (one more claim), and statistics can lag. The figure itself comes from the
     // full command (BENCHMARKS.md); this run only shows the counter is read and near the design.
-    assertThat(json.get("commitsPerPayment").doubleValue()).isBetween(1.5, 5.0);
+    // Each payment's creation is a commit of its own: fewer than one per payment is a miscount.
+    assertThat(json.get("commitsPerPayment").doubleValue()).isBetween(1.0, 5.0);
   }
 }
