@@ -13,13 +13,10 @@ import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.refund.domain.NewRefund;
 import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
-import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.core.review.OpsCommandKind;
 import dev.clearway.store.Database;
@@ -104,18 +101,7 @@ class ShardedOpsCommandTest {
   }
 
   private RefundOrder move(RefundOrder from, RefundStatus to) {
-    return refunds
-        .transition(
-            new RefundStore.TransitionWrite(
-                from,
-                to,
-                null,
-                T0.plusSeconds(30),
-                to.isTerminal() ? null : "refunder",
-                new HistoryNote(TriggerSource.SCANNER, null, "TEST", 0),
-                T0,
-                from.leaseOwner()))
-        .orElseThrow();
+    return RefundMoves.move(refunds, from, to, T0);
   }
 
   /** An attempt on {@code shard} whose recovery a person holds (its task MANUAL). */

@@ -3,13 +3,10 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.refund.domain.NewRefund;
 import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
-import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.core.refundbatch.decision.ItemDecision;
 import dev.clearway.core.refundbatch.domain.BatchItem;
@@ -78,18 +75,7 @@ class ShardedRefundBatchTest {
   }
 
   private RefundOrder move(RefundOrder from, RefundStatus to) {
-    return refunds
-        .transition(
-            new RefundStore.TransitionWrite(
-                from,
-                to,
-                null,
-                T0.plusSeconds(30),
-                to.isTerminal() ? null : "refunder",
-                new HistoryNote(TriggerSource.SCANNER, null, "TEST", 0),
-                T0,
-                from.leaseOwner()))
-        .orElseThrow();
+    return RefundMoves.move(refunds, from, to, T0);
   }
 
   private RefundBatch proposeAndRun(String holder) {

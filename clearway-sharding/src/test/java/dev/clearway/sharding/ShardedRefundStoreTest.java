@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.refund.domain.NewRefund;
 import dev.clearway.core.refund.domain.RefundOrder;
 import dev.clearway.core.refund.domain.RefundStatus;
-import dev.clearway.core.refund.port.RefundStore;
 import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
@@ -58,23 +55,11 @@ class ShardedRefundStoreTest {
       user++;
     }
     GoalKey goal = new GoalKey("m1", user, "renew", "refund-" + shard);
-    PayFlow f = SucceededFlows.create(flows, goal, 1_999L, T0);
-    return f;
+    return SucceededFlows.create(flows, goal, 1_999L, T0);
   }
 
   private RefundOrder move(RefundOrder from, RefundStatus to) {
-    return refunds
-        .transition(
-            new RefundStore.TransitionWrite(
-                from,
-                to,
-                null,
-                T0.plusSeconds(30),
-                to.isTerminal() ? null : "refunder",
-                new HistoryNote(TriggerSource.SCANNER, null, "TEST", 0),
-                T0,
-                from.leaseOwner()))
-        .orElseThrow();
+    return RefundMoves.move(refunds, from, to, T0);
   }
 
   @Test
