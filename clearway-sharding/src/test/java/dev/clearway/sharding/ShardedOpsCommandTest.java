@@ -27,6 +27,7 @@ import dev.clearway.store.JdbcOpsCommandStore.Result;
 import dev.clearway.store.channel.JdbcChannelStores;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.review.OpsCommand;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -309,6 +310,55 @@ class ShardedOpsCommandTest {
           .as("moved once")
           .isEqualTo(1);
     }
+  }
+
+  @Test
+  void aCompensationHandedBackIsFoundAppliedAfterItsWorkerRewroteItsLastError() {
+    int shard = 3;
+    Attempt a = attemptHandedToAPersonOn(shard);
+    assertThat(
+            stores
+                .compensations()
+                .openCompensation(
+                    Compensation.opening(
+                        a.id(), a.tradeOrderNo(), CompensationWorker.refundNo(a), 500, "LATE"),
+                    T0))
+        .isTrue();
+    db.physical(
+        shard / 2,
+        "UPDATE attempt_compensation_"
+            + shard % 2
+            + " SET status = 'MANUAL' WHERE attempt_id = "
+            + a.id());
+    long commandId = propose(OpsCommandKind.REFUND_CHARGE, a.id());
+    approve(commandId);
+    loseDecision(commandId);
+
+    // The worker takes the compensation handed back and records a failed try: its last_error is
+    // the channel's error now, no longer the command's note.
+    List<Compensation> claimed =
+        stores.compensations().claimCompensations(10, Duration.ofSeconds(30), T0.plusSeconds(6));
+    assertThat(claimed).extracting(Compensation::attemptId).containsExactly(a.id());
+    assertThat(
+            stores
+                .compensations()
+                .updateCompensation(
+                    claimed.get(0),
+                    "PENDING",
+                    "PSP_TIMEOUT",
+                    T0.plusSeconds(60),
+                    T0.plusSeconds(7)))
+        .isTrue();
+    assertThat(
+            onShard(
+                shard,
+                "attempt_compensation",
+                "last_error = 'PSP_TIMEOUT' AND tries = 1 AND attempt_id = " + a.id()))
+        .isEqualTo(1);
+
+    assertRejectRefusedAsApplied(commandId, shard);
+    OpsCommand again = approve(commandId);
+    assertThat(again.result()).isEqualTo("PENDING");
   }
 
   @Test

@@ -66,6 +66,7 @@ final class OpsTargets {
               (LockedCompensation) target.row(),
               CompensationStatus.valueOf(to),
               compensationNote(cmd),
+              cmd.id(),
               now);
       case FLOW -> throw new IllegalArgumentException("flows are commanded through review");
     };
@@ -94,8 +95,8 @@ final class OpsTargets {
   /**
    * Where the effect of {@code cmd} already is, found by the command's tag its effect wrote on the
    * target's shard: the status the effect set, or empty. A refund's history row and an attempt's
-   * MANUAL evidence row carry the request id {@code cmd-<id>}; a compensation's {@code last_error}
-   * names the command until the compensation worker next writes it.
+   * MANUAL evidence row carry the request id {@code cmd-<id>}; a compensation keeps the id of the
+   * last command that moved it and the status that command set, which its worker never writes.
    */
   static Optional<String> applied(Connection c, OpsCommand cmd) throws SQLException {
     String tag = tag(cmd);
@@ -111,9 +112,10 @@ final class OpsTargets {
       case COMPENSATION ->
           first(
               c,
-              "SELECT status FROM attempt_compensation WHERE attempt_id = ? AND last_error = ?",
+              "SELECT command_status FROM attempt_compensation"
+                  + " WHERE attempt_id = ? AND command_id = ?",
               cmd.targetId(),
-              compensationNote(cmd));
+              cmd.id());
       case FLOW -> throw new IllegalArgumentException("flows are commanded through review");
     };
   }

@@ -286,22 +286,30 @@ public final class ManualChannelEffects {
   /**
    * Moves a compensation waiting for a person: back to PENDING, due now (the worker refunds it by
    * the same refund number), or settled as KEPT or FINANCE with its domain event. {@code note}
-   * becomes its {@code last_error}: the command that moved it. False when it moved since it was
-   * read.
+   * becomes its {@code last_error}; {@code commandId} and the status set are kept apart in columns
+   * the compensation worker never writes, by which a later approval finds the command's effect.
+   * False when it moved since it was read.
    */
   public static boolean settleCompensation(
-      Connection c, LockedCompensation k, CompensationStatus to, String note, Instant now)
+      Connection c,
+      LockedCompensation k,
+      CompensationStatus to,
+      String note,
+      long commandId,
+      Instant now)
       throws SQLException {
     int moved =
         update(
             c,
             """
-            UPDATE attempt_compensation SET status = ?, last_error = ?, due_at = ?,
-              version = version + 1, updated_at = ?
+            UPDATE attempt_compensation SET status = ?, last_error = ?, command_id = ?,
+              command_status = ?, due_at = ?, version = version + 1, updated_at = ?
             WHERE attempt_id = ? AND version = ? AND status = ?
             """,
             to.name(),
             Sql.truncate(note, CODE_MAX),
+            commandId,
+            to.name(),
             Sql.ts(now),
             Sql.ts(now),
             k.attemptId(),
