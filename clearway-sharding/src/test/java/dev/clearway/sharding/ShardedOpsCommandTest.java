@@ -134,6 +134,26 @@ class ShardedOpsCommandTest {
     return a;
   }
 
+  /** An attempt on {@code shard} whose compensation (a late charge to refund) a person holds. */
+  private Attempt compensationHandedToAPersonOn(int shard) {
+    Attempt a = attemptHandedToAPersonOn(shard);
+    assertThat(
+            stores
+                .compensations()
+                .openCompensation(
+                    Compensation.opening(
+                        a.id(), a.tradeOrderNo(), CompensationWorker.refundNo(a), 500, "LATE"),
+                    T0))
+        .isTrue();
+    db.physical(
+        shard / 2,
+        "UPDATE attempt_compensation_"
+            + shard % 2
+            + " SET status = 'MANUAL' WHERE attempt_id = "
+            + a.id());
+    return a;
+  }
+
   // ---- commands --------------------------------------------------------------------------------
 
   private long propose(OpsCommandKind kind, long target) {
@@ -271,21 +291,7 @@ class ShardedOpsCommandTest {
   @Test
   void aCompensationCommandSettlesItOnItsShardOnceEvenWhenItsDecisionIsLost() {
     for (int shard = 0; shard < 4; shard++) {
-      Attempt a = attemptHandedToAPersonOn(shard);
-      assertThat(
-              stores
-                  .compensations()
-                  .openCompensation(
-                      Compensation.opening(
-                          a.id(), a.tradeOrderNo(), CompensationWorker.refundNo(a), 500, "LATE"),
-                      T0))
-          .isTrue();
-      db.physical(
-          shard / 2,
-          "UPDATE attempt_compensation_"
-              + shard % 2
-              + " SET status = 'MANUAL' WHERE attempt_id = "
-              + a.id());
+      Attempt a = compensationHandedToAPersonOn(shard);
       long version =
           db.physicalCount(
               shard / 2,
@@ -315,21 +321,7 @@ class ShardedOpsCommandTest {
   @Test
   void aCompensationHandedBackIsFoundAppliedAfterItsWorkerRewroteItsLastError() {
     int shard = 3;
-    Attempt a = attemptHandedToAPersonOn(shard);
-    assertThat(
-            stores
-                .compensations()
-                .openCompensation(
-                    Compensation.opening(
-                        a.id(), a.tradeOrderNo(), CompensationWorker.refundNo(a), 500, "LATE"),
-                    T0))
-        .isTrue();
-    db.physical(
-        shard / 2,
-        "UPDATE attempt_compensation_"
-            + shard % 2
-            + " SET status = 'MANUAL' WHERE attempt_id = "
-            + a.id());
+    Attempt a = compensationHandedToAPersonOn(shard);
     long commandId = propose(OpsCommandKind.REFUND_CHARGE, a.id());
     approve(commandId);
     loseDecision(commandId);
