@@ -14,8 +14,11 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
@@ -25,10 +28,11 @@ import javax.sql.DataSource;
  * transaction of its own, whose writes reach that shard's database only (the driver broadcasts the
  * archiving flag's {@code SET} to every database; the two reads of the first database, late-charge
  * checks and proposed commands, are plain reads). Within it the flows are locked again with their
- * conditions, each flow's remaining work is looked up by statements the driver routes (its refunds
- * by flow id, its attempts joined with their tasks and compensations, binding tables, by trade
- * order number), and the rows are copied to the archive tables as values (the driver refuses {@code
- * INSERT … SELECT} between tables that are not bound), then deleted.
+ * conditions, the group's remaining work is looked up by one statement per kind of work that the
+ * driver routes to the group's shard (its refunds by the flows' ids, its attempts joined with their
+ * tasks and compensations, binding tables, by their trade order numbers), and the rows are copied
+ * to the archive tables as values in one batch per table (the driver refuses {@code INSERT …
+ * SELECT} between tables that are not bound), then deleted.
  */
 final class ShardedFlowArchiver {
 
@@ -36,21 +40,27 @@ final class ShardedFlowArchiver {
   private static final String ENDED =
       " WHERE status IN " + TERMINAL + " AND updated_at < ? AND review_state = 'NONE'";
 
-  /** What keeps a locked flow out of the archive: any row these find. */
+  /**
+   * What keeps a locked flow out of the archive: the flow ids these find among a group's ({@code
+   * %s}: the group's ids), each statement reaching the group's shard or the first database.
+   */
   private static final List<String> BY_FLOW =
       List.of(
-          "SELECT 1 FROM refund_order WHERE flow_id = ? LIMIT 1",
-          "SELECT 1 FROM late_charge_check WHERE flow_id = ? LIMIT 1",
-          "SELECT 1 FROM manual_command WHERE flow_id = ? AND state = 'PROPOSED' LIMIT 1");
+          "SELECT DISTINCT flow_id FROM refund_order WHERE flow_id IN %s",
+          "SELECT DISTINCT flow_id FROM late_charge_check WHERE flow_id IN %s",
+          "SELECT DISTINCT flow_id FROM manual_command WHERE flow_id IN %s AND state = 'PROPOSED'");
 
+  /** The same by the group's trade order numbers: attempts, binding tables routed by the number. */
   private static final List<String> BY_ORDER =
       List.of(
-          "SELECT 1 FROM payment_attempt WHERE trade_order_no = ?"
-              + " AND status IN ('CREATED', 'PENDING', 'UNKNOWN') LIMIT 1",
-          "SELECT 1 FROM payment_attempt a JOIN recovery_task t ON t.attempt_id = a.id"
-              + " WHERE a.trade_order_no = ? AND t.status IN ('READY', 'LEASED', 'MANUAL') LIMIT 1",
-          "SELECT 1 FROM payment_attempt a JOIN attempt_compensation k ON k.attempt_id = a.id"
-              + " WHERE a.trade_order_no = ? AND k.status IN ('PENDING', 'MANUAL') LIMIT 1");
+          "SELECT DISTINCT trade_order_no FROM payment_attempt WHERE trade_order_no IN %s"
+              + " AND status IN ('CREATED', 'PENDING', 'UNKNOWN')",
+          "SELECT DISTINCT a.trade_order_no FROM payment_attempt a"
+              + " JOIN recovery_task t ON t.attempt_id = a.id"
+              + " WHERE a.trade_order_no IN %s AND t.status IN ('READY', 'LEASED', 'MANUAL')",
+          "SELECT DISTINCT a.trade_order_no FROM payment_attempt a"
+              + " JOIN attempt_compensation k ON k.attempt_id = a.id"
+              + " WHERE a.trade_order_no IN %s AND k.status IN ('PENDING', 'MANUAL')");
 
   private final DataSource dataSource;
 
@@ -145,10 +155,12 @@ final class ShardedFlowArchiver {
         }
       }
     }
+    Set<Long> kept = kept(c, locked);
     List<Long> ids = new ArrayList<>();
     for (String[] flow : locked) {
-      if (!busy(c, Long.parseLong(flow[0]), flow[1])) {
-        ids.add(Long.parseLong(flow[0]));
+      long id = Long.parseLong(flow[0]);
+      if (!kept.contains(id)) {
+        ids.add(id);
       }
     }
     if (ids.isEmpty()) {
@@ -165,21 +177,52 @@ final class ShardedFlowArchiver {
     return ids.size();
   }
 
-  private static boolean busy(Connection c, long flowId, String tradeOrderNo) throws SQLException {
+  /** The ids among the locked flows (id, trade order number) that their remaining work keeps. */
+  private static Set<Long> kept(Connection c, List<String[]> locked) throws SQLException {
+    Set<Long> kept = new HashSet<>();
+    if (locked.isEmpty()) {
+      return kept;
+    }
+    List<Object> ids = new ArrayList<>();
+    Map<String, Long> byOrder = new HashMap<>();
+    for (String[] flow : locked) {
+      long id = Long.parseLong(flow[0]);
+      ids.add(id);
+      if (flow[1] != null) {
+        byOrder.put(flow[1], id);
+      }
+    }
     for (String sql : BY_FLOW) {
-      if (exists(c, sql, flowId)) {
-        return true;
+      for (String id : found(c, sql, ids)) {
+        kept.add(Long.parseLong(id));
       }
     }
-    if (tradeOrderNo == null) {
-      return false;
-    }
-    for (String sql : BY_ORDER) {
-      if (exists(c, sql, tradeOrderNo)) {
-        return true;
+    if (!byOrder.isEmpty()) {
+      List<Object> orders = new ArrayList<>(byOrder.keySet());
+      for (String sql : BY_ORDER) {
+        for (String order : found(c, sql, orders)) {
+          kept.add(byOrder.get(order));
+        }
       }
     }
-    return false;
+    return kept;
+  }
+
+  /** The first column of {@code template} with its {@code IN %s} bound to {@code keys}. */
+  private static List<String> found(Connection c, String template, List<Object> keys)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(String.format(template, marks(keys.size())))) {
+      for (int i = 0; i < keys.size(); i++) {
+        ps.setObject(i + 1, keys.get(i));
+      }
+      List<String> values = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          values.add(rs.getString(1));
+        }
+      }
+      return values;
+    }
   }
 
   /** Copies, then deletes: the history first and the facts last (the state refers to them). */
@@ -234,7 +277,15 @@ final class ShardedFlowArchiver {
           for (int i = 1; i <= columns.size(); i++) {
             insert.setObject(i, rs.getObject(i));
           }
-          copied += insert.executeUpdate();
+          insert.addBatch();
+          copied++;
+        }
+      }
+      if (copied > 0) {
+        for (int count : insert.executeBatch()) {
+          if (count != 1 && count != Statement.SUCCESS_NO_INFO) {
+            throw new SQLException("archive copy into " + table + ": a row not inserted");
+          }
         }
       }
     }
@@ -251,15 +302,6 @@ final class ShardedFlowArchiver {
         names.add(meta.getColumnLabel(i));
       }
       return names;
-    }
-  }
-
-  private static boolean exists(Connection c, String sql, Object key) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setObject(1, key);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next();
-      }
     }
   }
 
