@@ -38,6 +38,7 @@ import dev.clearway.store.reconciliation.JdbcReconciliationStores;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.statement.StatementStores;
 import dev.clearway.store.statement.WalletCsvParser;
+import dev.clearway.store.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -50,6 +51,7 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,10 +84,9 @@ class ShardedReconciliationTest {
           "statement_file");
 
   private final ShardedTestDatabase db = ShardedTestDatabase.get();
-  private final Database database = db.database();
-  private final JdbcFlowStore flows = new JdbcFlowStore(database.dataSource(), database.dialect());
-  private final JdbcRefundStore refunds =
-      new JdbcRefundStore(database.dataSource(), database.dialect());
+  private Database database;
+  private JdbcFlowStore flows;
+  private JdbcRefundStore refunds;
   private final Clock later = Clock.fixed(T0.plus(Duration.ofDays(1)), ZoneOffset.UTC);
   private final ReconConfig config =
       new ReconConfig(
@@ -108,6 +109,14 @@ class ShardedReconciliationTest {
             "pay_flow_state",
             "pay_flow_fact"));
     db.truncateSingle(SINGLE);
+    use(db.database());
+  }
+
+  /** The stores and ports over {@code on}, sharded or one database. */
+  private void use(Database on) {
+    database = on;
+    flows = new JdbcFlowStore(database.dataSource(), database.dialect());
+    refunds = new JdbcRefundStore(database.dataSource(), database.dialect());
     JdbcReconciliationStores stores =
         JdbcReconciliationStores.create(database.dataSource(), database.dialect(), WALLET);
     ports =
@@ -179,8 +188,37 @@ class ShardedReconciliationTest {
     return kind + "," + orderNo + "," + trade + "," + amount + ",EUR," + T0 + "\n";
   }
 
-  @Test
-  void aDayOverEveryShardFindsThePlantedDifferencesAndRepairsThemOnTheirShards() {
+  /** The payments of the day and the refund its statement settles. */
+  private record Planted(
+      List<PayFlow> settled,
+      PayFlow late,
+      PayFlow offAmount,
+      PayFlow unseen,
+      PayFlow unseenPayed,
+      PayFlow refunded,
+      RefundOrder pending) {
+
+    /** What each payment stands for in the day, by trade order number. */
+    Map<String, String> roles() {
+      Map<String, String> roles = new HashMap<>();
+      for (int i = 0; i < settled.size(); i++) {
+        roles.put(settled.get(i).tradeOrderNo(), "settled-" + i);
+      }
+      roles.put(late.tradeOrderNo(), "late");
+      roles.put(offAmount.tradeOrderNo(), "amount");
+      roles.put(unseen.tradeOrderNo(), "unseen");
+      roles.put(unseenPayed.tradeOrderNo(), "unseen-payed");
+      roles.put(refunded.tradeOrderNo(), "refunded");
+      return roles;
+    }
+  }
+
+  /**
+   * Payments on every shard and the wallet's statement of their day, imported: settled ones, a late
+   * charge, an amount that differs, a granted and a paid flow the statement never shows, a refund
+   * the PSP settled that is still processing here, and a line no payment knows.
+   */
+  private Planted plant() {
     List<PayFlow> settled = new ArrayList<>();
     for (int shard = 0; shard < 4; shard++) {
       settled.add(paid(shard, "settled-" + shard));
@@ -209,6 +247,56 @@ class ShardedReconciliationTest {
                 Statement.unhashed(
                     StatementFormat.WALLET_CSV, csv.toString().getBytes(StandardCharsets.UTF_8)));
     assertThat(file.status()).isEqualTo(StatementFileRecord.Status.IMPORTED);
+    return new Planted(settled, late, offAmount, unseen, unseenPayed, refunded, pending);
+  }
+
+  /** The day's differences, each as its kind and the role of its payment. */
+  private List<String> differencesByRole(Planted day) {
+    Map<String, String> roles = day.roles();
+    return rows("SELECT concat(kind, ' ', trade_order_no) FROM recon_difference").stream()
+        .map(
+            d -> {
+              String trade = d.substring(d.indexOf(' ') + 1);
+              return d.substring(0, d.indexOf(' ')) + " " + roles.getOrDefault(trade, trade);
+            })
+        .toList();
+  }
+
+  @Test
+  void theSameDayOnOneDatabaseFindsTheSameDifferences() {
+    Planted sharded = plant();
+    new ReconciliationJob(ports, config, later).run(WALLET, DAY);
+    List<String> found = differencesByRole(sharded);
+
+    TestDatabase plain = TestDatabase.get();
+    assertThat(plain.dialect().sharded()).isFalse();
+    List<String> tables = new ArrayList<>(SINGLE);
+    tables.addAll(
+        List.of(
+            "refund_order_history",
+            "refund_order",
+            "pay_flow_history",
+            "outbox_event",
+            "pay_flow_state",
+            "pay_flow_fact"));
+    plain.truncate(tables.toArray(String[]::new));
+    use(plain.database());
+    Planted one = plant();
+    new ReconciliationJob(ports, config, later).run(WALLET, DAY);
+
+    assertThat(found).hasSize(6).containsExactlyInAnyOrderElementsOf(differencesByRole(one));
+  }
+
+  @Test
+  void aDayOverEveryShardFindsThePlantedDifferencesAndRepairsThemOnTheirShards() {
+    Planted day = plant();
+    List<PayFlow> settled = day.settled();
+    PayFlow late = day.late();
+    PayFlow offAmount = day.offAmount();
+    PayFlow unseen = day.unseen();
+    PayFlow unseenPayed = day.unseenPayed();
+    PayFlow refunded = day.refunded();
+    RefundOrder pending = day.pending();
 
     ReconciliationJob.Result[] ran = new ReconciliationJob.Result[1];
     List<SqlLog.Routed> log =
