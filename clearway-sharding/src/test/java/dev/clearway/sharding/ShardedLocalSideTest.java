@@ -195,4 +195,23 @@ class ShardedLocalSideTest {
       assertThat(wallet).as("flows charged through an attempt are not the wallet's").isEmpty();
     }
   }
+
+  @Test
+  void theDayIsReadInPagesThatContinueAfterTheLastRowAcrossShards() {
+    // More payments than a page, all entering PAYED at the same instant: the pages continue by
+    // id after the last row, over the four shards merged.
+    int payments = 530;
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < payments; i++) {
+      expected.add(
+          SucceededFlows.create(flows, ShardedGoals.on(i % 4, "page-" + i), 1_000, T0)
+              .tradeOrderNo());
+    }
+    List<String> day = new ArrayList<>();
+    try (Stream<LocalFact> movements =
+        locals.movementsIn("wallet", T0.minus(Duration.ofHours(1)), T0.plusSeconds(3600))) {
+      movements.forEach(m -> day.add(m.tradeOrderNo()));
+    }
+    assertThat(day).hasSize(payments).containsExactlyInAnyOrderElementsOf(expected);
+  }
 }
