@@ -17,10 +17,10 @@ import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialect;
 import dev.clearway.store.reconciliation.JdbcAgreeingLines;
 import dev.clearway.store.reconciliation.JdbcDifferenceStore;
-import dev.clearway.store.reconciliation.JdbcLocalFacts;
 import dev.clearway.store.reconciliation.JdbcReconRuns;
 import dev.clearway.store.reconciliation.JdbcSettlementStore;
 import dev.clearway.store.reconciliation.JdbcStatementFacts;
+import dev.clearway.store.reconciliation.LocalSide;
 import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.statement.StatementStores;
 import java.time.Clock;
@@ -55,7 +55,7 @@ public final class LabRecon {
     this.clock = clock;
     this.walletAccount = walletAccount;
     SqlDialect dialect = db.dialect();
-    JdbcLocalFacts locals = new JdbcLocalFacts(dataSource, dialect, walletAccount);
+    LocalSide locals = LocalSide.of(dataSource, dialect, walletAccount);
     this.ports =
         new ReconPorts(
             StatementStores.create(dataSource, dialect, clock),

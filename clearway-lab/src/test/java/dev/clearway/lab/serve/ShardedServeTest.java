@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.port.FlowStore.Lease;
+import dev.clearway.core.statement.Statement;
+import dev.clearway.core.statement.StatementFileRecord;
+import dev.clearway.core.statement.StatementFormat;
+import dev.clearway.core.statement.StatementImporter;
 import dev.clearway.lab.chaos.ChaosDatabase;
 import dev.clearway.service.metrics.FlowStateGauges;
 import dev.clearway.sharding.ShardKeys;
@@ -19,10 +24,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -143,16 +150,51 @@ class ShardedServeTest {
       assertThat(proposal.statusCode()).as(proposal.body()).isEqualTo(409);
       assertThat(proposal.body()).contains("command_not_applicable");
 
-      // Reconciliation does not run on a sharded layout: refused with a stable code.
+      // Reconciliation runs on the sharded layout: the wallet's statement of the day (on the
+      // first database) names the first payment; the run reads the payments of every shard. The
+      // wallet's terms are in CNY (the default) and the payments in EUR: each payment of the day,
+      // on whichever shard, is a difference.
+      LocalDate today = LocalDate.now(ZoneOffset.UTC);
+      String trade = OrderNumbers.derive(7, flows.get(0)).tradeOrderNo();
+      String file =
+          "kind,order_no,trade_order_no,amount,currency,at\n"
+              + ("charge," + trade + "," + trade + ",1500,EUR," + Instant.now() + "\n")
+              + ("charge,T-foreign-1,T-foreign-1,990,EUR," + Instant.now() + "\n");
+      StatementFileRecord imported =
+          running
+              .context()
+              .getBean(StatementImporter.class)
+              .importStatement(
+                  "wallet",
+                  today,
+                  Statement.unhashed(
+                      StatementFormat.WALLET_CSV, file.getBytes(StandardCharsets.UTF_8)));
+      assertThat(imported.status()).isEqualTo(StatementFileRecord.Status.IMPORTED);
       HttpResponse<String> recon =
           post(
               running,
               OPERATOR,
               "/ops/reconciliation/runs",
-              "{\"account\":\"psp:a\",\"date\":\"2026-12-01\"}",
+              "{\"account\":\"wallet\",\"date\":\"" + today + "\"}",
               null);
-      assertThat(recon.statusCode()).as(recon.body()).isEqualTo(501);
-      assertThat(recon.body()).contains("reconciliation_not_sharded");
+      assertThat(recon.statusCode()).as(recon.body()).isEqualTo(200);
+      JsonNode run = JSON.readTree(recon.body()).get("run");
+      assertThat(run.get("status").stringValue()).as(recon.body()).isEqualTo("DONE");
+      assertThat(run.get("counts").get("newDifferences").longValue()).isPositive();
+      HttpResponse<String> differences =
+          ops(running, "/ops/reconciliation/differences?account=wallet");
+      assertThat(differences.statusCode()).as(differences.body()).isEqualTo(200);
+      List<String> found = new ArrayList<>();
+      for (JsonNode d : JSON.readTree(differences.body()).get("items")) {
+        found.add(d.get("kind").stringValue() + " " + d.get("tradeOrderNo").stringValue());
+      }
+      List<Integer> users = List.of(7, 14, 21, 28);
+      for (int i = 0; i < flows.size(); i++) {
+        String number = OrderNumbers.derive(users.get(i), flows.get(i)).tradeOrderNo();
+        assertThat(found)
+            .as("the payment of shard %d", ShardKeys.ofId(flows.get(i)))
+            .anyMatch(d -> d.endsWith(" " + number));
+      }
 
       // The wallet's callbacks were taken in (the inbox lives on the first database).
       assertThat(layout.physicalCount(0, "SELECT count(*) FROM callback_inbox")).isPositive();

@@ -3,7 +3,6 @@ package dev.clearway.service.reconciliation;
 import dev.clearway.core.flow.port.FlowStore;
 import dev.clearway.core.reconciliation.port.ReconRuns;
 import dev.clearway.core.reconciliation.port.TicketCommands;
-import dev.clearway.store.SqlDialect;
 import dev.clearway.store.reconciliation.JdbcReconQueries;
 import dev.clearway.store.reconciliation.JdbcTicketCommands;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -87,17 +86,9 @@ public class ReconciliationConfiguration {
       ReconRunner runner,
       ReconSteps.Repair repair,
       ObjectProvider<Clock> clock,
-      ObjectProvider<SqlDialect> dialect,
       Environment environment) {
     Duration check = AccountTermsProperties.duration(environment, "check-interval", "5m");
     Duration repairEvery = AccountTermsProperties.duration(environment, "repair-interval", "1m");
-    SqlDialect d = dialect.getIfAvailable();
-    if (d != null && d.sharded()) {
-      // On a sharded layout reconciliation does not run (RunController refuses it): both loops
-      // stay off rather than fail every round.
-      check = Duration.ZERO;
-      repairEvery = Duration.ZERO;
-    }
     return new DailyReconciliation(
             accounts, runs, runner, repair, clock.getIfAvailable(Clock::systemUTC))
         .start(check, repairEvery);

@@ -2,7 +2,6 @@ package dev.clearway.service.reconciliation;
 
 import dev.clearway.service.api.ApiException;
 import dev.clearway.service.api.Refusal;
-import dev.clearway.store.SqlDialect;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Clock;
@@ -10,7 +9,6 @@ import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -26,43 +24,22 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping(path = "/ops/reconciliation", produces = MediaType.APPLICATION_JSON_VALUE)
 public class RunController {
-  /**
-   * The refusal of a run on a sharded layout, whose statements the sharding driver cannot route.
-   */
-  static final String NOT_SHARDED = "reconciliation_not_sharded";
-
   private final ReconRunner runner;
   private final Clock clock;
-  private final boolean sharded;
 
-  public RunController(
-      ReconRunner runner, ObjectProvider<Clock> clock, ObjectProvider<SqlDialect> dialect) {
+  public RunController(ReconRunner runner, ObjectProvider<Clock> clock) {
     this.runner = runner;
     this.clock = clock.getIfAvailable(Clock::systemUTC);
-    SqlDialect d = dialect.getIfAvailable();
-    this.sharded = d != null && d.sharded();
   }
 
   @Operation(summary = "Import (when downloadable), reconcile and repair one account-day now")
   @Refusal(status = 400, code = "missing_body", message = "a JSON body is required")
   @Refusal(status = 400, code = "missing_field", message = "account is required")
   @Refusal(status = 400, code = "invalid_date", message = "date must be YYYY-MM-DD")
-  @Refusal(
-      status = 501,
-      code = NOT_SHARDED,
-      message = "reconciliation does not run on a sharded layout (docs/mysql.md)")
   @PostMapping(path = "/runs", consumes = MediaType.APPLICATION_JSON_VALUE)
   public RunOutcome run(
       @RequestBody(required = false) RunRequest body, HttpServletRequest request) {
     OpsRequests.person(request);
-    if (sharded) {
-      // Its reads join statement lines (first database) with the payments' tables (their shards)
-      // and the payments' tables with each other: statements the sharding driver cannot route.
-      throw new ApiException(
-          HttpStatus.NOT_IMPLEMENTED,
-          NOT_SHARDED,
-          "reconciliation does not run on a sharded layout (docs/mysql.md)");
-    }
     if (body == null) {
       throw ApiException.badRequest("missing_body", "a JSON body is required");
     }

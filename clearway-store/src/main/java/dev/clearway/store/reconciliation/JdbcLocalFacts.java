@@ -3,8 +3,6 @@ package dev.clearway.store.reconciliation;
 import static dev.clearway.store.Sql.ts;
 
 import dev.clearway.core.reconciliation.domain.LocalFact;
-import dev.clearway.core.reconciliation.port.LocalDay;
-import dev.clearway.core.reconciliation.port.LocalFacts;
 import dev.clearway.store.CursorStream;
 import dev.clearway.store.MysqlDialect;
 import dev.clearway.store.PostgresDialect;
@@ -35,7 +33,7 @@ import javax.sql.DataSource;
  * order's SUCCESS is final, so its {@code updated_at} is when the money went back. The flow's own
  * compensation refund ({@code r_} + trade) is reported with its charge's view.
  */
-public final class JdbcLocalFacts implements LocalFacts, LocalDay {
+public final class JdbcLocalFacts implements LocalSide {
   private static final int IN_LIST = 500;
 
   private static final String BY_TRADE =

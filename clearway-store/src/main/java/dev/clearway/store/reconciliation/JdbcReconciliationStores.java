@@ -4,13 +4,14 @@ import dev.clearway.store.SqlDialect;
 import javax.sql.DataSource;
 
 /**
- * The reconciliation stores over one database: the local side (lookups and the account-day), the
- * statements in force, the differences, the runs and the settlement status.
+ * The reconciliation stores over one database or a sharded layout: the local side (lookups and the
+ * account-day, {@link LocalSide#of}), the statements in force, the differences, the runs and the
+ * settlement status.
  *
  * @param walletAccount the account of flows paid through the plain wallet (no channel attempt)
  */
 public record JdbcReconciliationStores(
-    JdbcLocalFacts locals,
+    LocalSide locals,
     JdbcStatementFacts statements,
     JdbcDifferenceStore differences,
     JdbcReconRuns runs,
@@ -19,7 +20,7 @@ public record JdbcReconciliationStores(
   public static JdbcReconciliationStores create(
       DataSource dataSource, SqlDialect dialect, String walletAccount) {
     return new JdbcReconciliationStores(
-        new JdbcLocalFacts(dataSource, dialect, walletAccount),
+        LocalSide.of(dataSource, dialect, walletAccount),
         new JdbcStatementFacts(dataSource),
         new JdbcDifferenceStore(dataSource, dialect),
         new JdbcReconRuns(dataSource, dialect),
