@@ -22,34 +22,30 @@ import javax.sql.DataSource;
 /**
  * The agreeing lines of a file, settled set-based: one statement ({@link
  * SqlDialect#agreeingLinesSql}) selects them into a temporary table of the claim's connection, one
- * statement writes their settlement rows (version 0, without history rows: see {@link #SETTLE}),
- * and the lines left to the matcher and the unseen movements are read against that table on the
- * same connection. The connection is held for the claim and the table dropped when it closes.
+ * statement records their verdicts, which settle their payments (see {@link #SETTLE}), and the
+ * lines left to the matcher and the unseen movements are read against that table on the same
+ * connection. The connection is held for the claim and the table dropped when it closes.
  */
 public final class JdbcAgreeingLines implements AgreeingLines {
 
   /**
-   * The first settlement of each agreeing payment: its row at version 0, which is the record of
-   * that settlement until the row first changes (the change writes the version-0 history row from
-   * the row as it was, then its own; see {@link JdbcSettlementStore}). Only the payments that had
-   * no settlement row when the lines were selected are inserted, by a plain INSERT; it fails as a
-   * whole on a payment named by two agreeing lines, or inserted meanwhile by another run, and is
-   * then redone as {@link #SETTLE_EACH}.
+   * The verdict of each agreeing line: its row in {@code statement_line_agreed}, which settles its
+   * payment (SETTLED at version 0, as of {@code at}) unless a {@code payment_settlement} row
+   * overrides it (see {@code payment_settlement_in_effect}). The rows are written in the file's
+   * line order, appended to their key. A plain INSERT; it fails as a whole when the file's lines
+   * were agreed before (a second run of the same file), and is then redone as {@link #SETTLE_EACH}.
    */
   private static final String SETTLE =
       """
-      INSERT INTO payment_settlement (trade_order_no, status, difference_id, statement_file_id,
-             statement_line_no, version, updated_at)
-      SELECT trade_order_no, 'SETTLED', NULL::bigint, ?::bigint, NULL::bigint, 0, ?::timestamptz
+      INSERT INTO statement_line_agreed (file_id, line_no, at)
+      SELECT ?::bigint, line_no, ?::timestamptz
         FROM recon_lines
-       WHERE agreed AND unsettled
+       WHERE agreed
+       ORDER BY line_no
       """;
 
-  /**
-   * {@link #SETTLE} leaving alone a trade order already inserted (by an earlier agreeing line of
-   * the file, or by another run).
-   */
-  private static final String SETTLE_EACH = SETTLE + "ON CONFLICT (trade_order_no) DO NOTHING\n";
+  /** {@link #SETTLE} leaving alone a line already agreed by an earlier run. */
+  private static final String SETTLE_EACH = SETTLE + "ON CONFLICT (file_id, line_no) DO NOTHING\n";
 
   /** A unique key violated: SQLSTATE 23505. */
   private static final String UNIQUE_VIOLATION = "23505";
@@ -197,7 +193,7 @@ public final class JdbcAgreeingLines implements AgreeingLines {
     }
   }
 
-  /** Inserts the settlement rows of the agreed payments that had none. */
+  /** Records the agreeing lines of the file, which settle their payments. */
   private static void settle(Connection c, long fileId, Instant at) throws SQLException {
     Savepoint before = c.setSavepoint();
     try {
