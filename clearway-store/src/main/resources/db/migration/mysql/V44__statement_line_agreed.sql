@@ -2,10 +2,11 @@
 -- agreed through the matcher, which writes the payment's settlement row, so this table stays empty;
 -- it exists so that both schemas have the same tables.
 CREATE TABLE statement_line_agreed (
-  file_id  BIGINT       NOT NULL,
-  line_no  BIGINT       NOT NULL,
-  at       DATETIME(6)  NOT NULL,
-  PRIMARY KEY (file_id, line_no)
+  file_id     BIGINT       NOT NULL,
+  first_line  BIGINT       NOT NULL,
+  last_line   BIGINT       NOT NULL,
+  at          DATETIME(6)  NOT NULL,
+  PRIMARY KEY (file_id, first_line)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 -- Every payment's settlement status in effect: on the MySQL family, its payment_settlement row.

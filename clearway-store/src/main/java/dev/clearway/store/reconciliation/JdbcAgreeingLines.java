@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.Objects;
@@ -22,33 +21,52 @@ import javax.sql.DataSource;
 /**
  * The agreeing lines of a file, settled set-based: one statement ({@link
  * SqlDialect#agreeingLinesSql}) selects them into a temporary table of the claim's connection, one
- * statement records their verdicts, which settle their payments (see {@link #SETTLE}), and the
- * lines left to the matcher and the unseen movements are read against that table on the same
- * connection. The connection is held for the claim and the table dropped when it closes.
+ * statement records their verdicts as runs of lines, which settle their payments (see {@link
+ * #RUNS}), and the lines left to the matcher and the unseen movements are read against that table
+ * on the same connection. The connection is held for the claim and the table dropped when it
+ * closes.
  */
 public final class JdbcAgreeingLines implements AgreeingLines {
 
   /**
-   * The verdict of each agreeing line: its row in {@code statement_line_agreed}, which settles its
-   * payment (SETTLED at version 0, as of {@code at}) unless a {@code payment_settlement} row
-   * overrides it (see {@code payment_settlement_in_effect}). The rows are written in the file's
-   * line order, appended to their key. A plain INSERT; it fails as a whole when the file's lines
-   * were agreed before (a second run of the same file), and is then redone as {@link #SETTLE_EACH}.
+   * The verdict of the agreeing lines: the runs of consecutive agreeing lines, each a row of {@code
+   * statement_line_agreed} (first and last line), which settle their payments (SETTLED at version
+   * 0, as of {@code at}) unless a {@code payment_settlement} row overrides it (see {@code
+   * payment_settlement_in_effect}). A run is broken by every money line of the table that does not
+   * settle (the condition each variant fills in): numbering the breaks in line order names each
+   * run. Parameters: file_id, at (then those of the condition).
    */
-  private static final String SETTLE =
+  private static final String RUNS =
       """
-      INSERT INTO statement_line_agreed (file_id, line_no, at)
-      SELECT ?::bigint, line_no, ?::timestamptz
-        FROM recon_lines
-       WHERE agreed
-       ORDER BY line_no
+      INSERT INTO statement_line_agreed (file_id, first_line, last_line, at)
+      SELECT ?::bigint, min(line_no), max(line_no), ?::timestamptz
+        FROM (SELECT line_no, settles,
+                     count(*) FILTER (WHERE NOT settles) OVER (ORDER BY line_no) AS run
+                FROM (SELECT g.line_no, %s AS settles FROM recon_lines g) v) w
+       WHERE settles
+       GROUP BY run
       """;
 
-  /** {@link #SETTLE} leaving alone a line already agreed by an earlier run. */
-  private static final String SETTLE_EACH = SETTLE + "ON CONFLICT (file_id, line_no) DO NOTHING\n";
+  /** The runs of a file reconciled for the first time: every agreeing line settles. */
+  private static final String SETTLE = RUNS.formatted("g.agreed");
 
-  /** A unique key violated: SQLSTATE 23505. */
-  private static final String UNIQUE_VIOLATION = "23505";
+  /**
+   * The runs of a file reconciled before: an agreeing line settles unless a run of an earlier
+   * reconciliation holds it (the runs of a file never overlap). Parameters: file_id, at, file_id.
+   */
+  private static final String SETTLE_UNCOVERED =
+      RUNS.formatted(
+          "g.agreed AND NOT EXISTS (SELECT 1 FROM statement_line_agreed r WHERE r.file_id = ?"
+              + " AND g.line_no BETWEEN r.first_line AND r.last_line)");
+
+  /**
+   * The file's row, locked so that two reconciliations of one file record their runs one after the
+   * other (the second sees the first's); then whether the file has runs already.
+   */
+  private static final String LOCK_FILE = "SELECT id FROM statement_file WHERE id = ? FOR UPDATE";
+
+  private static final String HAS_RUNS =
+      "SELECT EXISTS (SELECT 1 FROM statement_line_agreed WHERE file_id = ?)";
 
   /**
    * The columns the agreeing lines and the lines left to the matcher are selected by: their
@@ -193,26 +211,30 @@ public final class JdbcAgreeingLines implements AgreeingLines {
     }
   }
 
-  /** Records the agreeing lines of the file, which settle their payments. */
+  /** Records the runs of agreeing lines of the file, which settle their payments. */
   private static void settle(Connection c, long fileId, Instant at) throws SQLException {
-    Savepoint before = c.setSavepoint();
-    try {
-      settle(c, SETTLE, fileId, at);
-      c.releaseSavepoint(before);
-    } catch (SQLException e) {
-      if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
-        throw e;
+    try (PreparedStatement ps = c.prepareStatement(LOCK_FILE)) {
+      ps.setLong(1, fileId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("statement file " + fileId + " not found");
+        }
       }
-      c.rollback(before);
-      settle(c, SETTLE_EACH, fileId, at);
     }
-  }
-
-  private static void settle(Connection c, String sql, long fileId, Instant at)
-      throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
+    boolean again;
+    try (PreparedStatement ps = c.prepareStatement(HAS_RUNS)) {
+      ps.setLong(1, fileId);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        again = rs.getBoolean(1);
+      }
+    }
+    try (PreparedStatement ps = c.prepareStatement(again ? SETTLE_UNCOVERED : SETTLE)) {
       ps.setLong(1, fileId);
       ps.setObject(2, ts(at));
+      if (again) {
+        ps.setLong(3, fileId);
+      }
       ps.executeUpdate();
     }
   }

@@ -29,9 +29,11 @@ class AgreedLineSettlementTest {
     fx.line(file, 2, "CHARGE", "T1", null, null, 100, 1, T0);
     fx.line(file, 3, "CHARGE", "T2", null, null, 200, 2, T0);
     fx.line(file, 4, "CHARGE", "T3", null, null, 300, 3, T0);
-    // Lines 2 and 3 agreed; line 4 did not.
+    fx.line(file, 5, "FEE", "T4", null, null, -6, 0, T0);
+    // Lines 1 to 3 agreed (the text line is no charge); line 4 did not; the FEE line is no charge.
     fx.update(
-        "INSERT INTO statement_line_agreed (file_id, line_no, at) VALUES (?, 2, ?), (?, 3, ?)",
+        "INSERT INTO statement_line_agreed (file_id, first_line, last_line, at)"
+            + " VALUES (?, 1, 3, ?), (?, 5, 5, ?)",
         file,
         ReconFixture.ts(T0),
         file,
@@ -42,6 +44,7 @@ class AgreedLineSettlementTest {
   void anAgreedLineSettlesItsPaymentWithoutARow() {
     assertThat(store.status("T1")).contains(SettlementStatus.SETTLED);
     assertThat(store.status("T3")).isEqualTo(Optional.empty());
+    assertThat(store.status("T4")).isEqualTo(Optional.empty());
     assertThat(store.statuses(List.of("T1", "T2", "T3")))
         .isEqualTo(Map.of("T1", SettlementStatus.SETTLED, "T2", SettlementStatus.SETTLED));
     assertThat(fx.strings("SELECT count(*) FROM payment_settlement")).containsExactly("0");
