@@ -69,6 +69,17 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       "SELECT EXISTS (SELECT 1 FROM statement_line_agreed WHERE file_id = ?)";
 
   /**
+   * The local buffers of a claim's session. The default (8 MB) holds neither the temporary table of
+   * a million-line file nor its hash index, whose build then wrote its buckets out to disk and back
+   * (17 s against 4.8 s with 128 MB for a million keys, psql on PostgreSQL 15 at load 18–24). They
+   * are the session's own memory, taken as the table grows, up to this size.
+   */
+  private static final String TEMP_BUFFERS = "128MB";
+
+  /** A setting refused: SQLSTATE 22023. */
+  private static final String INVALID_PARAMETER_VALUE = "22023";
+
+  /**
    * The columns the agreeing lines and the lines left to the matcher are selected by: their
    * statistics let the planner see the new file's size (the wide raw text needs none).
    */
@@ -157,6 +168,7 @@ public final class JdbcAgreeingLines implements AgreeingLines {
     try {
       long t0 = System.nanoTime();
       c = dataSource.getConnection();
+      localBuffers(c);
       c.setAutoCommit(false);
       try (Statement st = c.createStatement()) {
         st.execute("DROP TABLE IF EXISTS recon_lines");
@@ -208,6 +220,23 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       throw e instanceof SQLException s
           ? new StoreException("agreeing lines", s)
           : (RuntimeException) e;
+    }
+  }
+
+  /**
+   * Gives the session the local buffers {@link #TEMP_BUFFERS} for the temporary table and its
+   * index. PostgreSQL takes the setting only before the session's first temporary table, or when it
+   * is the size the session has (so every claim after the first on a connection sets it again, and
+   * it is never reset); a session that used temporary tables at another size keeps its own
+   * (SQLSTATE 22023), and the claim runs as before, only slower.
+   */
+  private static void localBuffers(Connection c) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute("SET temp_buffers = '" + TEMP_BUFFERS + "'");
+    } catch (SQLException e) {
+      if (!INVALID_PARAMETER_VALUE.equals(e.getSQLState())) {
+        throw e;
+      }
     }
   }
 
