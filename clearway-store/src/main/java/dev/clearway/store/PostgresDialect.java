@@ -376,7 +376,6 @@ public final class PostgresDialect implements SqlDialect {
     return """
         CREATE TEMPORARY TABLE recon_lines AS
         SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding,
-               s.trade_order_no IS NULL AS unsettled,
                COALESCE(l.kind = 'CHARGE' AND l.at IS NOT NULL AND f.trade_order_no IS NOT NULL
                  AND (s.trade_order_no IS NULL OR s.status = 'SETTLED')
                  AND (l.attempt_key IS NULL

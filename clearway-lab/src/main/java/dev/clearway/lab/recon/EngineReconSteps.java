@@ -136,7 +136,7 @@ final class EngineReconSteps implements ReconSteps {
   public Map<String, String> settlement(Set<String> trades) {
     Map<String, String> out = new HashMap<>();
     sql.query(
-        "SELECT trade_order_no, status FROM payment_settlement",
+        "SELECT trade_order_no, status FROM payment_settlement_in_effect",
         ps -> {},
         rs -> {
           if (trades.contains(rs.getString(1))) {

@@ -42,7 +42,8 @@ class ReconcileCommandTest {
         Statement st = c.createStatement()) {
       st.execute(
           "TRUNCATE recon_difference_history, recon_difference, recon_run,"
-              + " payment_settlement_history, payment_settlement, statement_line, statement_file,"
+              + " payment_settlement_history, payment_settlement, statement_line_agreed, statement_line,"
+              + " statement_file,"
               + " refund_order_history, refund_order, pay_flow_history, pay_flow_state, pay_flow_fact,"
               + " outbox_event"
               + " RESTART IDENTITY CASCADE");
@@ -160,7 +161,9 @@ class ReconcileCommandTest {
     // The PSP's charge of the PAYING flow settled it through the flow's own transition.
     assertThat(column("SELECT status FROM pay_flow WHERE trade_order_no = ?", "T-2"))
         .isEqualTo("PAYED");
-    assertThat(column("SELECT status FROM payment_settlement WHERE trade_order_no = ?", "T-1"))
+    assertThat(
+            column(
+                "SELECT status FROM payment_settlement_in_effect WHERE trade_order_no = ?", "T-1"))
         .isEqualTo("SETTLED");
   }
 

@@ -25,6 +25,7 @@ final class ReconSeed {
             "recon_run",
             "payment_settlement_history",
             "payment_settlement",
+            "statement_line_agreed",
             "statement_line",
             "statement_file");
   }

@@ -23,8 +23,11 @@ import javax.sql.DataSource;
  * never reads or writes). A mark changes the row only when the status differs, with a history row
  * in the same transaction; the row lock serialises two marks of one payment. Every version of a row
  * has its history row once the row has changed: a row inserted here gets its version-0 row at once;
- * a row settled set-based ({@link JdbcAgreeingLines}) is its own record at version 0 and gets that
- * history row from the first change, before the change's own.
+ * a payment settled set-based by its agreed statement line ({@link JdbcAgreeingLines}) has no row
+ * until its first mark, which writes it from that line (SETTLED, version 0, see {@link
+ * SettlementBatch#materialize}); such a row is its own record at version 0 and gets that history
+ * row from the first change, before the change's own. Statuses are read in effect: the row, else
+ * the agreed line ({@code payment_settlement_in_effect}).
  */
 public final class JdbcSettlementStore implements SettlementStore {
 
@@ -77,7 +80,15 @@ public final class JdbcSettlementStore implements SettlementStore {
   @Override
   public void mark(Mark mark) {
     try {
-      Sql.inTransaction(dataSource, c -> markIn(c, mark));
+      Sql.inTransaction(
+          dataSource,
+          c -> {
+            if (!(dialect instanceof MysqlDialect)) {
+              SettlementBatch.materialize(
+                  c, c.createArrayOf("varchar", new String[] {mark.tradeOrderNo()}));
+            }
+            return markIn(c, mark);
+          });
     } catch (SQLException e) {
       throw new StoreException("mark settlement", e);
     }
@@ -176,7 +187,7 @@ public final class JdbcSettlementStore implements SettlementStore {
   public Optional<SettlementStatus> status(String tradeOrderNo) {
     return sql
         .query(
-            "SELECT status FROM payment_settlement WHERE trade_order_no = ?",
+            "SELECT status FROM payment_settlement_in_effect WHERE trade_order_no = ?",
             ps -> ps.setString(1, tradeOrderNo),
             rs -> SettlementStatus.valueOf(rs.getString(1)))
         .stream()

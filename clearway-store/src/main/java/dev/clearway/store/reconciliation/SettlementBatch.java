@@ -17,9 +17,10 @@ import java.util.Map;
  * the same effect as one mark: the rows of the batch are locked in trade order order; a trade order
  * without a row gets one (version 0) and its history row; a row whose status differs moves (version
  * + 1) with its history row naming the status it left (and the row's version-0 history row, if it
- * has none yet); a row already in the status is left alone. The marks travel as PostgreSQL arrays,
- * unnested server-side; the move is sent only when a locked row's status differs from its mark
- * (never on a payment's first settlement).
+ * has none yet); a row already in the status is left alone. A trade order settled by an agreed
+ * statement line first gets its row from that line. The marks travel as PostgreSQL arrays, unnested
+ * server-side; the move is sent only when a locked row's status differs from its mark (never on a
+ * payment's first settlement).
  */
 final class SettlementBatch {
   private static final String MARKS =
@@ -89,7 +90,25 @@ final class SettlementBatch {
           """;
 
   private static final String STATUSES =
-      "SELECT trade_order_no, status FROM payment_settlement WHERE trade_order_no = ANY (?)";
+      "SELECT trade_order_no, status FROM payment_settlement_in_effect"
+          + " WHERE trade_order_no = ANY (?)";
+
+  /**
+   * The rows of the trade orders settled by an agreed line and without a row yet, written from that
+   * line as it settled them (SETTLED, version 0, no history row: the first change writes it), so
+   * that a mark finds the status it changes in the row. In trade order order.
+   */
+  private static final String MATERIALIZE =
+      """
+      INSERT INTO payment_settlement (trade_order_no, status, difference_id, statement_file_id,
+             statement_line_no, version, updated_at)
+      SELECT trade_order_no, status, difference_id, statement_file_id, statement_line_no,
+             version, updated_at
+        FROM payment_settlement_agreed
+       WHERE trade_order_no = ANY (?)
+       ORDER BY trade_order_no
+      ON CONFLICT (trade_order_no) DO NOTHING
+      """;
 
   private SettlementBatch() {}
 
@@ -112,6 +131,7 @@ final class SettlementBatch {
       ats[i] = m.at().toString();
     }
     Array tradeArray = c.createArrayOf("varchar", trades);
+    materialize(c, tradeArray);
     boolean moves = false;
     Map<String, String> marked = new HashMap<>();
     for (int i = 0; i < n; i++) {
@@ -135,6 +155,17 @@ final class SettlementBatch {
         ps.setArray(6, c.createArrayOf("text", ats));
         ps.executeUpdate();
       }
+    }
+  }
+
+  /**
+   * Writes the row of each of {@code trades} that an agreed line settles and that has none, in the
+   * caller's transaction (see {@link #MATERIALIZE}).
+   */
+  static void materialize(Connection c, Array trades) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(MATERIALIZE)) {
+      ps.setArray(1, trades);
+      ps.executeUpdate();
     }
   }
 

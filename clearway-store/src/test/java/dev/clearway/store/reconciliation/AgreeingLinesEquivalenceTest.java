@@ -85,7 +85,7 @@ class AgreeingLinesEquivalenceTest {
           fx.strings(
               "SELECT concat_ws(' ', 'settled', s.status, s.trade_order_no, s.statement_file_id,"
                   + " d.kind, d.identity)"
-                  + " FROM payment_settlement s LEFT JOIN recon_difference d ON d.id = s.difference_id"
+                  + " FROM payment_settlement_in_effect s LEFT JOIN recon_difference d ON d.id = s.difference_id"
                   + " ORDER BY s.trade_order_no"));
     }
     return seen;

@@ -36,6 +36,7 @@ final class ReconFixture {
           "recon_run",
           "payment_settlement_history",
           "payment_settlement",
+          "statement_line_agreed",
           "statement_line",
           "statement_file",
           "attempt_compensation",

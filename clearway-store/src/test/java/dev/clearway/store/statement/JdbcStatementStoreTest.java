@@ -39,7 +39,7 @@ class JdbcStatementStoreTest {
 
   @BeforeEach
   void reset() {
-    TestDatabase.get().truncate("statement_line", "statement_file");
+    TestDatabase.get().truncate("statement_line_agreed", "statement_line", "statement_file");
   }
 
   static byte[] resource(String name) throws Exception {

@@ -36,7 +36,7 @@ public final class TestDatabase {
       "pay_flow_history, pay_flow, pay_flow_history_archive, pay_flow_archive,"
           + " outbox_event, late_charge_sweep,"
           + " recon_difference_history, recon_difference, recon_run,"
-          + " payment_settlement_history, payment_settlement";
+          + " payment_settlement_history, payment_settlement, statement_line_agreed";
 
   /** The tables PostgreSQL's CASCADE empties with {@link #RESET_TABLES} (their foreign keys). */
   private static final String REFERRING_TABLES =
