@@ -185,9 +185,13 @@ public final class JdbcSettlementStore implements SettlementStore {
 
   @Override
   public Optional<SettlementStatus> status(String tradeOrderNo) {
+    // The MySQL family settles every payment by its row (no agreed line settles one there), and a
+    // sharding driver knows tables, not views: the row is read there.
+    String table =
+        dialect instanceof MysqlDialect ? "payment_settlement" : "payment_settlement_in_effect";
     return sql
         .query(
-            "SELECT status FROM payment_settlement_in_effect WHERE trade_order_no = ?",
+            "SELECT status FROM " + table + " WHERE trade_order_no = ?",
             ps -> ps.setString(1, tradeOrderNo),
             rs -> SettlementStatus.valueOf(rs.getString(1)))
         .stream()
