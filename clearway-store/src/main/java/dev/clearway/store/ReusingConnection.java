@@ -47,6 +47,7 @@ final class ReusingConnection implements InvocationHandler {
   private final Map<String, Kept> kept = new LinkedHashMap<>(64, 0.75f, true);
   private boolean autoCommit;
   private boolean realAutoCommit;
+  private boolean uncommitted;
 
   private ReusingConnection(Connection real) throws SQLException {
     this.real = real;
@@ -74,6 +75,9 @@ final class ReusingConnection implements InvocationHandler {
         return autoCommit;
       case "close":
         closeKept();
+        return call(method, args);
+      case "commit", "rollback":
+        uncommitted = false;
         return call(method, args);
       default:
         break;
@@ -108,10 +112,11 @@ final class ReusingConnection implements InvocationHandler {
 
   private void setAutoCommit(boolean on) throws SQLException {
     if (on) {
-      if (!autoCommit) {
+      if (!autoCommit && uncommitted) {
         // Leaving a transaction commits it, as the JDBC contract says; the driver stays out of
         // autocommit until a statement is made or taken in this mode.
         real.commit();
+        uncommitted = false;
       }
     } else if (realAutoCommit) {
       real.setAutoCommit(false);
@@ -200,6 +205,7 @@ final class ReusingConnection implements InvocationHandler {
       }
       if (name.startsWith("execute")) {
         applyAutoCommit();
+        uncommitted |= !realAutoCommit;
       }
       try {
         return method.invoke(statement, args);
