@@ -3,35 +3,120 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.apache.shardingsphere.driver.jdbc.core.statement.ShardingSpherePreparedStatement;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sharded URL's connections: opened per use (never pooled, so a transaction commits only on the
- * databases it reached), at most the pool size given to {@code Database.connect} (8 here) at once.
+ * The sharded URL's connections: ShardingSphere connections pooled, at most the pool size given to
+ * {@code Database.connect} (8 here) at once, each keeping its prepared statements (prepared and
+ * bound once, routed again on every execution) and the driver's autocommit as the caller's mode
+ * needs it.
  */
 @Tag(ShardedTestDatabase.SHARDING)
 class ShardedConnectionsTest {
 
-  private final DataSource ds = ShardedTestDatabase.get().database().dataSource();
+  private static final String INSERT_EVENT =
+      "INSERT INTO outbox_event (event_id, event_type, aggregate_id, payload, created_at)"
+          + " VALUES (?, 'TEST', ?, '{}', NOW(6))";
+
+  private final ShardedTestDatabase db = ShardedTestDatabase.get();
+  private final DataSource ds = db.database().dataSource();
+  private final String prefix = "conn-" + UUID.randomUUID() + "-";
+
+  @AfterEach
+  void emptyTheOutbox() {
+    db.truncate(List.of("outbox_event"));
+  }
 
   @Test
-  void eachConnectionIsANewShardingSphereConnection() throws Exception {
-    Object first;
+  void aStatementPreparedAgainOnAConnectionIsTheOneItPreparedBeforeUnlessStillHeld()
+      throws Exception {
     try (Connection c = ds.getConnection()) {
-      first = c.unwrap(Connection.class);
-      assertThat(first.getClass().getSimpleName()).isEqualTo("ShardingSphereConnection");
+      Object first;
+      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM pay_flow_fact")) {
+        first = ps.unwrap(ShardingSpherePreparedStatement.class);
+        try (PreparedStatement nested = c.prepareStatement("SELECT COUNT(*) FROM pay_flow_fact")) {
+          assertThat(nested.unwrap(ShardingSpherePreparedStatement.class)).isNotSameAs(first);
+        }
+      }
+      try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM pay_flow_fact")) {
+        assertThat(ps.unwrap(ShardingSpherePreparedStatement.class)).isSameAs(first);
+      }
     }
+  }
+
+  @Test
+  void aKeptStatementIsRoutedAgainOnEveryExecutionWithItsNewParameters() throws Exception {
     try (Connection c = ds.getConnection()) {
-      assertThat(c.unwrap(Connection.class)).isNotSameAs(first);
+      for (int shard = 0; shard < 4; shard++) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT_EVENT)) {
+          ps.setString(1, prefix + shard);
+          ps.setLong(2, ShardKeys.firstId(shard) + 7);
+          assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+      }
     }
+    for (int shard = 0; shard < 4; shard++) {
+      assertThat(eventsOn(shard / 2, "outbox_event_" + shard % 2, prefix + shard)).isEqualTo(1);
+      assertThat(eventsOn(1 - shard / 2, "outbox_event_" + shard % 2, prefix + shard)).isZero();
+      assertThat(eventsOn(shard / 2, "outbox_event_" + (1 - shard % 2), prefix + shard)).isZero();
+    }
+  }
+
+  @Test
+  void autocommitAfterATransactionCommitsEveryStatementAndEndingTheTransactionCommitsIt()
+      throws Exception {
+    long aggregate = ShardKeys.firstId(3) + 9;
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      PreparedStatement held = c.prepareStatement(INSERT_EVENT);
+      held.setString(1, prefix + "in-tx");
+      held.setLong(2, aggregate);
+      held.executeUpdate();
+      assertThat(eventsOn(1, "outbox_event_1", prefix + "in-tx")).isZero();
+      c.setAutoCommit(true); // ends the transaction: committed
+      assertThat(c.getAutoCommit()).isTrue();
+      assertThat(eventsOn(1, "outbox_event_1", prefix + "in-tx")).isEqualTo(1);
+
+      // a statement made in the transaction and run after it, in autocommit: committed at once
+      held.setString(1, prefix + "held");
+      held.setLong(2, aggregate);
+      held.executeUpdate();
+      assertThat(eventsOn(1, "outbox_event_1", prefix + "held")).isEqualTo(1);
+      held.close();
+      try (PreparedStatement ps = c.prepareStatement(INSERT_EVENT)) {
+        ps.setString(1, prefix + "auto");
+        ps.setLong(2, aggregate);
+        ps.executeUpdate();
+      }
+      assertThat(eventsOn(1, "outbox_event_1", prefix + "auto")).isEqualTo(1);
+
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement(INSERT_EVENT)) {
+        ps.setString(1, prefix + "rolled-back");
+        ps.setLong(2, aggregate);
+        ps.executeUpdate();
+      }
+      c.rollback();
+      c.setAutoCommit(true);
+    }
+    assertThat(eventsOn(1, "outbox_event_1", prefix + "rolled-back")).isZero();
+  }
+
+  private long eventsOn(int database, String table, String eventId) {
+    return db.physicalCount(
+        database, "SELECT COUNT(*) FROM " + table + " WHERE event_id = '" + eventId + "'");
   }
 
   @Test

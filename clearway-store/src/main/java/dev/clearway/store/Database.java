@@ -139,10 +139,15 @@ public final class Database implements AutoCloseable {
     SqlDialect dialect = SqlDialects.forUrl(url);
     if (SqlDialects.isSharded(url)) {
       // A sharded URL's physical schema is installed apart (ShardedSchemaInstaller): Flyway
-      // cannot migrate through the ShardingSphere driver. Its physical pools are the YAML's, and
-      // its logical connections are opened per use, never pooled (DriverDataSource says why), at
-      // most poolSize at once.
-      return new Database(pg, new DriverDataSource(url, poolSize), url, dialect);
+      // cannot migrate through the ShardingSphere driver. Its physical pools are the YAML's; its
+      // logical connections are pooled here, each keeping its prepared statements
+      // (ReusingConnection says why).
+      HikariConfig config = new HikariConfig();
+      config.setDataSource(new DriverDataSource(url));
+      config.setMaximumPoolSize(poolSize);
+      config.setMinimumIdle(Math.min(poolSize, 4));
+      config.setPoolName("clearway-sharded");
+      return new Database(pg, new HikariDataSource(config), url, dialect);
     }
     Schema.migrate(url, user, password, dialect);
     HikariConfig config = new HikariConfig();

@@ -1,48 +1,31 @@
 package dev.clearway.store;
 
 import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLTransientConnectionException;
 import java.util.Properties;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The DataSource of a driver that pools its physical connections itself (ShardingSphere-JDBC):
- * every {@link #getConnection()} is a new logical connection of the driver, and closing it hands
- * its physical connections back to the driver's own pools.
- *
- * <p>Such a connection must not sit in a pool of its own. A ShardingSphere connection keeps the
- * physical connection of every database it has used until it is closed, and commits, rolls back and
- * sets autocommit on each of them: pooled, a logical connection that has once reached both
- * databases sends every commit to both ever after, one of them empty. Opened per use, a transaction
- * commits only on the databases its statements reached.
- *
- * <p>At most {@code maxOpen} connections are open at once, as a pool of that size would hand out:
- * the engine's concurrency against the databases stays what its pool size says, and a caller waits
- * up to 30 seconds for a connection to close, as Hikari's default {@code connectionTimeout}.
+ * The unpooled DataSource of a sharding driver (ShardingSphere-JDBC), for a pool to sit on: every
+ * {@link #getConnection()} is a new logical connection of the driver, wrapped in a {@link
+ * ReusingConnection} that keeps its prepared statements and spares the driver's autocommit round
+ * trips. The driver pools its physical connections itself (the YAML's pools); a logical connection
+ * holds one physical connection of each database it has used until it is closed.
  */
 final class DriverDataSource implements DataSource {
-  private static final long WAIT_SECONDS = 30;
 
   private final String url;
   private final Driver driver;
-  private final Semaphore open;
   private volatile PrintWriter logWriter;
 
-  /** The data source of the driver that accepts {@code url}, at most {@code maxOpen} open. */
-  DriverDataSource(String url, int maxOpen) {
+  /** The data source of the driver that accepts {@code url}. */
+  DriverDataSource(String url) {
     this.url = url;
-    this.open = new Semaphore(maxOpen);
     try {
       this.driver = DriverManager.getDriver(url);
     } catch (SQLException e) {
@@ -52,45 +35,16 @@ final class DriverDataSource implements DataSource {
 
   @Override
   public Connection getConnection() throws SQLException {
-    try {
-      if (!open.tryAcquire(WAIT_SECONDS, TimeUnit.SECONDS)) {
-        throw new SQLTransientConnectionException(
-            "no connection closed within " + WAIT_SECONDS + " s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SQLTransientConnectionException("interrupted while waiting for a connection", e);
+    Connection c = driver.connect(url, new Properties());
+    if (c == null) {
+      throw new SQLException("the driver refused its own URL");
     }
     try {
-      Connection c = driver.connect(url, new Properties());
-      if (c == null) {
-        throw new SQLException("the driver refused its own URL");
-      }
-      return releasingOnClose(c);
+      return ReusingConnection.over(c);
     } catch (SQLException | RuntimeException e) {
-      open.release();
+      c.close();
       throw e;
     }
-  }
-
-  /** {@code real}, whose first {@code close()} gives its place back. */
-  private Connection releasingOnClose(Connection real) {
-    AtomicBoolean closed = new AtomicBoolean();
-    return (Connection)
-        Proxy.newProxyInstance(
-            Connection.class.getClassLoader(),
-            new Class<?>[] {Connection.class},
-            (proxy, method, args) -> {
-              try {
-                return method.invoke(real, args);
-              } catch (InvocationTargetException e) {
-                throw e.getCause();
-              } finally {
-                if (method.getName().equals("close") && closed.compareAndSet(false, true)) {
-                  open.release();
-                }
-              }
-            });
   }
 
   @Override

@@ -58,13 +58,28 @@ public final class SqlDialects {
    */
   public static SqlDialect forDataSource(DataSource dataSource) {
     try (Connection c = dataSource.getConnection()) {
-      Connection raw = c.isWrapperFor(Connection.class) ? c.unwrap(Connection.class) : c;
-      if (raw.getClass().getName().startsWith(SHARDING_DRIVER_PACKAGE)) {
+      if (innermost(c).getClass().getName().startsWith(SHARDING_DRIVER_PACKAGE)) {
         return new MysqlDialect(true);
       }
       return forUrl(c.getMetaData().getURL());
     } catch (SQLException e) {
       throw new StoreException("read the database URL", e);
     }
+  }
+
+  /**
+   * The connection under every wrapper (a pool's, the sharded URL's {@link ReusingConnection}): a
+   * pool unwraps one level, to the connection it was given.
+   */
+  private static Connection innermost(Connection c) throws SQLException {
+    Connection raw = c;
+    for (int depth = 0; depth < 4 && raw.isWrapperFor(Connection.class); depth++) {
+      Connection next = raw.unwrap(Connection.class);
+      if (next == raw) {
+        break;
+      }
+      raw = next;
+    }
+    return raw;
   }
 }

@@ -106,18 +106,29 @@ final class StatementRoutes {
 
   /**
    * A physical database's connection whose statements count as routes, and whose transactions count
-   * as physical commits: every {@code commit()} out of autocommit and every statement in
-   * autocommit.
+   * as physical commits: every {@code commit()} out of autocommit after a statement since the last
+   * commit or rollback (the MySQL family's drivers send nothing for a commit with no transaction
+   * open), and every statement in autocommit.
    */
   Connection physical(Connection real) {
+    boolean[] worked = new boolean[1];
+    Execute counting =
+        (st, method, args) -> {
+          worked[0] = true;
+          return countPhysical(st, method, args);
+        };
     return proxy(
         Connection.class,
         real,
         (method, args) -> {
-          if (open && method.getName().equals("commit") && !real.getAutoCommit()) {
-            physicalCommits.incrementAndGet();
+          String name = method.getName();
+          if (name.equals("commit") || name.equals("rollback")) {
+            if (open && name.equals("commit") && worked[0] && !real.getAutoCommit()) {
+              physicalCommits.incrementAndGet();
+            }
+            worked[0] = false;
           }
-          return counted(method.invoke(real, args), method, this::countPhysical);
+          return counted(method.invoke(real, args), method, counting);
         });
   }
 
