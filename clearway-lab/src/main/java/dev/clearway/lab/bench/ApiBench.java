@@ -114,6 +114,7 @@ public final class ApiBench {
     json.put("apiRatio", BenchJson.fixed(api / inProcess.paymentsPerSec(), 3));
     json.put("simCpuMsPerPayment", BenchJson.fixed(simCpuMs, 3));
     json.put("inProcessCpuMsPerPayment", BenchJson.fixed(inProcessCpuMs, 3));
+    json.put("getsPerPayment", BenchJson.fixed(m.get("getsPerPayment").doubleValue(), 3));
     json.put("simulators", "own JVM");
     json.put("concurrency", o.concurrency());
     json.put("durationSec", BenchJson.fixed(o.durationSec(), 1));
@@ -146,6 +147,8 @@ public final class ApiBench {
         j.get("failed"));
     out.printf(
         Locale.ROOT, "POST p50 / p99      %s ms / %s ms%n", j.get("postP50Ms"), j.get("postP99Ms"));
+    out.printf(
+        Locale.ROOT, "GETs per payment    %s (polls after the POST)%n", j.get("getsPerPayment"));
     out.printf(
         Locale.ROOT,
         "terminal p50 / p99  %s ms / %s ms%n",
