@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """CPU samples of a flight recording by layer, as BENCHMARKS.md reports them.
 
-Usage: bench/jfr-layers.py RECORDING.jfr [payments]
+Usage: bench/jfr-layers.py RECORDING.jfr [payments] [--last SECONDS]
 
 Reads `jfr print --events jdk.ExecutionSample --stack-depth 128` and puts each sample in the layer
 of the innermost frame (top of the stack first) that names one; a sample under class loading counts
 as class loading. Prints samples per layer (and per payment when `payments` is given), then the
-request threads' samples by the outermost frame that names a stage of the request.
+request threads' samples by the outermost frame that names a stage of the request. With `--last
+SECONDS`, only the samples of the recording's last SECONDS (the measured time of a `bench api
+--jfr` recording, which also covers the warm-up); `payments` are then the measured ones.
+
+Execution samples see Java frames only: the JIT compiler threads, GC and time in native code are
+not in them (read each thread's CPU from /proc/PID/task/*/stat for those).
 """
 import collections
 import re
@@ -55,7 +60,9 @@ def samples(path):
     for event in out.split("jdk.ExecutionSample")[1:]:
         thread = re.search(r'sampledThread = "([^"]*)"', event)
         frames = re.findall(r"^\s+([\w$.<>/]+)\(", event, re.M)
-        yield (thread.group(1) if thread else "?"), frames
+        at = re.search(r"startTime = (\d+):(\d+):([\d.]+)", event)
+        seconds = int(at.group(1)) * 3600 + int(at.group(2)) * 60 + float(at.group(3)) if at else 0
+        yield (thread.group(1) if thread else "?"), frames, seconds
 
 
 def first(frames, table, default):
@@ -67,12 +74,22 @@ def first(frames, table, default):
 
 
 def main():
-    path = sys.argv[1]
-    payments = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    args = sys.argv[1:]
+    last = None
+    if "--last" in args:
+        i = args.index("--last")
+        last = float(args[i + 1])
+        del args[i:i + 2]
+    path = args[0]
+    payments = int(args[1]) if len(args) > 1 else 0
     layers = collections.Counter()
     stages = collections.Counter()
     total = 0
-    for thread, frames in samples(path):
+    taken = list(samples(path))
+    if last is not None and taken:
+        end = max(seconds for _, _, seconds in taken)
+        taken = [t for t in taken if t[2] >= end - last]
+    for thread, frames, _ in taken:
         total += 1
         layers[first(frames, LAYERS, "other Java")] += 1
         if thread.startswith("http-nio"):

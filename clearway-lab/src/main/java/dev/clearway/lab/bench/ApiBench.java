@@ -55,7 +55,7 @@ public final class ApiBench {
       err.printf(Locale.ROOT, "bench api: the engine in process first, %.0f s%n", o.warmupSec());
       inProcessBench.warm(o.warmupSec());
       // The service's CPU time, then the simulators', at the end of the warm-up and of the measure.
-      long[] cpu = new long[4];
+      long[] cpu = new long[6];
       // Started before the load: starting a recording can take seconds on a loaded machine.
       ServiceProfile profile = new ServiceProfile(o.jfr());
       profile.start();
@@ -69,12 +69,14 @@ public final class ApiBench {
                 public void warmupDone() {
                   cpu[0] = ServiceJvm.cpuNanos();
                   cpu[2] = service.simulators().cpuNanos();
+                  cpu[4] = ServiceJvm.compilerCpuNanos();
                 }
 
                 @Override
                 public void measureDone() {
                   cpu[1] = ServiceJvm.cpuNanos();
                   cpu[3] = service.simulators().cpuNanos();
+                  cpu[5] = ServiceJvm.compilerCpuNanos();
                   profile.stop();
                 }
               });
@@ -101,6 +103,7 @@ public final class ApiBench {
     PaymentBench.Result inProcess = timed.result();
     double cpuMs = perPayment(cpu[0], cpu[1], payments);
     double simCpuMs = perPayment(cpu[2], cpu[3], payments);
+    double jitCpuMs = perPayment(cpu[4], cpu[5], payments);
     double inProcessCpuMs = perPayment(0, timed.cpuNanos(), inProcess.converged());
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("apiPaymentsPerSec", BenchJson.fixed(api, 2));
@@ -113,7 +116,9 @@ public final class ApiBench {
     json.put("inProcessP99Ms", BenchJson.fixed(inProcess.p99Micros() / 1e3, 3));
     json.put("apiRatio", BenchJson.fixed(api / inProcess.paymentsPerSec(), 3));
     json.put("simCpuMsPerPayment", BenchJson.fixed(simCpuMs, 3));
+    json.put("jitCpuMsPerPayment", BenchJson.fixed(jitCpuMs, 3));
     json.put("inProcessCpuMsPerPayment", BenchJson.fixed(inProcessCpuMs, 3));
+    json.put("getsPerPayment", BenchJson.fixed(m.get("getsPerPayment").doubleValue(), 3));
     json.put("simulators", "own JVM");
     json.put("concurrency", o.concurrency());
     json.put("durationSec", BenchJson.fixed(o.durationSec(), 1));
@@ -147,14 +152,18 @@ public final class ApiBench {
     out.printf(
         Locale.ROOT, "POST p50 / p99      %s ms / %s ms%n", j.get("postP50Ms"), j.get("postP99Ms"));
     out.printf(
+        Locale.ROOT, "GETs per payment    %s (polls after the POST)%n", j.get("getsPerPayment"));
+    out.printf(
         Locale.ROOT,
         "terminal p50 / p99  %s ms / %s ms%n",
         j.get("terminalP50Ms"),
         j.get("terminalP99Ms"));
     out.printf(
         Locale.ROOT,
-        "service CPU         %s ms/payment (simulators' JVM %s ms/payment)%n",
+        "service CPU         %s ms/payment, of it the JIT compilers %s (simulators' JVM %s"
+            + " ms/payment)%n",
         j.get("cpuMsPerPayment"),
+        j.get("jitCpuMsPerPayment"),
         j.get("simCpuMsPerPayment"));
     out.printf(
         Locale.ROOT,

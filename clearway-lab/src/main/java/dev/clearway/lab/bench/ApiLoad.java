@@ -135,9 +135,11 @@ final class ApiLoad {
       boolean created = a.status() >= 200 && a.status() < 300 && a.flowId() > 0;
       boolean terminal = a.terminal();
       ApiClient.Answer last = a;
+      int polls = 0;
       while (created && !terminal && System.nanoTime() - intended < GIVE_UP_NANOS) {
         LockSupport.parkNanos(POLL_NANOS);
         last = client.get(a.flowId());
+        polls++;
         terminal = last.terminal();
       }
       long done = terminal ? (System.nanoTime() - intended) / 1_000 : -1;
@@ -146,7 +148,7 @@ final class ApiLoad {
             "load: a payment did not end: POST %d, last answer %d, flow %d%n",
             a.status(), last.status(), a.flowId());
       }
-      recorder.add(new LoadRecorder.Sample(intended - t0, post, done));
+      recorder.add(new LoadRecorder.Sample(intended - t0, post, done, polls));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

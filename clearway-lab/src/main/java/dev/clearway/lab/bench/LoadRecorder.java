@@ -11,8 +11,11 @@ import java.util.Map;
  * an open loop's queueing counts), and the figures of any interval of start times.
  */
 final class LoadRecorder {
-  /** One payment; {@code terminalMicros} is -1 when it failed or did not end in time. */
-  record Sample(long startNanos, long postMicros, long terminalMicros) {}
+  /**
+   * One payment; {@code terminalMicros} is -1 when it failed or did not end in time; {@code polls}
+   * is the number of GETs sent after its POST.
+   */
+  record Sample(long startNanos, long postMicros, long terminalMicros, int polls) {}
 
   private final List<Sample> samples = new ArrayList<>();
 
@@ -22,7 +25,8 @@ final class LoadRecorder {
 
   /**
    * The payments that started within [fromSec, toSec) of the run: payments reaching terminal per
-   * second of the interval, POST and terminal p50 / p99 in ms, and the failed ones.
+   * second of the interval, POST and terminal p50 / p99 in ms, the failed ones, and the GETs sent
+   * per payment of the interval (each payment polls until its flow is final).
    */
   synchronized Map<String, Object> figures(double fromSec, double toSec) {
     long from = (long) (fromSec * 1e9);
@@ -30,10 +34,12 @@ final class LoadRecorder {
     List<Long> posts = new ArrayList<>();
     List<Long> terminals = new ArrayList<>();
     int failed = 0;
+    long polls = 0;
     for (Sample s : samples) {
       if (s.startNanos() < from || s.startNanos() >= to) {
         continue;
       }
+      polls += s.polls();
       if (s.terminalMicros() < 0) {
         failed++;
         continue;
@@ -51,6 +57,8 @@ final class LoadRecorder {
     f.put("postP99Ms", ms(post, 0.99));
     f.put("terminalP50Ms", ms(terminal, 0.50));
     f.put("terminalP99Ms", ms(terminal, 0.99));
+    int sent = terminal.length + failed;
+    f.put("getsPerPayment", BenchJson.fixed(sent == 0 ? 0 : (double) polls / sent, 3));
     return f;
   }
 

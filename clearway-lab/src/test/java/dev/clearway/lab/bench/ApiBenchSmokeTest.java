@@ -47,6 +47,10 @@ class ApiBenchSmokeTest {
     assertThat(json.get("inProcessPayments").intValue()).isPositive();
     // The simulators answered from a JVM of their own, whose CPU is counted apart.
     assertThat(json.get("simulators").stringValue()).isEqualTo("own JVM");
+    // GETs sent per payment after its POST: at least none, and counted.
+    assertThat(json.get("getsPerPayment").doubleValue()).isGreaterThanOrEqualTo(0.0);
+    // The JIT compilers' share of the service's CPU, read from the threads' own counters.
+    assertThat(json.get("jitCpuMsPerPayment").isNumber()).isTrue();
     assertThat(json.get("inProcessCpuMsPerPayment").doubleValue()).isPositive();
     assertThat(json.get("apiRatio").doubleValue())
         .isCloseTo(
@@ -85,6 +89,10 @@ class ApiBenchSmokeTest {
         .isEqualTo(json.get("lastHeapAfterGcMb").doubleValue());
     // The simulators ran in a JVM of their own, which answered for its heap.
     assertThat(json.get("simulators").stringValue()).isEqualTo("own JVM");
+    // GETs sent per payment after its POST: at least none, and counted.
+    assertThat(json.get("getsPerPayment").doubleValue()).isGreaterThanOrEqualTo(0.0);
+    // The JIT compilers' share of the service's CPU, read from the threads' own counters.
+    assertThat(json.get("jitCpuMsPerPayment").isNumber()).isTrue();
     assertThat(json.get("lastSimHeapAfterGcMb").doubleValue()).isPositive();
     assertThat(windows.get(2).get("simHeapAfterGcMb").doubleValue())
         .isEqualTo(json.get("lastSimHeapAfterGcMb").doubleValue());

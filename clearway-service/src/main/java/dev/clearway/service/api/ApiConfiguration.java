@@ -200,6 +200,6 @@ public class ApiConfiguration {
         intake.getIfAvailable(PaymentIntake::open),
         migration.getIfAvailable(() -> MigrationGate.OFF),
         new ClientDetails(
-            channels::getIfAvailable, new JdbcPaymentDetails(dataSource, dialect), c));
+            new FirstLookup<>(channels), new JdbcPaymentDetails(dataSource, dialect), c));
   }
 }
