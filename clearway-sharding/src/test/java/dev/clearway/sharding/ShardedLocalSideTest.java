@@ -3,15 +3,11 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.domain.AttemptOrigin;
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.EvidenceSource;
-import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
-import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
-import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.AttemptStore.RecordResult;
 import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.core.channel.port.ChannelStores;
@@ -87,22 +83,7 @@ class ShardedLocalSideTest {
   /** A paid flow of {@code shard} whose charge is an attempt recorded SUCCEEDED at T0. */
   private Attempt chargedAttempt(PayFlow flow, int shard) {
     String trade = flow.tradeOrderNo();
-    channel.orders().openOrder(new PaymentOrder(trade, 1_250, "EUR", "card", false), T0);
-    Attempt a =
-        channel
-            .attempts()
-            .insertAttempt(
-                new NewAttempt(
-                    trade,
-                    1,
-                    AttemptOrigin.INITIAL,
-                    null,
-                    "",
-                    new Attempt.Money(1_250, "EUR", "pm_card_visa"),
-                    id -> new String[] {"key" + id, "0".repeat(64)}),
-                new NewTask("RETRIEVE", T0.plusSeconds(10), "v1", "creator/1"),
-                T0)
-            .orElseThrow();
+    Attempt a = OpenAttempts.first(channel, trade, 1_250, T0);
     ProviderEvidence evidence =
         new ProviderEvidence(
             EvidenceSource.QUERY,

@@ -3,12 +3,8 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.domain.AttemptOrigin;
 import dev.clearway.core.channel.domain.ChannelAccount;
-import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.engine.CompensationWorker;
-import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
-import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.CompensationStore.Compensation;
 import dev.clearway.core.flow.domain.OrderNumbers;
@@ -108,22 +104,7 @@ class ShardedOpsCommandTest {
   /** An attempt on {@code shard} whose recovery a person holds (its task MANUAL). */
   private Attempt attemptHandedToAPersonOn(int shard) {
     String trade = OrderNumbers.derive(7, ((long) shard << 48) | (200 + shard)).tradeOrderNo();
-    stores.orders().openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
-    Attempt a =
-        stores
-            .attempts()
-            .insertAttempt(
-                new NewAttempt(
-                    trade,
-                    1,
-                    AttemptOrigin.INITIAL,
-                    null,
-                    "",
-                    new Attempt.Money(500, "EUR", "pm_card_visa"),
-                    id -> new String[] {"k" + id, "0".repeat(64)}),
-                new NewTask("RETRIEVE", T0.plusSeconds(10), "v1", "creator/1"),
-                T0)
-            .orElseThrow();
+    Attempt a = OpenAttempts.first(stores, trade, 500, T0);
     db.physical(
         shard / 2,
         "UPDATE recovery_task_"
