@@ -3,12 +3,8 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.domain.AttemptOrigin;
 import dev.clearway.core.channel.domain.ChannelAccount;
-import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.engine.CompensationWorker;
-import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
-import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.ChannelRefundStore.ChannelRefund;
 import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.CompensationStore.Compensation;
@@ -81,21 +77,7 @@ class ShardedChannelRowsTest {
   /** An attempt of an order whose trade number derives from a flow id of {@code shard}. */
   private Attempt attemptOn(int shard, long n) {
     String trade = OrderNumbers.derive(7, ((long) shard << 48) | n).tradeOrderNo();
-    stores.orders().openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
-    return stores
-        .attempts()
-        .insertAttempt(
-            new NewAttempt(
-                trade,
-                1,
-                AttemptOrigin.INITIAL,
-                null,
-                "",
-                new Attempt.Money(500, "EUR", "pm_card_visa"),
-                id -> new String[] {"k" + id, "0".repeat(64)}),
-            new NewTask("RETRIEVE", T0.plusSeconds(10), "v1", "creator/1"),
-            T0)
-        .orElseThrow();
+    return OpenAttempts.first(stores, trade, 500, T0);
   }
 
   private void openCompensation(Attempt a) {
