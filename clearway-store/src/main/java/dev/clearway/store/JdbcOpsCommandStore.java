@@ -88,8 +88,14 @@ public final class JdbcOpsCommandStore {
             return new Result.Refused(verdict.code(), verdict.message());
           }
           OpsCommand command = OpsCommandRows.insert(c, p, operator, target.get(), now);
-          OpsCommandRows.audit(
-              c, command, operator, "OPERATOR", "PROPOSE", p.kind() + " ticket " + p.ticket(), now);
+          ManualCommandWrites.audit(
+              c,
+              OpsCommandRows.subject(command),
+              operator,
+              "OPERATOR",
+              "PROPOSE",
+              p.kind() + " ticket " + p.ticket(),
+              now);
           return new Result.Done(command);
         },
         "uk_command_open",
@@ -194,8 +200,14 @@ public final class JdbcOpsCommandStore {
       throws SQLException {
     OpsCommand cmd = step.command();
     OpsCommand applied = OpsCommandRows.decide(c, cmd, "APPLIED", approver, step.target(), now);
-    OpsCommandRows.audit(
-        c, cmd, approver, "APPROVER", "APPROVE", cmd.kind() + " -> " + step.target(), now);
+    ManualCommandWrites.audit(
+        c,
+        OpsCommandRows.subject(cmd),
+        approver,
+        "APPROVER",
+        "APPROVE",
+        cmd.kind() + " -> " + step.target(),
+        now);
     return new Result.Done(applied);
   }
 
@@ -216,7 +228,14 @@ public final class JdbcOpsCommandStore {
           }
           OpsCommand rejected =
               OpsCommandRows.decide(c, done.command(), "REJECTED", approver, reason, now);
-          OpsCommandRows.audit(c, done.command(), approver, "APPROVER", "REJECT", reason, now);
+          ManualCommandWrites.audit(
+              c,
+              OpsCommandRows.subject(done.command()),
+              approver,
+              "APPROVER",
+              "REJECT",
+              reason,
+              now);
           return new Result.Done(rejected);
         },
         "ck_command_two_people",

@@ -6,6 +6,7 @@ import static dev.clearway.store.Sql.ts;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.core.review.PersonNames;
+import dev.clearway.core.review.TargetKind;
 import dev.clearway.store.review.ManualCommand;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -90,8 +91,14 @@ public final class JdbcReviewStore {
                   },
                   "manual_command",
                   JdbcReviewStore::command);
-          audit(
-              c, command, operator, "OPERATOR", "PROPOSE", kind.name() + " ticket " + ticket, now);
+          ManualCommandWrites.audit(
+              c,
+              subject(command),
+              operator,
+              "OPERATOR",
+              "PROPOSE",
+              kind.name() + " ticket " + ticket,
+              now);
           return new Result.Done(command);
         },
         "uk_command_open",
@@ -183,11 +190,13 @@ public final class JdbcReviewStore {
     if (effect == Effect.FLOW_CHANGED) {
       // The facts changed since the proposal: nobody approved acting on these.
       ManualCommand failed = decide(c, cmd, "FAILED", approver, "FLOW_CHANGED", now);
-      audit(c, cmd, approver, "APPROVER", "FAIL", "flow changed since proposal", now);
+      ManualCommandWrites.audit(
+          c, subject(cmd), approver, "APPROVER", "FAIL", "flow changed since proposal", now);
       return new Result.Done(failed);
     }
     ManualCommand applied = decide(c, cmd, "APPLIED", approver, "APPLIED", now);
-    audit(c, cmd, approver, "APPROVER", "APPROVE", cmd.kind().name(), now);
+    ManualCommandWrites.audit(
+        c, subject(cmd), approver, "APPROVER", "APPROVE", cmd.kind().name(), now);
     return new Result.Done(applied);
   }
 
@@ -208,7 +217,7 @@ public final class JdbcReviewStore {
                 "the command's effect is already in the flow: approve it to record the decision");
           }
           ManualCommand rejected = decide(c, cmd, "REJECTED", approver, reason, now);
-          audit(c, cmd, approver, "APPROVER", "REJECT", reason, now);
+          ManualCommandWrites.audit(c, subject(cmd), approver, "APPROVER", "REJECT", reason, now);
           return new Result.Done(rejected);
         },
         "ck_command_two_people",
@@ -275,50 +284,13 @@ public final class JdbcReviewStore {
   private static ManualCommand decide(
       Connection c, ManualCommand cmd, String state, String approver, String result, Instant now)
       throws SQLException {
-    return RowWrites.update(
-            c,
-            "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
-                + " WHERE id = ? AND state = 'PROPOSED'",
-            ps -> {
-              ps.setString(1, state);
-              ps.setString(2, approver);
-              ps.setString(
-                  3, result == null ? null : result.substring(0, Math.min(200, result.length())));
-              ps.setObject(4, ts(now));
-              ps.setLong(5, cmd.id());
-            },
-            "manual_command",
-            cmd.id(),
-            JdbcReviewStore::command)
-        .orElseThrow(
-            () -> new SQLException("command " + cmd.id() + " left PROPOSED under its lock"));
+    return ManualCommandWrites.decide(
+        c, cmd.id(), state, approver, result, now, JdbcReviewStore::command);
   }
 
-  private static void audit(
-      Connection c,
-      ManualCommand cmd,
-      String actor,
-      String role,
-      String action,
-      String detail,
-      Instant now)
-      throws SQLException {
-    update(
-        c,
-        "INSERT INTO manual_audit (command_id, flow_id, target_kind, target_id, actor_id, role,"
-            + " action, detail, at) VALUES (?, ?, 'FLOW', ?, ?, ?, ?, ?, ?)",
-        cmd.id(),
-        cmd.flowId(),
-        cmd.flowId(),
-        actor,
-        role,
-        action,
-        detail == null ? null : detail.substring(0, Math.min(500, detail.length())),
-        ts(now));
-  }
-
-  private static int update(Connection c, String sql, Object... params) throws SQLException {
-    return CommandEffect.update(c, sql, params);
+  /** Where the audit rows of {@code cmd} belong. */
+  private static ManualCommandWrites.Subject subject(ManualCommand cmd) {
+    return new ManualCommandWrites.Subject(cmd.id(), cmd.flowId(), TargetKind.FLOW, cmd.flowId());
   }
 
   static ManualCommand command(ResultSet rs) throws SQLException {

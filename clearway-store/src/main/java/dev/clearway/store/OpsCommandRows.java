@@ -6,7 +6,6 @@ import dev.clearway.core.review.OpsCommandKind;
 import dev.clearway.core.review.TargetKind;
 import dev.clearway.store.review.OpsCommand;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -55,50 +54,13 @@ final class OpsCommandRows {
   static OpsCommand decide(
       Connection c, OpsCommand cmd, String state, String approver, String result, Instant now)
       throws SQLException {
-    return RowWrites.update(
-            c,
-            "UPDATE manual_command SET state = ?, approver_id = ?, result = ?, decided_at = ?"
-                + " WHERE id = ? AND state = 'PROPOSED'",
-            ps -> {
-              ps.setString(1, state);
-              ps.setString(2, approver);
-              ps.setString(3, Sql.truncate(result, 200));
-              ps.setObject(4, ts(now));
-              ps.setLong(5, cmd.id());
-            },
-            "manual_command",
-            cmd.id(),
-            OpsCommandRows::command)
-        .orElseThrow(
-            () -> new SQLException("command " + cmd.id() + " left PROPOSED under its lock"));
+    return ManualCommandWrites.decide(
+        c, cmd.id(), state, approver, result, now, OpsCommandRows::command);
   }
 
-  static void audit(
-      Connection c,
-      OpsCommand cmd,
-      String actor,
-      String role,
-      String action,
-      String detail,
-      Instant now)
-      throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            """
-            INSERT INTO manual_audit (command_id, target_kind, target_id, actor_id, role, action,
-                   detail, at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)) {
-      ps.setLong(1, cmd.id());
-      ps.setString(2, cmd.targetKind().name());
-      ps.setLong(3, cmd.targetId());
-      ps.setString(4, actor);
-      ps.setString(5, role);
-      ps.setString(6, action);
-      ps.setString(7, Sql.truncate(detail, 500));
-      ps.setObject(8, ts(now));
-      ps.executeUpdate();
-    }
+  /** Where the audit rows of {@code cmd} belong. */
+  static ManualCommandWrites.Subject subject(OpsCommand cmd) {
+    return new ManualCommandWrites.Subject(cmd.id(), null, cmd.targetKind(), cmd.targetId());
   }
 
   static OpsCommand command(ResultSet rs) throws SQLException {
