@@ -1,7 +1,6 @@
 package dev.clearway.store;
 
 import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.ReviewState;
 import java.sql.ResultSet;
@@ -16,12 +15,7 @@ final class FlowRows {
   static PayFlow map(ResultSet rs) throws SQLException {
     return PayFlow.builder()
         .id(rs.getLong("id"))
-        .goal(
-            new GoalKey(
-                rs.getString("merchant_id"),
-                rs.getLong("user_id"),
-                rs.getString("scene"),
-                rs.getString("biz_key")))
+        .goal(GoalKeyColumns.read(rs))
         .attemptNo(rs.getInt("attempt_no"))
         .orderNumbers(rs.getString("trade_order_no"), rs.getString("refund_order_no"))
         .status(FlowStatus.valueOf(rs.getString("status")))

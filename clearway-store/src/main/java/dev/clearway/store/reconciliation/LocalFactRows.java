@@ -2,12 +2,12 @@ package dev.clearway.store.reconciliation;
 
 import dev.clearway.core.channel.domain.AttemptStatus;
 import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.reconciliation.domain.CompensationState;
 import dev.clearway.core.reconciliation.domain.LocalAttempt;
 import dev.clearway.core.reconciliation.domain.LocalFact;
 import dev.clearway.core.reconciliation.domain.LocalRefund;
 import dev.clearway.core.refund.domain.RefundStatus;
+import dev.clearway.store.GoalKeyColumns;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -99,11 +99,7 @@ final class LocalFactRows {
                 rs.getLong("a_version"));
     return new LocalFact(
         rs.getLong("f_id"),
-        new GoalKey(
-            rs.getString("merchant_id"),
-            rs.getLong("user_id"),
-            rs.getString("scene"),
-            rs.getString("biz_key")),
+        GoalKeyColumns.read(rs),
         rs.getString("trade_order_no"),
         rs.getString("f_refund_no"),
         FlowStatus.valueOf(rs.getString("f_status")),

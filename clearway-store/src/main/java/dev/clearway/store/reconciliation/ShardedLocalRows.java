@@ -6,6 +6,7 @@ import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.reconciliation.domain.LocalRefund;
 import dev.clearway.core.refund.domain.RefundStatus;
 import dev.clearway.store.FlowReads;
+import dev.clearway.store.GoalKeyColumns;
 import dev.clearway.store.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -265,11 +266,7 @@ final class ShardedLocalRows {
   static FlowPart flow(ResultSet rs) throws SQLException {
     return new FlowPart(
         rs.getLong("id"),
-        new GoalKey(
-            rs.getString("merchant_id"),
-            rs.getLong("user_id"),
-            rs.getString("scene"),
-            rs.getString("biz_key")),
+        GoalKeyColumns.read(rs),
         rs.getString("trade_order_no"),
         rs.getString("refund_order_no"),
         FlowStatus.valueOf(rs.getString("status")),
