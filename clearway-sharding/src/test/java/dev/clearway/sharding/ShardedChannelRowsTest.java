@@ -3,7 +3,6 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.port.ChannelRefundStore.ChannelRefund;
 import dev.clearway.core.channel.port.ChannelStores;
@@ -58,20 +57,8 @@ class ShardedChannelRowsTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(
-        List.of(
-            "attempt_compensation",
-            "channel_refund",
-            "payment_attempt_action",
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "payment_attempt",
-            "payment_order",
-            "outbox_event"));
-    stores
-        .accounts()
-        .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
+    db.truncateAll(ShardedTestDatabase.CHANNEL_TABLES, List.of("outbox_event"));
+    CardAccount.open(stores, "acct_1");
   }
 
   /** An attempt of an order whose trade number derives from a flow id of {@code shard}. */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptOrigin;
 import dev.clearway.core.channel.domain.AttemptStatus;
-import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.domain.PaymentOrder;
 import dev.clearway.core.channel.domain.ProviderEvidence;
@@ -55,17 +54,8 @@ class ShardedChannelStoresTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(
-        List.of(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "payment_attempt",
-            "payment_order",
-            "outbox_event"));
-    stores
-        .accounts()
-        .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
+    db.truncateAll(ShardedTestDatabase.CHANNEL_TABLES, List.of("outbox_event"));
+    CardAccount.open(stores, "acct_1");
   }
 
   /** The trade order number of a flow of {@code shard}, as the flow store derives it. */

@@ -38,10 +38,7 @@ class ShardedFlowArchiveTest {
 
   @BeforeEach
   void clean() {
-    List<String> tables = new ArrayList<>(List.of("refund_order_history", "refund_order"));
-    tables.addAll(ShardedTestDatabase.FLOW_TABLES);
-    tables.add("pay_flow_archive");
-    db.truncate(tables);
+    db.truncateAll(ShardedTestDatabase.REFUND_AND_FLOW_TABLES, List.of("pay_flow_archive"));
     // Rows of the first database that keep a flow, left by other tests under ids that repeat.
     db.physical(0, "TRUNCATE TABLE late_charge_check");
     db.physical(0, "DELETE FROM manual_command WHERE state = 'PROPOSED'");

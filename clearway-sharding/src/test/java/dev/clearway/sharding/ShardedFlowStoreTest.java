@@ -41,16 +41,13 @@ class ShardedFlowStoreTest {
 
   private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
   private static final Pattern PHYSICAL = Pattern.compile("\\b([a-z_]+)_(\\d)\\b");
-  private static final List<String> FLOW_TABLES =
-      List.of("pay_flow_history", "outbox_event", "pay_flow_state", "pay_flow_fact");
-
   private final ShardedTestDatabase db = ShardedTestDatabase.get();
   private final Database database = db.database();
   private final JdbcFlowStore store = new JdbcFlowStore(database.dataSource(), database.dialect());
 
   @BeforeEach
   void clean() {
-    db.truncate(FLOW_TABLES);
+    db.truncate(ShardedTestDatabase.FLOW_TABLES);
   }
 
   private static NewPayment payment(GoalKey goal) {

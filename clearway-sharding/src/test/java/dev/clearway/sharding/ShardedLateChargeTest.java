@@ -39,9 +39,6 @@ import org.junit.jupiter.api.Test;
 class ShardedLateChargeTest {
 
   private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
-  private static final List<String> FLOW_TABLES =
-      List.of("pay_flow_history", "outbox_event", "pay_flow_state", "pay_flow_fact");
-
   private final ShardedTestDatabase db = ShardedTestDatabase.get();
   private final Database database = db.database();
   private final JdbcFlowStore flows = new JdbcFlowStore(database.dataSource(), database.dialect());
@@ -50,7 +47,7 @@ class ShardedLateChargeTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(FLOW_TABLES);
+    db.truncate(ShardedTestDatabase.FLOW_TABLES);
     db.physical(0, "TRUNCATE TABLE late_charge_check");
     db.physical(0, "TRUNCATE TABLE callback_inbox");
   }

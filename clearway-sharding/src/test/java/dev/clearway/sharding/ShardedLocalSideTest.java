@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
-import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
@@ -31,7 +30,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -60,24 +58,8 @@ class ShardedLocalSideTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(
-        List.of(
-            "payment_attempt_history",
-            "provider_evidence",
-            "recovery_task",
-            "attempt_compensation",
-            "channel_refund",
-            "payment_attempt",
-            "payment_order",
-            "refund_order_history",
-            "refund_order",
-            "pay_flow_history",
-            "outbox_event",
-            "pay_flow_state",
-            "pay_flow_fact"));
-    channel
-        .accounts()
-        .upsertAccount(new ChannelAccount(1, "stripe", ACCOUNT, "psp:a", Set.of("card"), 1, true));
+    db.truncateAll(ShardedTestDatabase.CHANNEL_TABLES, ShardedTestDatabase.REFUND_AND_FLOW_TABLES);
+    CardAccount.open(channel, ACCOUNT);
   }
 
   /** A paid flow of {@code shard} whose charge is an attempt recorded SUCCEEDED at T0. */

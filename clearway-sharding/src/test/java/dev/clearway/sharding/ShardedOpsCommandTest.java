@@ -3,7 +3,6 @@ package dev.clearway.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
-import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.engine.CompensationWorker;
 import dev.clearway.core.channel.port.ChannelStores;
 import dev.clearway.core.channel.port.CompensationStore.Compensation;
@@ -25,9 +24,7 @@ import dev.clearway.store.refund.JdbcRefundStore;
 import dev.clearway.store.review.OpsCommand;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -63,24 +60,10 @@ class ShardedOpsCommandTest {
 
   @BeforeEach
   void clean() {
-    List<String> tables =
-        new ArrayList<>(
-            List.of(
-                "refund_order_history",
-                "refund_order",
-                "attempt_compensation",
-                "payment_attempt_history",
-                "provider_evidence",
-                "recovery_task",
-                "payment_attempt",
-                "payment_order"));
-    tables.addAll(ShardedTestDatabase.FLOW_TABLES);
-    db.truncate(tables);
+    db.truncateAll(ShardedTestDatabase.CHANNEL_TABLES, ShardedTestDatabase.REFUND_AND_FLOW_TABLES);
     db.physical(0, "DELETE FROM manual_audit");
     db.physical(0, "DELETE FROM manual_command");
-    stores
-        .accounts()
-        .upsertAccount(new ChannelAccount(1, "stripe", "acct_1", "psp:a", Set.of("card"), 1, true));
+    CardAccount.open(stores, "acct_1");
   }
 
   // ---- targets ---------------------------------------------------------------------------------

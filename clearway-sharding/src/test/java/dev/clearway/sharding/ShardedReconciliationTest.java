@@ -100,14 +100,7 @@ class ShardedReconciliationTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(
-        List.of(
-            "refund_order_history",
-            "refund_order",
-            "pay_flow_history",
-            "outbox_event",
-            "pay_flow_state",
-            "pay_flow_fact"));
+    db.truncate(ShardedTestDatabase.REFUND_AND_FLOW_TABLES);
     db.truncateSingle(SINGLE);
     use(db.database());
   }
@@ -271,14 +264,7 @@ class ShardedReconciliationTest {
     TestDatabase plain = TestDatabase.get();
     assertThat(plain.dialect().sharded()).isFalse();
     List<String> tables = new ArrayList<>(SINGLE);
-    tables.addAll(
-        List.of(
-            "refund_order_history",
-            "refund_order",
-            "pay_flow_history",
-            "outbox_event",
-            "pay_flow_state",
-            "pay_flow_fact"));
+    tables.addAll(ShardedTestDatabase.REFUND_AND_FLOW_TABLES);
     plain.truncate(tables.toArray(String[]::new));
     use(plain.database());
     Planted one = plant();

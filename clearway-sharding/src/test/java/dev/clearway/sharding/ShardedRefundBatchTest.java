@@ -51,9 +51,7 @@ class ShardedRefundBatchTest {
 
   @BeforeEach
   void clean() {
-    List<String> tables = new ArrayList<>(List.of("refund_order_history", "refund_order"));
-    tables.addAll(ShardedTestDatabase.FLOW_TABLES);
-    db.truncate(tables);
+    db.truncate(ShardedTestDatabase.REFUND_AND_FLOW_TABLES);
     db.physical(0, "DELETE FROM refund_batch_audit");
     db.physical(0, "DELETE FROM refund_batch_item");
     db.physical(0, "DELETE FROM refund_batch");

@@ -39,14 +39,7 @@ class ShardedRefundStoreTest {
 
   @BeforeEach
   void clean() {
-    db.truncate(
-        List.of(
-            "refund_order_history",
-            "refund_order",
-            "pay_flow_history",
-            "outbox_event",
-            "pay_flow_state",
-            "pay_flow_fact"));
+    db.truncate(ShardedTestDatabase.REFUND_AND_FLOW_TABLES);
   }
 
   private PayFlow paidFlowOn(int shard) {

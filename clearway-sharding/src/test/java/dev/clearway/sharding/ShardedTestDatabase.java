@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The shipped layout {@code deploy/sharding/clearway-mariadb.yaml} on the machine's MariaDB, over
@@ -82,6 +83,23 @@ final class ShardedTestDatabase {
           "pay_flow_state",
           "pay_flow_fact");
 
+  /** The refund orders with their history, then {@link #FLOW_TABLES}: children first. */
+  static final List<String> REFUND_AND_FLOW_TABLES =
+      Stream.concat(Stream.of("refund_order_history", "refund_order"), FLOW_TABLES.stream())
+          .toList();
+
+  /** The channel layer's payment tables, children first: attempts with their rows, orders. */
+  static final List<String> CHANNEL_TABLES =
+      List.of(
+          "attempt_compensation",
+          "channel_refund",
+          "payment_attempt_action",
+          "payment_attempt_history",
+          "provider_evidence",
+          "recovery_task",
+          "payment_attempt",
+          "payment_order");
+
   /**
    * Empties {@code tables} on every physical table of both databases (TRUNCATE: the guard triggers
    * refuse deletes) and restarts each AUTO_INCREMENT at its shard's first id.
@@ -107,6 +125,12 @@ final class ShardedTestDatabase {
         throw new IllegalStateException("truncate " + tables, e);
       }
     }
+  }
+
+  /** Empties the tables of every group in turn, as {@link #truncate(List)} does. */
+  @SafeVarargs
+  final void truncateAll(List<String>... groups) {
+    truncate(Stream.of(groups).flatMap(List::stream).toList());
   }
 
   /** Empties {@code tables}, single tables of the first database (TRUNCATE, children first). */
