@@ -4,19 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptOrigin;
-import dev.clearway.core.channel.domain.AttemptStatus;
-import dev.clearway.core.channel.domain.EvidenceSource;
 import dev.clearway.core.channel.domain.PaymentOrder;
-import dev.clearway.core.channel.domain.ProviderEvidence;
 import dev.clearway.core.channel.domain.RecoveryTask;
 import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
 import dev.clearway.core.channel.port.AttemptStore.NewAttempt;
 import dev.clearway.core.channel.port.AttemptStore.NewTask;
 import dev.clearway.core.channel.port.AttemptStore.RecordResult;
-import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.core.channel.port.ChannelStores;
-import dev.clearway.core.channel.spi.PspOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.store.Database;
 import dev.clearway.store.channel.JdbcChannelOps;
@@ -193,38 +187,10 @@ class ShardedChannelStoresTest {
       String trade = trade(shard, 400 + shard);
       stores.orders().openOrder(new PaymentOrder(trade, 500, "EUR", "card", false), T0);
       Attempt a = attempt(trade, 1).orElseThrow();
-      ProviderEvidence evidence =
-          new ProviderEvidence(
-              EvidenceSource.QUERY,
-              "RETRIEVE",
-              new PspOutcome(
-                  ResultCertainty.CONFIRMED_SUCCESS,
-                  "s",
-                  "pi_" + shard,
-                  null,
-                  false,
-                  false,
-                  "req_1",
-                  "a".repeat(64)),
-              "v1",
-              T0);
+      AttemptChange charged = ConfirmedCharges.succeeded(a, "pi_" + shard, T0);
       RecordResult[] result = new RecordResult[1];
       List<SqlLog.Routed> log =
-          SqlLog.capture(
-              () ->
-                  result[0] =
-                      stores
-                          .attempts()
-                          .record(
-                              new AttemptChange(
-                                  a,
-                                  AttemptStatus.SUCCEEDED,
-                                  evidence,
-                                  new TaskChange.Resolve(),
-                                  false,
-                                  null,
-                                  null),
-                              T0));
+          SqlLog.capture(() -> result[0] = stores.attempts().record(charged, T0));
       assertThat(result[0]).isEqualTo(RecordResult.RECORDED);
       assertThat(log).allSatisfy(r -> assertThat(r.actual()).as(r.logic()).hasSize(1));
       int ds = shard / 2;

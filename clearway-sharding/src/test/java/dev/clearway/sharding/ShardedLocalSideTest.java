@@ -4,14 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.channel.domain.Attempt;
 import dev.clearway.core.channel.domain.AttemptStatus;
-import dev.clearway.core.channel.domain.EvidenceSource;
-import dev.clearway.core.channel.domain.ProviderEvidence;
-import dev.clearway.core.channel.port.AttemptStore.AttemptChange;
 import dev.clearway.core.channel.port.AttemptStore.RecordResult;
-import dev.clearway.core.channel.port.AttemptStore.TaskChange;
 import dev.clearway.core.channel.port.ChannelStores;
-import dev.clearway.core.channel.spi.PspOutcome;
-import dev.clearway.core.channel.spi.ResultCertainty;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.reconciliation.domain.CompensationState;
@@ -66,34 +60,8 @@ class ShardedLocalSideTest {
   private Attempt chargedAttempt(PayFlow flow, int shard) {
     String trade = flow.tradeOrderNo();
     Attempt a = OpenAttempts.first(channel, trade, 1_250, T0);
-    ProviderEvidence evidence =
-        new ProviderEvidence(
-            EvidenceSource.QUERY,
-            "RETRIEVE",
-            new PspOutcome(
-                ResultCertainty.CONFIRMED_SUCCESS,
-                "s",
-                "pi_" + shard,
-                null,
-                false,
-                false,
-                "req_1",
-                "a".repeat(64)),
-            "v1",
-            T0);
     RecordResult recorded =
-        channel
-            .attempts()
-            .record(
-                new AttemptChange(
-                    a,
-                    AttemptStatus.SUCCEEDED,
-                    evidence,
-                    new TaskChange.Resolve(),
-                    false,
-                    null,
-                    null),
-                T0);
+        channel.attempts().record(ConfirmedCharges.succeeded(a, "pi_" + shard, T0), T0);
     assertThat(recorded).isEqualTo(RecordResult.RECORDED);
     return channel.attempts().attempt(a.id()).orElseThrow();
   }
