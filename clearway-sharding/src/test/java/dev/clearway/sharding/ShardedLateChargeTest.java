@@ -6,10 +6,6 @@ import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
-import dev.clearway.core.flow.port.FlowStore.Lease;
-import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import dev.clearway.core.latecharge.domain.SuspicionSource;
 import dev.clearway.core.latecharge.port.LateChargeStore.Suspected;
 import dev.clearway.core.latecharge.port.SweepStore.Cursor;
@@ -55,29 +51,8 @@ class ShardedLateChargeTest {
   /** A flow on {@code shard} moved through {@code path}, each step {@code step} apart. */
   private PayFlow flowOn(int shard, String bizKey, Instant at, FlowStatus... path) {
     GoalKey goal = ShardedGoals.on(shard, bizKey);
-    PayFlow f =
-        flows
-            .createAttempt(
-                new NewPayment(goal, 1_500L, "EUR", T0.plus(Duration.ofHours(1))),
-                new Lease("creator", at.plusSeconds(30)),
-                at)
-            .flow();
-    for (FlowStatus to : path) {
-      f =
-          flows
-              .transition(
-                  new TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      to.isTerminal() ? at : at.plusSeconds(30),
-                      to.isTerminal() ? null : "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      at,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
-    return f;
+    return FlowPaths.along(
+        flows, new NewPayment(goal, 1_500L, "EUR", T0.plus(Duration.ofHours(1))), at, path);
   }
 
   @Test

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
-import dev.clearway.core.flow.port.FlowStore.Lease;
-import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import dev.clearway.core.review.CommandKind;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
@@ -51,23 +47,7 @@ class ShardedManualCommandTest {
             1_999L,
             "EUR",
             T0.plus(Duration.ofHours(1)));
-    PayFlow f = store.createAttempt(payment, new Lease("creator", T0.plusSeconds(30)), T0).flow();
-    for (FlowStatus to : new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED}) {
-      f =
-          store
-              .transition(
-                  new TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      T0.plusSeconds(30),
-                      "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      T0,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
-    return f;
+    return FlowPaths.along(store, payment, T0, FlowStatus.PAYING, FlowStatus.PAYED);
   }
 
   private long propose(PayFlow f) {

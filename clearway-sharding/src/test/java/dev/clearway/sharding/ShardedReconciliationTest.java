@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
 import dev.clearway.core.flow.engine.EngineConfig;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
-import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import dev.clearway.core.reconciliation.decision.Tolerances;
 import dev.clearway.core.reconciliation.domain.AccountTerms;
 import dev.clearway.core.reconciliation.domain.SettlementStatus;
@@ -142,29 +139,9 @@ class ShardedReconciliationTest {
 
   /** A flow of {@code shard} moved along {@code path}, every write at T0. */
   private PayFlow flow(int shard, String bizKey, FlowStatus... path) {
-    PayFlow f =
-        flows
-            .createAttempt(
-                new NewPayment(ShardedGoals.on(shard, bizKey), AMOUNT, "EUR", T0.plusSeconds(60)),
-                new Lease("creator", T0.plusSeconds(30)),
-                T0)
-            .flow();
-    for (FlowStatus to : path) {
-      f =
-          flows
-              .transition(
-                  new TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      T0.plusSeconds(30),
-                      to.isTerminal() ? null : "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      T0,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
-    return f;
+    NewPayment payment =
+        new NewPayment(ShardedGoals.on(shard, bizKey), AMOUNT, "EUR", T0.plusSeconds(60));
+    return FlowPaths.along(flows, payment, T0, path);
   }
 
   private RefundOrder refundProcessing(PayFlow paid) {

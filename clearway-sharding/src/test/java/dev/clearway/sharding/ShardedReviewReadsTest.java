@@ -2,18 +2,11 @@ package dev.clearway.sharding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.flow.domain.FlowStatus;
-import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
-import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.FlowStore.HistoryNote;
-import dev.clearway.core.flow.port.FlowStore.Lease;
-import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.JdbcReviewQueries;
 import dev.clearway.store.review.HistoryEntry;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,27 +40,7 @@ class ShardedReviewReadsTest {
 
   /** A flow of {@code shard} moved to BIZ_SUCCESS: four history rows. */
   private PayFlow finishedFlowOn(int shard) {
-    NewPayment payment =
-        new NewPayment(
-            ShardedGoals.on(shard, "review-" + shard), 1_999L, "EUR", T0.plus(Duration.ofHours(1)));
-    PayFlow f = store.createAttempt(payment, new Lease("creator", T0.plusSeconds(30)), T0).flow();
-    for (FlowStatus to :
-        new FlowStatus[] {FlowStatus.PAYING, FlowStatus.PAYED, FlowStatus.BIZ_SUCCESS}) {
-      f =
-          store
-              .transition(
-                  new TransitionWrite(
-                      f,
-                      to,
-                      null,
-                      to.isTerminal() ? T0 : T0.plusSeconds(30),
-                      to.isTerminal() ? null : "mover",
-                      new HistoryNote(TriggerSource.MANUAL, null, "TEST", 0),
-                      T0,
-                      f.leaseOwner()))
-              .orElseThrow();
-    }
-    return f;
+    return SucceededFlows.create(store, ShardedGoals.on(shard, "review-" + shard), 1_999L, T0);
   }
 
   @Test
