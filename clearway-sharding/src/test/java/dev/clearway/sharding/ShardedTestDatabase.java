@@ -70,6 +70,19 @@ final class ShardedTestDatabase {
     return layout.physicalCount(index, sql);
   }
 
+  /** How many events of {@code eventType} about {@code aggregateId} the outbox of shard holds. */
+  long eventsOnShard(int shard, long aggregateId, String eventType) {
+    return physicalCount(
+        shard / 2,
+        "SELECT count(*) FROM outbox_event_"
+            + shard % 2
+            + " WHERE aggregate_id = "
+            + aggregateId
+            + " AND event_type = '"
+            + eventType
+            + "'");
+  }
+
   private String physicalUrl(int index) {
     return layout.physicalUrl(index);
   }
