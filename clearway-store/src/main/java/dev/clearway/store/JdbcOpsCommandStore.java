@@ -334,14 +334,9 @@ public final class JdbcOpsCommandStore {
         cmd = OpsCommandRows.command(rs);
       }
     }
-    if (!"PROPOSED".equals(cmd.state())) {
-      return new Result.Refused("command_not_open", "the command is " + cmd.state());
-    }
-    if (PersonNames.same(cmd.operatorId(), decider)) {
-      return new Result.Refused(
-          "same_person", "a command must be decided by another person than its proposer");
-    }
-    return new Result.Done(cmd);
+    return MakerChecker.refusal(cmd.state(), cmd.operatorId(), decider)
+        .<Result>map(r -> new Result.Refused(r.code(), r.message()))
+        .orElseGet(() -> new Result.Done(cmd));
   }
 
   /**

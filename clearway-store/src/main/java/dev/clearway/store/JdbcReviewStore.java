@@ -235,17 +235,9 @@ public final class JdbcReviewStore {
       return new Decidable(null, new Result.NotFound());
     }
     ManualCommand cmd = open.get();
-    if (!"PROPOSED".equals(cmd.state())) {
-      return new Decidable(
-          null, new Result.Refused("command_not_open", "the command is " + cmd.state()));
-    }
-    if (PersonNames.same(cmd.operatorId(), decider)) {
-      return new Decidable(
-          null,
-          new Result.Refused(
-              "same_person", "a command must be decided by another person than its proposer"));
-    }
-    return new Decidable(cmd, null);
+    return MakerChecker.refusal(cmd.state(), cmd.operatorId(), decider)
+        .map(r -> new Decidable(null, new Result.Refused(r.code(), r.message())))
+        .orElseGet(() -> new Decidable(cmd, null));
   }
 
   // ---- plumbing ------------------------------------------------------------------------------

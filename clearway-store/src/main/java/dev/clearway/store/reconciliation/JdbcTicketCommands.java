@@ -6,6 +6,7 @@ import dev.clearway.core.reconciliation.domain.DifferenceState;
 import dev.clearway.core.reconciliation.domain.TicketCommand;
 import dev.clearway.core.reconciliation.port.TicketCommands;
 import dev.clearway.core.review.PersonNames;
+import dev.clearway.store.MakerChecker;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlErrors;
 import dev.clearway.store.StoreException;
@@ -160,17 +161,9 @@ public final class JdbcTicketCommands implements TicketCommands {
       return new Decidable(null, new Result.NotFound());
     }
     TicketCommand cmd = open.get();
-    if (!"PROPOSED".equals(cmd.state())) {
-      return new Decidable(
-          null, new Result.Refused("command_not_open", "the command is " + cmd.state()));
-    }
-    if (PersonNames.same(cmd.operatorId(), decider)) {
-      return new Decidable(
-          null,
-          new Result.Refused(
-              "same_person", "a command must be decided by another person than its proposer"));
-    }
-    return new Decidable(cmd, null);
+    return MakerChecker.refusal(cmd.state(), cmd.operatorId(), decider)
+        .map(r -> new Decidable(null, new Result.Refused(r.code(), r.message())))
+        .orElseGet(() -> new Decidable(cmd, null));
   }
 
   private static Optional<TicketCommand> lockCommand(Connection c, long commandId)
