@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
@@ -43,22 +42,12 @@ public final class JdbcOpsQueries {
    * millions; the open states alone are cheap through the scan index (see the gauges).
    */
   public Map<String, Long> countByStatus() {
-    Map<String, Long> counts = new TreeMap<>();
-    sql.query(
-        "SELECT status, count(*) FROM pay_flow_state GROUP BY status",
-        ps -> {},
-        rs -> counts.put(rs.getString(1), rs.getLong(2)));
-    return counts;
+    return StatusCounts.read(sql, "SELECT status, count(*) FROM pay_flow_state GROUP BY status");
   }
 
   /** Refund orders by status. */
   public Map<String, Long> refundsByStatus() {
-    Map<String, Long> counts = new TreeMap<>();
-    sql.query(
-        "SELECT status, count(*) FROM refund_order GROUP BY status",
-        ps -> {},
-        rs -> counts.put(rs.getString(1), rs.getLong(2)));
-    return counts;
+    return StatusCounts.read(sql, "SELECT status, count(*) FROM refund_order GROUP BY status");
   }
 
   /** Refunds of every merchant whose retry budget is spent (through idx_refund_abnormal). */

@@ -1,6 +1,7 @@
 package dev.clearway.store.latecharge;
 
 import dev.clearway.store.Sql;
+import dev.clearway.store.StatusCounts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,26 +32,18 @@ public final class JdbcLateChargeOps {
 
   /** Open checks by status, through the scan index (its size follows the open checks). */
   public Map<String, Long> openByStatus() {
-    Map<String, Long> counts = new TreeMap<>();
-    sql.query(
+    return StatusCounts.read(
+        sql,
         """
         SELECT status, count(*) FROM late_charge_check
          WHERE status IN ('PENDING', 'CHARGE_CONFIRMED', 'MANUAL')
          GROUP BY status
-        """,
-        ps -> {},
-        rs -> counts.put(rs.getString(1), rs.getLong(2)));
-    return counts;
+        """);
   }
 
   /** Every check by status (a full count, for the console's few refreshes a minute). */
   public Map<String, Long> countByStatus() {
-    Map<String, Long> counts = new TreeMap<>();
-    sql.query(
-        "SELECT status, count(*) FROM late_charge_check GROUP BY status",
-        ps -> {},
-        rs -> counts.put(rs.getString(1), rs.getLong(2)));
-    return counts;
+    return StatusCounts.read(sql, "SELECT status, count(*) FROM late_charge_check GROUP BY status");
   }
 
   /**
