@@ -13,140 +13,97 @@ import javax.sql.DataSource;
  * Plants a flow row with raw SQL, bypassing every store, on either database: its facts in
  * pay_flow_fact and its state in pay_flow_state, in one transaction (the pay_flow view is for
  * reading on the MySQL family). Inserts are not guarded by the triggers, so any status may be
- * planted; the fact is live unless the status is PAY_FAIL or CLOSED, as the database keeps it.
- *
- * @param merchant the owning merchant
- * @param tradeOrderNo the trade order number (null: none yet); the refund number is derived from it
- * @param at creation, update and due time; the deadline is an hour later
+ * planted; the fact is live unless the status is PAY_FAIL or CLOSED, as the database keeps it. Each
+ * setting returns a changed copy: a row to plant is never changed under its holder.
  */
-public record FlowRowInsert(
-    String merchant,
-    long userId,
-    String scene,
-    String bizKey,
-    int attemptNo,
-    String tradeOrderNo,
-    String status,
-    long version,
-    long amount,
-    String currency,
-    Instant at,
-    Instant nextRetryTime,
-    String reviewState,
-    String reviewReason) {
+public final class FlowRowInsert {
+  private final String bizKey;
+  private final int attemptNo;
+  private final String status;
+
+  /** Creation, update and due time; the deadline is an hour later. */
+  private final Instant at;
+
+  private String merchant = "m1";
+  private long userId = 7;
+  private String scene = "shop";
+
+  /** The trade order number (null: none yet); the refund number is derived from it. */
+  private String tradeOrderNo;
+
+  private long version;
+  private long amount = 1000;
+  private String currency = "EUR";
+  private Instant nextRetryTime;
+  private String reviewState = "NONE";
+  private String reviewReason;
+
+  private FlowRowInsert(String bizKey, int attemptNo, String status, Instant at) {
+    this.bizKey = bizKey;
+    this.attemptNo = attemptNo;
+    this.status = status;
+    this.at = at;
+    this.nextRetryTime = at;
+  }
 
   /** A WAIT_PAY row of merchant m1, user 7, scene shop, 1000 EUR, due at {@code at}. */
   public static FlowRowInsert of(String bizKey, int attemptNo, String status, Instant at) {
-    return new FlowRowInsert(
-        "m1", 7, "shop", bizKey, attemptNo, null, status, 0, 1000, "EUR", at, at, "NONE", null);
+    return new FlowRowInsert(bizKey, attemptNo, status, at);
   }
 
   public FlowRowInsert owner(String merchant, long userId, String scene) {
-    return new FlowRowInsert(
-        merchant,
-        userId,
-        scene,
-        bizKey,
-        attemptNo,
-        tradeOrderNo,
-        status,
-        version,
-        amount,
-        currency,
-        at,
-        nextRetryTime,
-        reviewState,
-        reviewReason);
+    FlowRowInsert row = copy();
+    row.merchant = merchant;
+    row.userId = userId;
+    row.scene = scene;
+    return row;
   }
 
   public FlowRowInsert trade(String tradeOrderNo) {
-    return new FlowRowInsert(
-        merchant,
-        userId,
-        scene,
-        bizKey,
-        attemptNo,
-        tradeOrderNo,
-        status,
-        version,
-        amount,
-        currency,
-        at,
-        nextRetryTime,
-        reviewState,
-        reviewReason);
+    FlowRowInsert row = copy();
+    row.tradeOrderNo = tradeOrderNo;
+    return row;
   }
 
   public FlowRowInsert money(long amount, String currency) {
-    return new FlowRowInsert(
-        merchant,
-        userId,
-        scene,
-        bizKey,
-        attemptNo,
-        tradeOrderNo,
-        status,
-        version,
-        amount,
-        currency,
-        at,
-        nextRetryTime,
-        reviewState,
-        reviewReason);
+    FlowRowInsert row = copy();
+    row.amount = amount;
+    row.currency = currency;
+    return row;
   }
 
   public FlowRowInsert version(long version) {
-    return new FlowRowInsert(
-        merchant,
-        userId,
-        scene,
-        bizKey,
-        attemptNo,
-        tradeOrderNo,
-        status,
-        version,
-        amount,
-        currency,
-        at,
-        nextRetryTime,
-        reviewState,
-        reviewReason);
+    FlowRowInsert row = copy();
+    row.version = version;
+    return row;
   }
 
   public FlowRowInsert due(Instant nextRetryTime) {
-    return new FlowRowInsert(
-        merchant,
-        userId,
-        scene,
-        bizKey,
-        attemptNo,
-        tradeOrderNo,
-        status,
-        version,
-        amount,
-        currency,
-        at,
-        nextRetryTime,
-        reviewState,
-        reviewReason);
+    FlowRowInsert row = copy();
+    row.nextRetryTime = nextRetryTime;
+    return row;
   }
 
   public FlowRowInsert review(String reviewState, String reviewReason) {
-    return new FlowRowInsert(
-        merchant,
-        userId,
-        scene,
-        bizKey,
-        attemptNo,
-        tradeOrderNo,
-        status,
-        version,
-        amount,
-        currency,
-        at,
-        nextRetryTime,
-        reviewState,
-        reviewReason);
+    FlowRowInsert row = copy();
+    row.reviewState = reviewState;
+    row.reviewReason = reviewReason;
+    return row;
+  }
+
+  private FlowRowInsert copy() {
+    FlowRowInsert row = new FlowRowInsert(bizKey, attemptNo, status, at);
+    row.merchant = merchant;
+    row.userId = userId;
+    row.scene = scene;
+    row.tradeOrderNo = tradeOrderNo;
+    row.version = version;
+    row.amount = amount;
+    row.currency = currency;
+    row.nextRetryTime = nextRetryTime;
+    row.reviewState = reviewState;
+    row.reviewReason = reviewReason;
+    return row;
   }
 
   /** Writes the row; its id. */
