@@ -18,6 +18,7 @@ import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
 import dev.clearway.core.modelcheck.memory.Fencing;
 import dev.clearway.core.modelcheck.memory.InMemoryFlowStore;
 import dev.clearway.core.review.CommandKind;
+import dev.clearway.store.testing.Outcomes;
 import dev.clearway.store.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -53,28 +54,16 @@ class InMemoryFlowStoreConformanceTest {
 
   /** Runs {@code op} on both stores; the answers (or exception types) and all rows must agree. */
   private <T> T both(String what, Function<FlowStore, T> op) {
-    Object fromJdbc = outcome(jdbc, op);
-    Object fromMemory = outcome(memory, op);
+    Object fromJdbc = Outcomes.of(jdbc, op);
+    Object fromMemory = Outcomes.of(memory, op);
     assertThat(fromMemory).as(what).isEqualTo(fromJdbc);
     sameRows(what);
-    @SuppressWarnings("unchecked")
-    T result = fromJdbc instanceof Thrown ? null : (T) fromJdbc;
-    return result;
+    return Outcomes.answer(fromJdbc);
   }
 
   private void sameRows(String what) {
     for (long id = 1; id <= 3; id++) {
       assertThat(memory.find(id)).as(what + ": row " + id).isEqualTo(jdbc.find(id));
-    }
-  }
-
-  private record Thrown(Class<?> type) {}
-
-  private static <T> Object outcome(FlowStore store, Function<FlowStore, T> op) {
-    try {
-      return op.apply(store);
-    } catch (RuntimeException e) {
-      return new Thrown(e.getClass());
     }
   }
 

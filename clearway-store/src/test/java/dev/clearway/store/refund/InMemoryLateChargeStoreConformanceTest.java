@@ -15,6 +15,7 @@ import dev.clearway.core.modelcheck.memory.Fencing;
 import dev.clearway.core.modelcheck.memory.InMemoryLateChargeStore;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.latecharge.JdbcLateChargeStore;
+import dev.clearway.store.testing.Outcomes;
 import dev.clearway.store.testing.TestDatabase;
 import java.time.Instant;
 import java.util.function.Function;
@@ -43,25 +44,13 @@ class InMemoryLateChargeStoreConformanceTest {
   }
 
   private <T> T both(String what, Function<LateChargeStore, T> op) {
-    Object fromJdbc = outcome(jdbc, op);
-    Object fromMemory = outcome(memory, op);
+    Object fromJdbc = Outcomes.of(jdbc, op);
+    Object fromMemory = Outcomes.of(memory, op);
     assertThat(fromMemory).as(what).isEqualTo(fromJdbc);
     for (long id = 1; id <= 2; id++) {
       assertThat(memory.find(id)).as(what + ": check " + id).isEqualTo(jdbc.find(id));
     }
-    @SuppressWarnings("unchecked")
-    T result = fromJdbc instanceof Thrown ? null : (T) fromJdbc;
-    return result;
-  }
-
-  private record Thrown(Class<?> type) {}
-
-  private static <T> Object outcome(LateChargeStore store, Function<LateChargeStore, T> op) {
-    try {
-      return op.apply(store);
-    } catch (RuntimeException e) {
-      return new Thrown(e.getClass());
-    }
+    return Outcomes.answer(fromJdbc);
   }
 
   private static Instant at(int seconds) {

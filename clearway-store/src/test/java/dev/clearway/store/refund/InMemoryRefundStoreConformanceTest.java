@@ -19,6 +19,7 @@ import dev.clearway.core.refund.port.RefundStore.CreateOutcome;
 import dev.clearway.core.refund.port.RefundStore.RescheduleWrite;
 import dev.clearway.core.refund.port.RefundStore.TransitionWrite;
 import dev.clearway.store.JdbcFlowStore;
+import dev.clearway.store.testing.Outcomes;
 import java.time.Instant;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,25 +46,13 @@ class InMemoryRefundStoreConformanceTest {
   }
 
   private <T> T both(String what, Function<RefundStore, T> op) {
-    Object fromJdbc = outcome(jdbc, op);
-    Object fromMemory = outcome(memory, op);
+    Object fromJdbc = Outcomes.of(jdbc, op);
+    Object fromMemory = Outcomes.of(memory, op);
     assertThat(fromMemory).as(what).isEqualTo(fromJdbc);
     for (long id = 1; id <= 3; id++) {
       assertThat(memory.find(id)).as(what + ": refund " + id).isEqualTo(jdbc.find(id));
     }
-    @SuppressWarnings("unchecked")
-    T result = fromJdbc instanceof Thrown ? null : (T) fromJdbc;
-    return result;
-  }
-
-  private record Thrown(Class<?> type) {}
-
-  private static <T> Object outcome(RefundStore store, Function<RefundStore, T> op) {
-    try {
-      return op.apply(store);
-    } catch (RuntimeException e) {
-      return new Thrown(e.getClass());
-    }
+    return Outcomes.answer(fromJdbc);
   }
 
   private static Instant at(int seconds) {
