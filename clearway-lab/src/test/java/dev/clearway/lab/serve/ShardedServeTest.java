@@ -119,6 +119,8 @@ class ShardedServeTest {
       assertNotFound(get(running, SHOP_A, "/v1/refunds/" + past), "refund_not_found");
       assertNotFound(ops(running, "/ops/review/flows/" + past), "flow_not_found");
       assertNotFound(ops(running, "/ops/console/channels/orders/" + pastTrade), "order_not_found");
+      // A number of another form (no flow id in it) names no shard either: no such order.
+      assertNotFound(ops(running, "/ops/console/channels/orders/legacy_42"), "order_not_found");
       assertNotFound(
           post(
               running,
