@@ -26,7 +26,14 @@ import org.apache.shardingsphere.sharding.api.sharding.complex.ComplexKeysShardi
  *   <li>an idempotency key: {@code merchant_id} and {@code idem_key}.
  * </ol>
  *
- * A statement that gives none of them (a claim, a scan, a count) goes to every shard. Properties:
+ * A statement that gives none of them (a claim, a scan, a count) goes to every shard. A value that
+ * names a shard past the layout (an id or an order number from outside, a statement line, a path
+ * parameter, a callback, shaped like ours but with shard bits no table carries) names no row: no
+ * physical table hands out an id with those bits, so the statement goes to the first shard and
+ * finds nothing there; a lookup answers "no such row" and an update changes no row. Rows are only
+ * ever inserted with ids drawn by a shard's AUTO_INCREMENT or inherited from a row read on its
+ * shard, never with a key taken from outside. A number of another form (no flow id in it) is
+ * refused: callers that take foreign numbers check them first ({@code ShardedNumbers}). Properties:
  * {@code level} ({@code database} or {@code table}), {@code databases}, {@code
  * tables-per-database}. Target names end in {@code _<n>} ({@code ds_1}, {@code payment_order_0}).
  */
@@ -114,7 +121,7 @@ public final class ClearwayShardingAlgorithm
     for (String column : ID_COLUMNS) {
       if (columns.containsKey(column)) {
         Set<Integer> found = new LinkedHashSet<>();
-        columns.get(column).forEach(v -> found.add(checked(ShardKeys.ofId(asLong(v)), v)));
+        columns.get(column).forEach(v -> found.add(checked(ShardKeys.ofId(asLong(v)))));
         return Optional.of(found);
       }
     }
@@ -127,7 +134,7 @@ public final class ClearwayShardingAlgorithm
             throw new IllegalArgumentException(
                 "order number carries no shard: " + column + " = " + v);
           }
-          found.add(checked(shard.getAsInt(), v));
+          found.add(checked(shard.getAsInt()));
         }
         return Optional.of(found);
       }
@@ -154,12 +161,9 @@ public final class ClearwayShardingAlgorithm
     return Optional.empty();
   }
 
-  private int checked(int shard, Object value) {
-    if (shard >= shards) {
-      throw new IllegalArgumentException(
-          "value " + value + " names shard " + shard + " of " + shards);
-    }
-    return shard;
+  /** {@code shard}, or the first shard when it lies past the layout (no row carries it). */
+  private int checked(int shard) {
+    return shard < shards ? shard : 0;
   }
 
   private static long asLong(Object v) {

@@ -86,11 +86,29 @@ class ClearwayShardingAlgorithmTest {
   }
 
   @Test
-  void aNumberWithoutShardOrAnIdBeyondTheShardsIsRefused() {
+  void aNumberWithoutShardIsRefused() {
     assertThatThrownBy(() -> route("table", TABLES, Map.of("trade_order_no", List.of("legacy-42"))))
         .hasMessageContaining("carries no shard");
-    assertThatThrownBy(() -> route("table", TABLES, Map.of("id", List.of(9L << 48))))
-        .hasMessageContaining("shard 9 of 4");
+  }
+
+  @Test
+  void anIdOrANumberPastTheLayoutGoesToTheFirstShardWhereNoRowCarriesIt() {
+    long past = (37L << 48) | 5;
+    String trade = OrderNumbers.derive(1, past).tradeOrderNo();
+    List<Map<String, Collection<Comparable<?>>>> values =
+        List.of(
+            Map.of("id", List.of(9L << 48)),
+            Map.of("flow_id", List.of(past)),
+            Map.of("trade_order_no", List.of(trade)),
+            Map.of("refund_no", List.of("r_" + trade)),
+            Map.of("refund_no", List.of(RefundNumbers.of(trade, 1))));
+    for (Map<String, Collection<Comparable<?>>> v : values) {
+      assertThat(route("database", DATABASES, v)).as("%s", v).containsExactly("ds_0");
+      assertThat(route("table", TABLES, v)).as("%s", v).containsExactly("payment_order_0");
+    }
+    long onThree = (3L << 48) | 5;
+    assertThat(route("database", DATABASES, Map.of("id", List.of(onThree, past))))
+        .containsExactly("ds_1", "ds_0");
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.core.flow.domain.FlowStatus;
 import dev.clearway.core.flow.domain.NewPayment;
+import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.engine.EngineConfig;
 import dev.clearway.core.flow.port.FlowStore.Lease;
@@ -70,6 +71,11 @@ class ShardedReconciliationTest {
   private static final long AMOUNT = 1_250;
   private static final AccountTerms TERMS =
       new AccountTerms(WALLET, Duration.ofHours(6), 0, 0, "EUR");
+
+  /** A trade order number of ours in form, its flow id carrying shard 37 of a 4-shard layout. */
+  private static final String PAST_THE_LAYOUT =
+      OrderNumbers.derive(1, (37L << 48) | 3).tradeOrderNo();
+
   private static final List<String> SINGLE =
       List.of(
           "payment_settlement_history",
@@ -186,7 +192,8 @@ class ShardedReconciliationTest {
   /**
    * Payments on every shard and the wallet's statement of their day, imported: settled ones, a late
    * charge, an amount that differs, a granted and a paid flow the statement never shows, a refund
-   * the PSP settled that is still processing here, and a line no payment knows.
+   * the PSP settled that is still processing here, a line no payment knows and a line whose number
+   * is shaped like ours but names a shard past the layout.
    */
   private Planted plant() {
     List<PayFlow> settled = new ArrayList<>();
@@ -207,7 +214,8 @@ class ShardedReconciliationTest {
         .append(line("charge", offAmount.tradeOrderNo(), offAmount.tradeOrderNo(), AMOUNT + 100))
         .append(line("charge", refunded.tradeOrderNo(), refunded.tradeOrderNo(), AMOUNT))
         .append(line("refund", pending.refundNo(), refunded.tradeOrderNo(), 400))
-        .append(line("charge", "T-other-env", "T-other-env", 990));
+        .append(line("charge", "T-other-env", "T-other-env", 990))
+        .append(line("charge", PAST_THE_LAYOUT, PAST_THE_LAYOUT, 990));
     StatementFileRecord file =
         new StatementImporter(
                 ports.statements(), Map.of(StatementFormat.WALLET_CSV, new WalletCsvParser()))
@@ -247,7 +255,7 @@ class ShardedReconciliationTest {
     Planted one = plant();
     new ReconciliationJob(ports, config, later).run(WALLET, DAY);
 
-    assertThat(found).hasSize(6).containsExactlyInAnyOrderElementsOf(differencesByRole(one));
+    assertThat(found).hasSize(7).containsExactlyInAnyOrderElementsOf(differencesByRole(one));
   }
 
   @Test
@@ -278,7 +286,7 @@ class ShardedReconciliationTest {
     }
 
     assertThat(run.outcome()).isEqualTo(ReconciliationJob.Outcome.DONE);
-    assertThat(run.counts().lines()).isEqualTo(9);
+    assertThat(run.counts().lines()).isEqualTo(10);
     assertThat(rows("SELECT concat(kind, ' ', trade_order_no) FROM recon_difference"))
         .containsExactlyInAnyOrder(
             "LATE_CHARGE " + late.tradeOrderNo(),
@@ -286,7 +294,8 @@ class ShardedReconciliationTest {
             "BIZ_SUCCESS_WITHOUT_CHARGE " + unseen.tradeOrderNo(),
             "MISSING_FROM_STATEMENT " + unseenPayed.tradeOrderNo(),
             "REFUND_SETTLED_LOCAL_PENDING " + refunded.tradeOrderNo(),
-            "UNKNOWN_STATEMENT_LINE T-other-env");
+            "UNKNOWN_STATEMENT_LINE T-other-env",
+            "UNKNOWN_STATEMENT_LINE " + PAST_THE_LAYOUT);
     for (PayFlow f : settled) {
       assertThat(ports.settlements().status(f.tradeOrderNo())).contains(SettlementStatus.SETTLED);
     }

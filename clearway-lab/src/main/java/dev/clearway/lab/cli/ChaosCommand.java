@@ -2,6 +2,7 @@ package dev.clearway.lab.cli;
 
 import dev.clearway.lab.channel.ChannelChaos;
 import dev.clearway.lab.channel.ChannelChaosReport;
+import dev.clearway.lab.chaos.ChaosDatabase;
 import dev.clearway.lab.chaos.ChaosOptions;
 import dev.clearway.lab.chaos.ChaosRun;
 import dev.clearway.lab.migration.MigrationChaos;
@@ -157,7 +158,9 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(
         names = "--jdbc-url",
         paramLabel = "URL",
-        description = "an empty PostgreSQL, MariaDB or MySQL")
+        description =
+            "an empty PostgreSQL, MariaDB or MySQL, or a sharded layout"
+                + " (jdbc:shardingsphere:absolutepath:<yaml>)")
     String jdbcUrl;
 
     Reconcile(PrintStream out, PrintStream err) {
@@ -170,7 +173,7 @@ public final class ChaosCommand implements Callable<Integer> {
       if (payments < 1 || payments > 100_000) {
         throw new IllegalArgumentException("--payments must be within 1 and 100000");
       }
-      try (Database db = jdbcUrl == null ? Database.embedded(40) : Database.connect(jdbcUrl, 40)) {
+      try (Database db = ChaosDatabase.open(jdbcUrl, 40)) {
         ReconChaosReport report = new ReconChaos(db, payments, seed, outDir, err).run();
         report.findings().forEach(err::println);
         out.println(report.toJson());

@@ -61,7 +61,7 @@ public final class ReconChaos {
     try (ReconRig rig = new ReconRig(db.dataSource(), db.dialect(), db.flowStore(), seed, clock)) {
       ReconPayments driver = new ReconPayments(rig, new ReconPlan(seed, RATE), seed, clock, err);
       List<ReconPayments.Paid> paid = driver.pay(payments);
-      ReconWaits waits = new ReconWaits(db.dataSource());
+      ReconWaits waits = new ReconWaits(db.dataSource(), db.dialect());
       await(waits::openPayments, "the payments", Duration.ofSeconds(120));
       driver.afterSettlement(paid);
       await(waits::openRefunds, "the refunds", Duration.ofSeconds(60));
@@ -113,7 +113,7 @@ public final class ReconChaos {
     int corrupted =
         rig.card().injections().corruptionsServed() + rig.wallet().injections().corruptionsServed();
     List<Violation> violations =
-        new ReconViolations(db.dataSource())
+        new ReconViolations(db.dataSource(), db.dialect())
             .check(
                 ledger,
                 pspRefunds(rig),

@@ -4,6 +4,7 @@ import dev.clearway.lab.channel.ChannelInvariants;
 import dev.clearway.lab.channel.ChannelInvariants.Violation;
 import dev.clearway.sim.psp.PspCharge;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialect;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,10 +32,12 @@ final class ReconViolations {
 
   private final DataSource dataSource;
   private final Sql sql;
+  private final String flowRows;
 
-  ReconViolations(DataSource dataSource) {
+  ReconViolations(DataSource dataSource, SqlDialect dialect) {
     this.dataSource = dataSource;
     this.sql = new Sql(dataSource);
+    this.flowRows = ReconWaits.flowRows(dialect);
   }
 
   List<Violation> check(
@@ -88,7 +91,9 @@ final class ReconViolations {
 
   private List<String> openFlows() {
     return sql.query(
-        "SELECT trade_order_no FROM pay_flow WHERE status IN"
+        "SELECT trade_order_no FROM "
+            + flowRows
+            + " WHERE status IN"
             + " ('WAIT_PAY', 'PAYING', 'PAYED', 'REFUNDING') AND review_state = 'NONE'",
         ps -> {},
         rs -> rs.getString(1));

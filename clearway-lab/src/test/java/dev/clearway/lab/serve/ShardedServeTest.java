@@ -12,6 +12,7 @@ import dev.clearway.core.statement.StatementFormat;
 import dev.clearway.core.statement.StatementImporter;
 import dev.clearway.lab.chaos.ChaosDatabase;
 import dev.clearway.service.metrics.FlowStateGauges;
+import dev.clearway.service.reconciliation.ReconSteps;
 import dev.clearway.sharding.ShardKeys;
 import dev.clearway.sharding.ShardedTestLayout;
 import dev.clearway.store.Database;
@@ -96,6 +97,41 @@ class ShardedServeTest {
       assertThat(foreign.statusCode()).isEqualTo(404);
       assertThat(foreign.body()).contains("flow_not_found");
 
+      // An id or a number shaped like ours but naming a shard past the layout (bits 37 of four
+      // shards) is no such row: 404 with the usual code, and nothing is written.
+      long past = (37L << ShardKeys.SHIFT) | (flows.get(0) & ((1L << ShardKeys.SHIFT) - 1));
+      String pastTrade = OrderNumbers.derive(7, past).tradeOrderNo();
+      long flowRows = flowRows(layout);
+      assertNotFound(get(running, SHOP_A, "/v1/payment-flows/" + past), "flow_not_found");
+      assertNotFound(
+          post(running, SHOP_A, "/v1/payment-flows/" + past + "/cancel", "", null),
+          "flow_not_found");
+      assertNotFound(
+          post(
+              running,
+              SHOP_A,
+              "/v1/payment-flows/" + past + "/refunds",
+              "{\"amount\":100,\"reason\":\"past the layout\"}",
+              "refund-past"),
+          "flow_not_found");
+      assertNotFound(
+          get(running, SHOP_A, "/v1/payment-flows/" + past + "/refunds"), "flow_not_found");
+      assertNotFound(get(running, SHOP_A, "/v1/refunds/" + past), "refund_not_found");
+      assertNotFound(ops(running, "/ops/review/flows/" + past), "flow_not_found");
+      assertNotFound(ops(running, "/ops/console/channels/orders/" + pastTrade), "order_not_found");
+      // A number of another form (no flow id in it) names no shard either: no such order.
+      assertNotFound(ops(running, "/ops/console/channels/orders/legacy_42"), "order_not_found");
+      assertNotFound(
+          post(
+              running,
+              OPERATOR,
+              "/ops/review/flows/" + past + "/commands",
+              "{\"kind\":\"FORCE_REFUND\",\"ticket\":\"T-2\",\"reason\":\"dispute\","
+                  + "\"evidence\":\"mail 43\"}",
+              null),
+          "not_found");
+      assertThat(flowRows(layout)).as("rows after the lookups past the layout").isEqualTo(flowRows);
+
       // A refund goes through on the payment's shard.
       HttpResponse<String> refund =
           post(
@@ -150,16 +186,45 @@ class ShardedServeTest {
       assertThat(proposal.statusCode()).as(proposal.body()).isEqualTo(409);
       assertThat(proposal.body()).contains("command_not_applicable");
 
-      // Reconciliation runs on the sharded layout: the wallet's statement of the day (on the
-      // first database) names the first payment; the run reads the payments of every shard. The
-      // wallet's terms are in CNY (the default) and the payments in EUR: each payment of the day,
-      // on whichever shard, is a difference.
+      // Reconciliation runs on the sharded layout. A run asked for over HTTP first downloads the
+      // wallet's own statement of the day and imports it (the file in force from then on), then
+      // reads the payments of every shard. The wallet's terms are in CNY (the default) and the
+      // payments in EUR: each payment of the day, on whichever shard, is a difference.
       LocalDate today = LocalDate.now(ZoneOffset.UTC);
+      HttpResponse<String> recon =
+          post(
+              running,
+              OPERATOR,
+              "/ops/reconciliation/runs",
+              "{\"account\":\"wallet\",\"date\":\"" + today + "\"}",
+              null);
+      assertThat(recon.statusCode()).as(recon.body()).isEqualTo(200);
+      JsonNode outcome = JSON.readTree(recon.body());
+      System.out.println("sharded serve reconciliation run: " + recon.body());
+      assertThat(outcome.path("statement").path("status").stringValue())
+          .as(recon.body())
+          .isEqualTo("IMPORTED");
+      JsonNode run = outcome.get("run");
+      assertThat(run.get("status").stringValue()).as(recon.body()).isEqualTo("DONE");
+      assertThat(run.get("counts").get("newDifferences").longValue()).isPositive();
+      List<String> found = differences(running);
+      List<Integer> users = List.of(7, 14, 21, 28);
+      for (int i = 0; i < flows.size(); i++) {
+        String number = OrderNumbers.derive(users.get(i), flows.get(i)).tradeOrderNo();
+        assertThat(found)
+            .as("the payment of shard %d", ShardKeys.ofId(flows.get(i)))
+            .anyMatch(d -> d.endsWith(" " + number));
+      }
+
+      // A corrected file imported by hand supersedes the downloaded one; reconciled (without a
+      // download, which would put the wallet's file back in force), its foreign line and its line
+      // whose number names a shard past the layout match nothing local.
       String trade = OrderNumbers.derive(7, flows.get(0)).tradeOrderNo();
       String file =
           "kind,order_no,trade_order_no,amount,currency,at\n"
               + ("charge," + trade + "," + trade + ",1500,EUR," + Instant.now() + "\n")
-              + ("charge,T-foreign-1,T-foreign-1,990,EUR," + Instant.now() + "\n");
+              + ("charge,T-foreign-1,T-foreign-1,990,EUR," + Instant.now() + "\n")
+              + ("charge," + pastTrade + "," + pastTrade + ",990,EUR," + Instant.now() + "\n");
       StatementFileRecord imported =
           running
               .context()
@@ -170,31 +235,17 @@ class ShardedServeTest {
                   Statement.unhashed(
                       StatementFormat.WALLET_CSV, file.getBytes(StandardCharsets.UTF_8)));
       assertThat(imported.status()).isEqualTo(StatementFileRecord.Status.IMPORTED);
-      HttpResponse<String> recon =
-          post(
-              running,
-              OPERATOR,
-              "/ops/reconciliation/runs",
-              "{\"account\":\"wallet\",\"date\":\"" + today + "\"}",
-              null);
-      assertThat(recon.statusCode()).as(recon.body()).isEqualTo(200);
-      JsonNode run = JSON.readTree(recon.body()).get("run");
-      assertThat(run.get("status").stringValue()).as(recon.body()).isEqualTo("DONE");
-      assertThat(run.get("counts").get("newDifferences").longValue()).isPositive();
-      HttpResponse<String> differences =
-          ops(running, "/ops/reconciliation/differences?account=wallet");
-      assertThat(differences.statusCode()).as(differences.body()).isEqualTo(200);
-      List<String> found = new ArrayList<>();
-      for (JsonNode d : JSON.readTree(differences.body()).get("items")) {
-        found.add(d.get("kind").stringValue() + " " + d.get("tradeOrderNo").stringValue());
-      }
-      List<Integer> users = List.of(7, 14, 21, 28);
-      for (int i = 0; i < flows.size(); i++) {
-        String number = OrderNumbers.derive(users.get(i), flows.get(i)).tradeOrderNo();
-        assertThat(found)
-            .as("the payment of shard %d", ShardKeys.ofId(flows.get(i)))
-            .anyMatch(d -> d.endsWith(" " + number));
-      }
+      long rowsBefore = flowRows(layout);
+      assertThat(
+              running
+                  .context()
+                  .getBean(ReconSteps.Reconcile.class)
+                  .reconcile("wallet", today)
+                  .map(r -> r.status().name()))
+          .contains("DONE");
+      assertThat(differences(running))
+          .contains("UNKNOWN_STATEMENT_LINE T-foreign-1", "UNKNOWN_STATEMENT_LINE " + pastTrade);
+      assertThat(flowRows(layout)).isEqualTo(rowsBefore);
 
       // The wallet's callbacks were taken in (the inbox lives on the first database).
       assertThat(layout.physicalCount(0, "SELECT count(*) FROM callback_inbox")).isPositive();
@@ -239,6 +290,36 @@ class ShardedServeTest {
       }
     }
     assertThat(shards).hasSizeGreaterThan(1);
+  }
+
+  /** The wallet's differences, newest first, each as its class and trade order number. */
+  private List<String> differences(Serve.Running running) throws Exception {
+    HttpResponse<String> page =
+        ops(running, "/ops/reconciliation/differences?account=wallet&limit=100");
+    assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+    List<String> found = new ArrayList<>();
+    for (JsonNode d : JSON.readTree(page.body()).get("items")) {
+      found.add(d.get("kind").stringValue() + " " + d.get("tradeOrderNo").stringValue());
+    }
+    return found;
+  }
+
+  private static void assertNotFound(HttpResponse<String> response, String code) {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(404);
+    assertThat(response.body()).contains("\"" + code + "\"");
+  }
+
+  /** The rows of the flows' and refunds' physical tables on both databases. */
+  private static long flowRows(ShardedTestLayout layout) {
+    long rows = 0;
+    for (int d = 0; d < 2; d++) {
+      for (String table : List.of("pay_flow_fact", "pay_flow_state", "refund_order")) {
+        for (int t = 0; t < 2; t++) {
+          rows += layout.physicalCount(d, "SELECT count(*) FROM " + table + "_" + t);
+        }
+      }
+    }
+    return rows;
   }
 
   private static Serve.Options options(String jdbcUrl) {

@@ -3,7 +3,9 @@ package dev.clearway.store.channel;
 import static dev.clearway.store.channel.JdbcChannelOps.instant;
 import static dev.clearway.store.channel.JdbcChannelQueues.requirePositive;
 
+import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.store.Sql;
+import dev.clearway.store.SqlDialects;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -23,9 +25,11 @@ import javax.sql.DataSource;
  * attempt id, so a sharding driver routes it to the order's shard.
  */
 public final class JdbcOrderTimeline {
+  private final DataSource dataSource;
   private final Sql sql;
 
   public JdbcOrderTimeline(DataSource dataSource) {
+    this.dataSource = dataSource;
     this.sql = new Sql(dataSource);
   }
 
@@ -103,6 +107,9 @@ public final class JdbcOrderTimeline {
       String tradeOrderNo, int beforeSeq, int attemptLimit, int evidenceLimit) {
     requirePositive(attemptLimit);
     requirePositive(evidenceLimit);
+    if (namesNoShard(tradeOrderNo)) {
+      return Optional.empty();
+    }
     Optional<OrderTimeline> order = orderRow(tradeOrderNo);
     if (order.isEmpty()) {
       return order;
@@ -125,6 +132,15 @@ public final class JdbcOrderTimeline {
             o.closedReason(),
             o.createdAt(),
             List.copyOf(attempts)));
+  }
+
+  /**
+   * Whether the number, not derived from a flow id, names no shard of a sharded database: no
+   * payment order there can have it, and the sharding driver refuses a statement naming it.
+   */
+  private boolean namesNoShard(String tradeOrderNo) {
+    return OrderNumbers.flowIdOf(tradeOrderNo).isEmpty()
+        && SqlDialects.forDataSource(dataSource).sharded();
   }
 
   private Optional<OrderTimeline> orderRow(String tradeOrderNo) {
