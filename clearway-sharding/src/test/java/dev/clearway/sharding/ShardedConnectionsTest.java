@@ -57,6 +57,35 @@ class ShardedConnectionsTest {
   }
 
   @Test
+  void aStatementPreparedWithKeyColumnsIsKeptAndReturnsEachExecutionsOwnKey() throws Exception {
+    try (Connection c = ds.getConnection()) {
+      Object first = null;
+      for (int shard = 0; shard < 4; shard++) {
+        try (PreparedStatement ps = c.prepareStatement(INSERT_EVENT, new String[] {"id"})) {
+          Object now = ps.unwrap(ShardingSpherePreparedStatement.class);
+          if (first == null) {
+            first = now;
+          }
+          assertThat(now).isSameAs(first);
+          ps.setString(1, prefix + shard);
+          ps.setLong(2, ShardKeys.firstId(shard) + 11);
+          assertThat(ps.executeUpdate()).isEqualTo(1);
+          try (ResultSet keys = ps.getGeneratedKeys()) {
+            assertThat(keys.next()).isTrue();
+            assertThat(ShardKeys.ofId(keys.getLong(1))).isEqualTo(shard);
+          }
+        }
+      }
+      try (PreparedStatement plain = c.prepareStatement(INSERT_EVENT)) {
+        assertThat(plain.unwrap(ShardingSpherePreparedStatement.class)).isNotSameAs(first);
+      }
+    }
+    for (int shard = 0; shard < 4; shard++) {
+      assertThat(eventsOn(shard / 2, "outbox_event_" + shard % 2, prefix + shard)).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aKeptStatementIsRoutedAgainOnEveryExecutionWithItsNewParameters() throws Exception {
     try (Connection c = ds.getConnection()) {
       for (int shard = 0; shard < 4; shard++) {
