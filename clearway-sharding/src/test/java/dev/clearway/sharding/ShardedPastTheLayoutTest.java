@@ -95,4 +95,18 @@ class ShardedPastTheLayoutTest {
     }
     assertThat(rowCounts()).isEqualTo(before);
   }
+
+  @Test
+  void aNumberOfAnotherFormFindsNoRowWhereACallbackOrAMerchantMayBringIt() {
+    SucceededFlows.create(flows, ShardedGoals.on(1, "other-form"), 1_250, T0);
+    List<Long> before = rowCounts();
+    // A PSP's callback or webhook for an order created outside Clearway, or a merchant's request
+    // naming one: not derived from a flow id, so it names no shard and no row.
+    for (String number : List.of("legacy_42", "T-foreign-1", "t_only")) {
+      assertThat(flows.findByOrderNo(number)).isEmpty();
+      assertThat(channel.attempts().attempts(number)).isEmpty();
+      assertThat(channel.orders().order(number)).isEmpty();
+    }
+    assertThat(rowCounts()).isEqualTo(before);
+  }
 }

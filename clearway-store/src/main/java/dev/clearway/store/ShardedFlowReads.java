@@ -3,6 +3,7 @@ package dev.clearway.store;
 import static dev.clearway.store.PostgresDialect.FLOW_COLUMNS;
 
 import dev.clearway.core.flow.domain.GoalKey;
+import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.domain.PayFlow;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,6 +43,10 @@ final class ShardedFlowReads implements FlowReads {
 
   @Override
   public Optional<PayFlow> findByOrderNo(String orderNo) {
+    if (OrderNumbers.flowIdOf(orderNo).isEmpty()) {
+      // Not derived from a flow id: it names no shard, so no flow here carries it.
+      return Optional.empty();
+    }
     return read(
         c -> hotThenArchive(c, "trade_order_no = ?", ps -> ps.setString(1, orderNo)),
         "find " + orderNo);

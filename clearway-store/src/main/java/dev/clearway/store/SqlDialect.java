@@ -1,5 +1,6 @@
 package dev.clearway.store;
 
+import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -162,6 +163,16 @@ public interface SqlDialect {
    */
   default boolean sharded() {
     return false;
+  }
+
+  /**
+   * Whether a trade order number from outside (a callback, a webhook, a request, a statement line)
+   * names no row: on a sharded database every payment's number is derived from its flow id, which
+   * carries its shard, so a number of another form names no shard and no row, and the sharding
+   * driver refuses a statement naming it. A lookup by it answers "none" without a statement.
+   */
+  default boolean namesNoRow(String tradeOrderNo) {
+    return sharded() && OrderNumbers.flowIdOf(tradeOrderNo).isEmpty();
   }
 
   /**

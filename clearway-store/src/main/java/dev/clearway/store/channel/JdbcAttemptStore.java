@@ -46,6 +46,9 @@ public final class JdbcAttemptStore implements AttemptStore {
 
   @Override
   public List<Attempt> attempts(String tradeOrderNo) {
+    if (dialect.namesNoRow(tradeOrderNo)) {
+      return List.of();
+    }
     return sql.query(
         "SELECT "
             + ChannelRows.ATTEMPT_COLUMNS

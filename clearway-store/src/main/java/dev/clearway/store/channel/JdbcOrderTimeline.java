@@ -3,7 +3,6 @@ package dev.clearway.store.channel;
 import static dev.clearway.store.channel.JdbcChannelOps.instant;
 import static dev.clearway.store.channel.JdbcChannelQueues.requirePositive;
 
-import dev.clearway.core.flow.domain.OrderNumbers;
 import dev.clearway.store.Sql;
 import dev.clearway.store.SqlDialects;
 import java.sql.ResultSet;
@@ -139,8 +138,7 @@ public final class JdbcOrderTimeline {
    * payment order there can have it, and the sharding driver refuses a statement naming it.
    */
   private boolean namesNoShard(String tradeOrderNo) {
-    return OrderNumbers.flowIdOf(tradeOrderNo).isEmpty()
-        && SqlDialects.forDataSource(dataSource).sharded();
+    return SqlDialects.forDataSource(dataSource).namesNoRow(tradeOrderNo);
   }
 
   private Optional<OrderTimeline> orderRow(String tradeOrderNo) {

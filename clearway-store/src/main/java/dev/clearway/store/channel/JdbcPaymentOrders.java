@@ -64,6 +64,9 @@ public final class JdbcPaymentOrders implements PaymentOrderStore {
 
   @Override
   public Optional<PaymentOrder> order(String tradeOrderNo) {
+    if (dialect.namesNoRow(tradeOrderNo)) {
+      return Optional.empty();
+    }
     return sql
         .query(
             "SELECT * FROM payment_order WHERE trade_order_no = ?",
