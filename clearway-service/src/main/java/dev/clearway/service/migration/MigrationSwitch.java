@@ -1,31 +1,24 @@
 package dev.clearway.service.migration;
 
-import static dev.clearway.store.Sql.ts;
-
+import dev.clearway.service.node.AuditedSwitch;
 import dev.clearway.store.SqlDialect;
 import dev.clearway.store.SqlDialects;
-import dev.clearway.store.StoreException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import javax.sql.DataSource;
 
 /**
- * Whether new-payment intake of the migrated path is rolled back, for every node: one row in {@code
- * migration_switch}, changed by operators with an audit row in the same transaction, read by each
- * node at most once per {@code cacheFor}.
+ * Whether new-payment intake of the migrated path is rolled back, for every node: the {@link
+ * AuditedSwitch} of {@code migration_switch} (audited in {@code migration_audit}), not rolled back
+ * until an operator rolls it back.
  */
 public final class MigrationSwitch {
-  private final DataSource dataSource;
-  private final SqlDialect dialect;
-  private final Clock clock;
-  private final Duration cacheFor;
-  private volatile Cached cached;
+  private static final AuditedSwitch.Tables TABLES =
+      new AuditedSwitch.Tables(
+          "migration switch", "migration_switch", "migration_audit", "rolled_back", false);
+
+  private final AuditedSwitch audited;
 
   /**
    * The switch's state.
@@ -35,9 +28,11 @@ public final class MigrationSwitch {
    * @param changedBy the operator who last changed it (null before any change)
    * @param changedAt when it was last changed (null before any change)
    */
-  public record State(boolean rolledBack, String reason, String changedBy, Instant changedAt) {}
-
-  private record Cached(State state, Instant readAt) {}
+  public record State(boolean rolledBack, String reason, String changedBy, Instant changedAt) {
+    static State of(AuditedSwitch.Position p) {
+      return new State(p.on(), p.reason(), p.changedBy(), p.changedAt());
+    }
+  }
 
   /** On the database of the pool's URL. */
   public MigrationSwitch(DataSource dataSource, Clock clock, Duration cacheFor) {
@@ -46,10 +41,7 @@ public final class MigrationSwitch {
 
   public MigrationSwitch(
       DataSource dataSource, SqlDialect dialect, Clock clock, Duration cacheFor) {
-    this.dataSource = dataSource;
-    this.dialect = dialect;
-    this.clock = clock;
-    this.cacheFor = cacheFor;
+    this.audited = new AuditedSwitch(dataSource, dialect, clock, cacheFor, TABLES);
   }
 
   /** Whether rolled back, from the cached state. */
@@ -59,89 +51,16 @@ public final class MigrationSwitch {
 
   /** The state, read from the database when the cached one is older than the cache time. */
   public State current() {
-    Cached c = cached;
-    Instant now = clock.instant();
-    if (c != null && now.isBefore(c.readAt().plus(cacheFor))) {
-      return c.state();
-    }
-    State state = read();
-    cached = new Cached(state, now);
-    return state;
+    return State.of(audited.current());
   }
 
   /** The state as the database holds it now. */
   public State read() {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT rolled_back, reason, changed_by, changed_at FROM migration_switch"
-                    + " WHERE id = 1");
-        ResultSet rs = ps.executeQuery()) {
-      if (!rs.next()) {
-        return new State(false, null, null, null);
-      }
-      Timestamp at = rs.getTimestamp(4);
-      return new State(
-          rs.getBoolean(1), rs.getString(2), rs.getString(3), at == null ? null : at.toInstant());
-    } catch (SQLException e) {
-      throw new StoreException("read migration switch", e);
-    }
+    return State.of(audited.read());
   }
 
   /** Sets the switch and writes its audit row in one transaction; this node sees it at once. */
   public State set(boolean rolledBack, String reason, String operator) {
-    Instant now = clock.instant();
-    try (Connection c = dataSource.getConnection()) {
-      c.setAutoCommit(false);
-      try {
-        write(c, dialect, rolledBack, reason, operator, now);
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-    } catch (SQLException e) {
-      throw new StoreException("set migration switch", e);
-    }
-    State state = new State(rolledBack, reason, operator, now);
-    cached = new Cached(state, now);
-    return state;
-  }
-
-  private static void write(
-      Connection c, SqlDialect dialect, boolean rolledBack, String reason, String who, Instant now)
-      throws SQLException {
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            dialect.upsert(
-                "INSERT INTO migration_switch (id, rolled_back, reason, changed_by, changed_at)"
-                    + " VALUES (1, ?, ?, ?, ?)",
-                "id",
-                "rolled_back, reason, changed_by, changed_at"))) {
-      bind(ps, rolledBack, reason, who, now);
-      // 1: inserted (or left as it was); 2: updated, on the MySQL family.
-      int written = ps.executeUpdate();
-      if (written != 1 && written != 2) {
-        throw new StoreException("set migration switch: no row written", null);
-      }
-    }
-    try (PreparedStatement ps =
-        c.prepareStatement(
-            "INSERT INTO migration_audit (rolled_back, reason, changed_by, changed_at)"
-                + " VALUES (?, ?, ?, ?)")) {
-      bind(ps, rolledBack, reason, who, now);
-      ps.executeUpdate();
-    }
-  }
-
-  private static void bind(
-      PreparedStatement ps, boolean rolledBack, String reason, String who, Instant now)
-      throws SQLException {
-    ps.setBoolean(1, rolledBack);
-    ps.setString(2, reason);
-    ps.setString(3, who);
-    ps.setObject(4, ts(now));
+    return State.of(audited.set(rolledBack, reason, operator));
   }
 }

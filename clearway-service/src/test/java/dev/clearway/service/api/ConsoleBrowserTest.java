@@ -24,14 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The ops console in a real browser (headless Chromium from Debian's packages): live figures and
@@ -49,23 +44,7 @@ class ConsoleBrowserTest {
     api = RunningApi.start();
     RunningApi.resetDatabase();
     RunningApi.execute("TRUNCATE manual_command, manual_audit RESTART IDENTITY");
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary("/usr/bin/chromium");
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1400,1600");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
-            .build();
-    browser = new ChromeDriver(service, options);
+    browser = ConsoleBrowser.headlessChromium();
   }
 
   @AfterAll
@@ -328,32 +307,19 @@ class ConsoleBrowserTest {
   }
 
   private static void useKey(String key) {
-    WebElement input = browser.findElement(By.id("key"));
-    input.clear();
-    input.sendKeys(key);
-    browser.findElement(By.id("use-key")).click();
+    ConsoleBrowser.useKey(browser, key);
   }
 
   private static String text(String id) {
-    return new WebDriverWait(browser, Duration.ofSeconds(5))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> d.findElement(By.id(id)).getText());
+    return ConsoleBrowser.text(browser, id);
   }
 
   /** The console re-renders its tables every 2 s: find and click in one retried step. */
   private static void click(By by) {
-    new WebDriverWait(browser, Duration.ofSeconds(15))
-        .ignoring(StaleElementReferenceException.class)
-        .until(
-            d -> {
-              d.findElement(by).click();
-              return true;
-            });
+    ConsoleBrowser.click(browser, by);
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) {
-    new WebDriverWait(browser, Duration.ofSeconds(15))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> condition.getAsBoolean());
+    ConsoleBrowser.waitFor(browser, Duration.ofSeconds(15), condition);
   }
 }

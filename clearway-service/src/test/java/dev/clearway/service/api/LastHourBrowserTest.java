@@ -12,14 +12,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console's last hour in a real browser (headless Chromium, Maven profile {@code browser}):
@@ -36,20 +31,7 @@ class LastHourBrowserTest {
   static void start() {
     api = RunningApi.start("clearway.console.series-step=2s");
     RunningApi.resetDatabase();
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary("/usr/bin/chromium");
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--window-size=1400,1600");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
-            .build();
-    browser = new ChromeDriver(service, options);
+    browser = ConsoleBrowser.headlessChromium();
   }
 
   @AfterAll
@@ -107,14 +89,10 @@ class LastHourBrowserTest {
   }
 
   private static String text(String id) {
-    return new WebDriverWait(browser, Duration.ofSeconds(5))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> d.findElement(By.id(id)).getText());
+    return ConsoleBrowser.text(browser, id);
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) {
-    new WebDriverWait(browser, Duration.ofSeconds(20))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> condition.getAsBoolean());
+    ConsoleBrowser.waitFor(browser, Duration.ofSeconds(20), condition);
   }
 }

@@ -2,21 +2,14 @@ package dev.clearway.service.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console's panel of commands for cases that wait for a person, in headless Chromium: an
@@ -57,23 +50,7 @@ class OpsCommandsBrowserTest {
         VALUES (301, 'T_K', 'CR301', 1500, 'MANUAL', 'CHARGED_AFTER_FAILURE', 'REFUND_ABNORMAL',
                 now(), now(), now());
         """);
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary("/usr/bin/chromium");
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1400,1600");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
-            .build();
-    browser = new ChromeDriver(service, options);
+    browser = ConsoleBrowser.headlessChromium();
   }
 
   @AfterAll
@@ -130,31 +107,18 @@ class OpsCommandsBrowserTest {
   }
 
   private static void useKey(String key) {
-    WebElement input = browser.findElement(By.id("key"));
-    input.clear();
-    input.sendKeys(key);
-    browser.findElement(By.id("use-key")).click();
+    ConsoleBrowser.useKey(browser, key);
   }
 
   private static String text(String id) {
-    return new WebDriverWait(browser, Duration.ofSeconds(5))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> d.findElement(By.id(id)).getText());
+    return ConsoleBrowser.text(browser, id);
   }
 
   private static void click(By by) {
-    new WebDriverWait(browser, Duration.ofSeconds(15))
-        .ignoring(StaleElementReferenceException.class)
-        .until(
-            d -> {
-              d.findElement(by).click();
-              return true;
-            });
+    ConsoleBrowser.click(browser, by);
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) {
-    new WebDriverWait(browser, Duration.ofSeconds(15))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> condition.getAsBoolean());
+    ConsoleBrowser.waitFor(browser, Duration.ofSeconds(15), condition);
   }
 }

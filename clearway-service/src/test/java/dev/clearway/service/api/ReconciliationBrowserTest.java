@@ -12,14 +12,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console's Reconciliation panel in a real browser (headless Chromium): the last run of each
@@ -36,23 +31,7 @@ class ReconciliationBrowserTest {
   static void start() {
     api = RunningApi.start();
     ReconSeed.reset();
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary("/usr/bin/chromium");
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1400,2400");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
-            .build();
-    browser = new ChromeDriver(service, options);
+    browser = ConsoleBrowser.headlessChromium();
   }
 
   @AfterAll
@@ -124,32 +103,19 @@ class ReconciliationBrowserTest {
   }
 
   private static void useKey(String key) {
-    WebElement input = browser.findElement(By.id("key"));
-    input.clear();
-    input.sendKeys(key);
-    browser.findElement(By.id("use-key")).click();
+    ConsoleBrowser.useKey(browser, key);
   }
 
   private static String text(String id) {
-    return new WebDriverWait(browser, Duration.ofSeconds(5))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> d.findElement(By.id(id)).getText());
+    return ConsoleBrowser.text(browser, id);
   }
 
   /** The console re-renders its tables: find and click in one retried step. */
   private static void click(By by) {
-    new WebDriverWait(browser, Duration.ofSeconds(15))
-        .ignoring(StaleElementReferenceException.class)
-        .until(
-            d -> {
-              d.findElement(by).click();
-              return true;
-            });
+    ConsoleBrowser.click(browser, by);
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) {
-    new WebDriverWait(browser, Duration.ofSeconds(20))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> condition.getAsBoolean());
+    ConsoleBrowser.waitFor(browser, Duration.ofSeconds(20), condition);
   }
 }

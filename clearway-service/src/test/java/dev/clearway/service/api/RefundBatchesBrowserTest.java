@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.service.api.RunningApi.Answer;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,10 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -62,23 +57,7 @@ class RefundBatchesBrowserTest {
     for (int g = 1; g <= PAID; g++) {
       api.wallet.pay(new ChargeRequest("t_gala_" + g, 42, 900, "CNY"));
     }
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary("/usr/bin/chromium");
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--window-size=1600,1600");
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(Path.of("/usr/bin/chromedriver").toFile())
-            .build();
-    browser = new ChromeDriver(service, options);
+    browser = ConsoleBrowser.headlessChromium(1600);
   }
 
   @AfterAll
@@ -147,33 +126,18 @@ class RefundBatchesBrowserTest {
   }
 
   private static void useKey(String key) {
-    WebElement input = browser.findElement(By.id("key"));
-    input.clear();
-    input.sendKeys(key);
-    browser.findElement(By.id("use-key")).click();
+    ConsoleBrowser.useKey(browser, key);
   }
 
   private static String text(String id) {
-    return new WebDriverWait(browser, Duration.ofSeconds(5))
-        .ignoring(StaleElementReferenceException.class)
-        .until(d -> d.findElement(By.id(id)).getText());
+    return ConsoleBrowser.text(browser, id);
   }
 
   private static void click(By by) {
-    new WebDriverWait(browser, Duration.ofSeconds(15))
-        .ignoring(StaleElementReferenceException.class)
-        .ignoring(org.openqa.selenium.NoSuchElementException.class)
-        .until(
-            d -> {
-              d.findElement(by).click();
-              return true;
-            });
+    ConsoleBrowser.click(browser, by);
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) {
-    new WebDriverWait(browser, Duration.ofSeconds(20))
-        .ignoring(StaleElementReferenceException.class)
-        .ignoring(org.openqa.selenium.NoSuchElementException.class)
-        .until(d -> condition.getAsBoolean());
+    ConsoleBrowser.waitFor(browser, Duration.ofSeconds(20), condition);
   }
 }
