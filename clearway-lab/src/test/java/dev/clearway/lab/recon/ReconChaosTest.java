@@ -3,6 +3,7 @@ package dev.clearway.lab.recon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.LastJson;
 import dev.clearway.lab.OwnDatabase;
 import dev.clearway.store.testing.TestDatabase;
 import java.io.ByteArrayOutputStream;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code clearway chaos reconcile} at a small size: every difference the simulated PSPs inject is
@@ -49,10 +49,8 @@ class ReconChaosTest {
               new PrintStream(stdout, true, StandardCharsets.UTF_8),
               System.err);
     }
-    List<String> lines = stdout.toString(StandardCharsets.UTF_8).lines().toList();
-    String last = lines.get(lines.size() - 1);
-    System.out.println(last);
-    JsonNode json = JsonMapper.builder().build().readTree(last);
+    JsonNode json = LastJson.of(stdout);
+    System.out.println(json);
 
     assertThat(json.get("scenario").stringValue()).isEqualTo("reconcile");
     assertThat(json.get("payments").intValue()).isEqualTo(200);

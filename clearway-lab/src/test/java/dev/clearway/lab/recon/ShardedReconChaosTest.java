@@ -3,17 +3,16 @@ package dev.clearway.lab.recon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.LastJson;
 import dev.clearway.sharding.ShardedTestLayout;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code clearway chaos reconcile} on the sharded layout (the shipped YAML over two MariaDB
@@ -49,10 +48,8 @@ class ShardedReconChaosTest {
             },
             new PrintStream(stdout, true, StandardCharsets.UTF_8),
             System.err);
-    List<String> lines = stdout.toString(StandardCharsets.UTF_8).lines().toList();
-    String last = lines.get(lines.size() - 1);
-    System.out.println(last);
-    JsonNode json = JsonMapper.builder().build().readTree(last);
+    JsonNode json = LastJson.of(stdout);
+    System.out.println(json);
 
     assertThat(json.get("scenario").stringValue()).isEqualTo("reconcile");
     assertThat(json.get("payments").intValue()).isEqualTo(PAYMENTS);
