@@ -20,56 +20,93 @@ import javax.sql.DataSource;
 
 /**
  * The agreeing lines of a file, settled set-based: one statement ({@link
- * SqlDialect#agreeingLinesSql}) selects them into a temporary table of the claim's connection, one
- * statement records their verdicts as runs of lines, which settle their payments (see {@link
- * #RUNS}), and the lines left to the matcher and the unseen movements are read against that table
- * on the same connection. The connection is held for the claim and the table dropped when it
- * closes.
+ * SqlDialect#agreeingLinesSql}) selects the file's money lines that do not agree (and the agreeing
+ * ones of a refunding flow) into a temporary table of the claim's connection, a handful of rows in
+ * a clean file; the agreeing lines are the file's other money lines. One statement records their
+ * verdicts as runs of lines, which settle their payments (see {@link #SETTLE}), and the lines left
+ * to the matcher and the unseen movements are read against the file and that table on the same
+ * connection. The connection is held for the claim and the table dropped when it closes.
  */
 public final class JdbcAgreeingLines implements AgreeingLines {
 
   /**
-   * The verdict of the agreeing lines: the runs of consecutive agreeing lines, each a row of {@code
-   * statement_line_agreed} (first and last line), which settle their payments (SETTLED at version
-   * 0, as of {@code at}) unless a {@code payment_settlement} row overrides it (see {@code
-   * payment_settlement_in_effect}). A run is broken by every money line of the table that does not
-   * settle ({@code s}, each line with its {@code settles}, which each variant gives): a settling
-   * line's run is the number of breaks before it, found by binary search in the sorted array of the
-   * breaks ({@code width_bucket}), so the lines are grouped by hash in one pass and never sorted (a
-   * clean file has a handful of breaks; sorting a million lines by number to count the breaks
-   * before each took twice as long). Parameters: those of {@code s}, then file_id, at.
+   * The breaks of the agreeing lines: the sorted array of the file's money lines that do not agree
+   * (the rows of the table that say so, a handful in a clean file). A line of the file is one of
+   * them when it is the element its {@code width_bucket} (the number of elements not above it)
+   * points at.
    */
-  private static final String RUNS =
+  private static final String BREAKS =
       """
-      INSERT INTO statement_line_agreed (file_id, first_line, last_line, at)
-      %s
-      SELECT ?::bigint, min(v.line_no), max(v.line_no), ?::timestamptz
-        FROM (SELECT s.line_no FROM s WHERE s.settles) v,
-             (SELECT COALESCE(array_agg(s.line_no ORDER BY s.line_no), '{}') AS breaks
-                FROM s WHERE NOT s.settles) b
-       GROUP BY width_bucket(v.line_no, b.breaks)
+      WITH nb AS (SELECT COALESCE(array_agg(g.line_no ORDER BY g.line_no), '{}') AS breaks
+                    FROM recon_lines g WHERE NOT g.agreed),
       """;
 
-  /** The runs of a file reconciled for the first time: every agreeing line settles. */
+  /** The file's agreeing lines, from the file's money lines and {@link #BREAKS}. */
+  private static final String AGREEING =
+      """
+      SELECT l.line_no,
+             nb.breaks[width_bucket(l.line_no, nb.breaks)] IS DISTINCT FROM l.line_no AS agreed
+        FROM statement_line l, nb
+       WHERE l.file_id = ? AND l.kind IN ('CHARGE', 'REFUND', 'ADJUSTMENT')""";
+
+  /**
+   * Records the runs ({@code runs}: first_line, last_line) of the verdict of the agreeing lines,
+   * each a row of {@code statement_line_agreed}, which settle their payments (SETTLED at version 0,
+   * as of {@code at}) unless a {@code payment_settlement} row overrides it (see {@code
+   * payment_settlement_in_effect}), and answers the number of agreeing lines. Parameters: those of
+   * the runs, then file_id, at.
+   */
+  private static final String RECORD =
+      """
+      ins AS (INSERT INTO statement_line_agreed (file_id, first_line, last_line, at)
+              SELECT ?::bigint, runs.first_line, runs.last_line, ?::timestamptz FROM runs)
+      """;
+
+  /**
+   * The runs of a file reconciled for the first time: every agreeing line settles, and a run is
+   * broken by every money line that does not agree. A line's run is the number of breaks before it
+   * ({@code width_bucket}, a binary search in the sorted breaks), so the file's lines are grouped
+   * by hash in one pass, never sorted (sorting a million lines by number to count the breaks before
+   * each took twice as long). Parameters: file_id, file_id, at.
+   */
   private static final String SETTLE =
-      RUNS.formatted(
-          "WITH s AS NOT MATERIALIZED (SELECT g.line_no, g.agreed AS settles FROM recon_lines g)");
+      BREAKS
+          + """
+          runs AS (SELECT min(a.line_no) AS first_line, max(a.line_no) AS last_line,
+                          count(*) AS lines
+                     FROM (%s) a, nb
+                    WHERE a.agreed
+                    GROUP BY width_bucket(a.line_no, nb.breaks)),
+          """
+              .formatted(AGREEING)
+          + RECORD
+          + "SELECT COALESCE(sum(runs.lines), 0) FROM runs";
 
   /**
    * The runs of a file reconciled before: an agreeing line settles unless a run of an earlier
-   * reconciliation holds it (the runs of a file never overlap); the runs are probed once per line
-   * (materialized). Parameters: file_id, file_id, at.
+   * reconciliation holds it (the runs of a file never overlap), and a run is broken by every money
+   * line that does not settle; the runs are probed once per line (materialized). Parameters:
+   * file_id, file_id, file_id, at.
    */
   private static final String SETTLE_UNCOVERED =
-      RUNS.formatted(
-          """
-          WITH s AS MATERIALIZED (
-            SELECT g.line_no,
-                   g.agreed AND NOT EXISTS (SELECT 1 FROM statement_line_agreed r
+      BREAKS
+          + """
+          s AS MATERIALIZED (
+            SELECT a.line_no, a.agreed,
+                   a.agreed AND NOT EXISTS (SELECT 1 FROM statement_line_agreed r
                                              WHERE r.file_id = ?
-                                               AND g.line_no BETWEEN r.first_line AND r.last_line)
+                                               AND a.line_no BETWEEN r.first_line AND r.last_line)
                      AS settles
-              FROM recon_lines g)""");
+              FROM (%s) a),
+          runs AS (SELECT min(v.line_no) AS first_line, max(v.line_no) AS last_line
+                     FROM (SELECT s.line_no FROM s WHERE s.settles) v,
+                          (SELECT COALESCE(array_agg(s.line_no ORDER BY s.line_no), '{}') AS breaks
+                             FROM s WHERE NOT s.settles) b
+                    GROUP BY width_bucket(v.line_no, b.breaks)),
+          """
+              .formatted(AGREEING)
+          + RECORD
+          + "SELECT count(*) FROM s WHERE s.agreed";
 
   /**
    * The file's row, locked so that two reconciliations of one file record their runs one after the
@@ -82,9 +119,10 @@ public final class JdbcAgreeingLines implements AgreeingLines {
 
   /**
    * The local buffers of a claim's session. The default (8 MB) holds neither the temporary table of
-   * a million-line file nor its hash index, whose build then wrote its buckets out to disk and back
-   * (17 s against 4.8 s with 128 MB for a million keys, psql on PostgreSQL 15 at load 18–24). They
-   * are the session's own memory, taken as the table grows, up to this size.
+   * a file of a million lines that do not agree nor a hash index on it, whose build then wrote its
+   * buckets out to disk and back (17 s against 4.8 s with 128 MB for a million keys, psql on
+   * PostgreSQL 15 at load 18–24). They are the session's own memory, taken as the table grows, up
+   * to this size.
    */
   private static final String TEMP_BUFFERS = "128MB";
 
@@ -114,20 +152,26 @@ public final class JdbcAgreeingLines implements AgreeingLines {
   /**
    * A view whose charge an agreeing line showed is dropped unless it answers for a refund too (a
    * refund order's view, or a REFUNDED flow's own refund): that one comes with charge_shown. The
-   * attempts' charge views are split so that the day's attempts are anti-joined to the agreed set
-   * by their own trade order no, before any flow is read: those of no agreeing line, then those of
-   * an agreeing line whose flow was refunding (a BIZ_SUCCESS flow never becomes REFUNDED) and now
-   * is REFUNDED. Parameters: those of {@link JdbcLocalFacts#movements}, then account, from, to.
+   * agreeing lines ({@code agreed}) are the file's money lines that the table does not hold as not
+   * agreeing, read from the file by its trade order no. The attempts' charge views are split so
+   * that the day's attempts are anti-joined to the agreed set by their own trade order no, before
+   * any flow is read: those of no agreeing line, then those of an agreeing line whose flow was
+   * refunding (a BIZ_SUCCESS flow never becomes REFUNDED) and now is REFUNDED. Parameters: file_id,
+   * those of {@link JdbcLocalFacts#movements}, then account, from, to.
    */
   private static final String UNSEEN =
-      JdbcLocalFacts.movements(
-              "NOT EXISTS (SELECT 1 FROM recon_lines g"
-                  + " WHERE g.agreed AND g.trade_order_no = a.trade_order_no)",
-              "NOT EXISTS (SELECT 1 FROM recon_lines g"
-                  + " WHERE g.agreed AND g.trade_order_no = f.trade_order_no"
-                  + " AND f.status <> 'REFUNDED')",
-              "EXISTS (SELECT 1 FROM recon_lines g"
-                  + " WHERE g.agreed AND g.trade_order_no = f.trade_order_no)")
+      """
+      WITH agreed AS NOT MATERIALIZED (
+        SELECT l.trade_order_no FROM statement_line l
+         WHERE l.file_id = ? AND l.kind IN ('CHARGE', 'REFUND', 'ADJUSTMENT')
+           AND NOT EXISTS (SELECT 1 FROM recon_lines g
+                            WHERE NOT g.agreed AND g.line_no = l.line_no))
+      """
+          + JdbcLocalFacts.movements(
+              "NOT EXISTS (SELECT 1 FROM agreed g WHERE g.trade_order_no = a.trade_order_no)",
+              "NOT EXISTS (SELECT 1 FROM agreed g"
+                  + " WHERE g.trade_order_no = f.trade_order_no AND f.status <> 'REFUNDED')",
+              "EXISTS (SELECT 1 FROM agreed g WHERE g.trade_order_no = f.trade_order_no)")
           + "UNION ALL\nSELECT "
           + LocalFactRows.WITHOUT_REFUND
           + ", TRUE AS charge_shown"
@@ -144,8 +188,8 @@ public final class JdbcAgreeingLines implements AgreeingLines {
           """;
 
   /**
-   * Told how long each step of a claim took: {@code select} (the agreeing lines, with their
-   * statistics and index) and {@code settle} (their settlement rows).
+   * Told how long each step of a claim took: {@code select} (the lines that do not agree, with
+   * their statistics) and {@code settle} (their settlement rows).
    */
   public interface Steps {
     Steps NONE = (step, nanos) -> {};
@@ -197,31 +241,21 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         // per line. Every side of this select is a whole file or a whole table: hash joins only.
         st.execute("SET enable_nestloop = off");
       }
-      long agreed;
       try (PreparedStatement ps = c.prepareStatement(dialect.agreeingLinesSql())) {
-        ps.setLong(1, terms.feeRatePpm());
-        ps.setLong(2, terms.fixedFeeMinor());
-        ps.setLong(3, fileId);
-        ps.setLong(4, fileId);
-        ps.setString(5, account);
+        ps.setLong(1, fileId);
+        ps.setString(2, account);
+        ps.setLong(3, terms.feeRatePpm());
+        ps.setLong(4, terms.fixedFeeMinor());
+        ps.setLong(5, fileId);
         ps.executeUpdate();
       }
       try (Statement st = c.createStatement()) {
         // The reads that follow probe by index the few rows they keep.
         st.execute("RESET enable_nestloop");
-        // charge_shown probes the table once per movement kept: an index, whatever its size. Only
-        // equality is asked of it, so a hash index, built from the keys' hash codes without
-        // comparing the text of a million keys.
-        st.execute("CREATE INDEX ON recon_lines USING hash (trade_order_no)");
         st.execute("ANALYZE recon_lines");
       }
-      try (Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery("SELECT count(*) FROM recon_lines WHERE agreed")) {
-        rs.next();
-        agreed = rs.getLong(1);
-      }
       long t1 = System.nanoTime();
-      settle(c, fileId, at);
+      long agreed = settle(c, fileId, at);
       c.commit();
       steps.took("select", t1 - t0);
       steps.took("settle", System.nanoTime() - t1);
@@ -252,8 +286,11 @@ public final class JdbcAgreeingLines implements AgreeingLines {
     }
   }
 
-  /** Records the runs of agreeing lines of the file, which settle their payments. */
-  private static void settle(Connection c, long fileId, Instant at) throws SQLException {
+  /**
+   * Records the runs of agreeing lines of the file, which settle their payments; answers the number
+   * of agreeing lines.
+   */
+  private static long settle(Connection c, long fileId, Instant at) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(LOCK_FILE)) {
       ps.setLong(1, fileId);
       try (ResultSet rs = ps.executeQuery()) {
@@ -272,12 +309,16 @@ public final class JdbcAgreeingLines implements AgreeingLines {
     }
     try (PreparedStatement ps = c.prepareStatement(again ? SETTLE_UNCOVERED : SETTLE)) {
       int i = 1;
+      ps.setLong(i++, fileId);
       if (again) {
         ps.setLong(i++, fileId);
       }
       ps.setLong(i++, fileId);
       ps.setObject(i, ts(at));
-      ps.executeUpdate();
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 
@@ -338,10 +379,11 @@ public final class JdbcAgreeingLines implements AgreeingLines {
           c,
           UNSEEN,
           ps -> {
-            JdbcLocalFacts.bindMovements(ps, account, wallet, from, to);
-            ps.setString(11, account);
-            ps.setObject(12, ts(from));
-            ps.setObject(13, ts(to));
+            ps.setLong(1, fileId);
+            JdbcLocalFacts.bindMovements(ps, 2, account, wallet, from, to);
+            ps.setString(12, account);
+            ps.setObject(13, ts(from));
+            ps.setObject(14, ts(to));
           },
           rs -> new Unseen(LocalFactRows.map(rs, walletAccount), rs.getBoolean("charge_shown")));
     }
