@@ -266,8 +266,8 @@ public interface SqlDialect {
    * names no attempt of another trade order), the flow is BIZ_SUCCESS, REFUNDING or REFUNDED,
    * currency and amount are the flow's, the fee is the account's expected fee, and the payment has
    * no settlement row other than SETTLED (a payment settled by an agreed line has none).
-   * Parameters, in order: file_id, account_ref, fee rate (parts per million), fixed fee (minor
-   * units), file_id.
+   * Parameters, in order: whether the file is IMPORTED for the account, fee rate (parts per
+   * million), fixed fee (minor units), file_id.
    */
   String agreeingLinesSql();
 }
