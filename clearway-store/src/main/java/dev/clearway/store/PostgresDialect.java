@@ -361,39 +361,40 @@ public final class PostgresDialect implements SqlDialect {
 
   @Override
   public String agreeingLinesSql() {
-    // The conditions under which the matcher finds the line's flow and reports nothing for it
-    // (ChargeLineClassifier, Settlement): a NULL column never agrees here and stays with the
-    // matcher. The expected fee is AccountTerms.expectedChargeFee, rounded half up.
-    // The file and its account are checked once (a one-time filter), and the fee is compared with
-    // the flow's amount (equal to the line's): every condition on the line alone is then one the
-    // planner can estimate from the statistics, so it sees the file's true size and joins the two
-    // sets by hash instead of probing the flows once per line.
-    // The fee is bigint arithmetic, as AccountTerms's: a flow's amount is positive (pay_flow's
-    // check), so integer division is its floorDiv, and an overflow fails as multiplyExact does;
-    // numeric arithmetic on every flow of the join cost more than the rest of its hash key.
-    // Every money line is kept with its verdict (flow and settlement outer-joined): the matcher
-    // reads its few disagreeing lines by key, not in a second pass over the file.
+    // The conditions under which the matcher reports nothing for the line (ChargeLineClassifier,
+    // Settlement); a NULL column never agrees. The fee (AccountTerms.expectedChargeFee, half up,
+    // bigint arithmetic as there: the amount is positive, so / is floorDiv) is the flow's amount's,
+    // so every condition on the line alone is one the planner estimates from the statistics and
+    // the two sets are joined by hash. Only the lines that do not agree, and the agreeing ones of
+    // a refunding flow, are kept (a handful in a clean file). The join's rows are kept (c) by
+    // conditions without a subquery, behind OFFSET 0 (the attempt key's probe stays out), so the
+    // join may run in parallel workers and pass a handful of rows through the Gather.
     return """
         CREATE TEMPORARY TABLE recon_lines AS
-        SELECT l.line_no, l.trade_order_no, f.status <> 'BIZ_SUCCESS' AS refunding,
-               COALESCE(l.kind = 'CHARGE' AND l.at IS NOT NULL AND f.trade_order_no IS NOT NULL
-                 AND (s.trade_order_no IS NULL OR s.status = 'SETTLED')
-                 AND (l.attempt_key IS NULL
-                      OR NOT EXISTS (SELECT 1 FROM payment_attempt pa
-                                      WHERE pa.provider_idempotency_key = l.attempt_key
-                                        AND pa.trade_order_no <> l.trade_order_no)), FALSE)
-                 AS agreed
-          FROM statement_line l
-          LEFT JOIN pay_flow f ON f.trade_order_no = l.trade_order_no
-                AND f.status IN ('BIZ_SUCCESS', 'REFUNDING', 'REFUNDED')
-                AND l.currency = btrim(f.currency)
-                AND abs(l.amount) = f.amount
-                AND l.fee = (f.amount * ? + 500000) / 1000000 + ?
-          LEFT JOIN payment_settlement s ON s.trade_order_no = l.trade_order_no
-         WHERE l.file_id = ?
-           AND EXISTS (SELECT 1 FROM statement_file sf
-                        WHERE sf.id = ? AND sf.account_ref = ? AND sf.status = 'IMPORTED')
-           AND l.kind IN ('CHARGE', 'REFUND', 'ADJUSTMENT')
+        SELECT w.line_no, w.trade_order_no, w.refunding, w.agreed
+          FROM (SELECT c.line_no, c.trade_order_no, c.refunding, c.candidate
+                         AND (c.attempt_key IS NULL OR NOT EXISTS (
+                               SELECT 1 FROM payment_attempt pa
+                                WHERE pa.provider_idempotency_key = c.attempt_key
+                                  AND pa.trade_order_no <> c.trade_order_no)) AS agreed
+                  FROM (SELECT x.* FROM (
+                          SELECT l.line_no, l.trade_order_no, l.attempt_key,
+                                 f.status <> 'BIZ_SUCCESS' AS refunding,
+                                 COALESCE(?::boolean AND l.kind = 'CHARGE' AND l.at IS NOT NULL
+                                   AND f.trade_order_no IS NOT NULL
+                                   AND (s.trade_order_no IS NULL OR s.status = 'SETTLED'), FALSE)
+                                   AS candidate
+                            FROM statement_line l
+                            LEFT JOIN pay_flow f ON f.trade_order_no = l.trade_order_no
+                                  AND f.status IN ('BIZ_SUCCESS', 'REFUNDING', 'REFUNDED')
+                                  AND l.currency = btrim(f.currency)
+                                  AND abs(l.amount) = f.amount
+                                  AND l.fee = (f.amount * ? + 500000) / 1000000 + ?
+                            LEFT JOIN payment_settlement s ON s.trade_order_no = l.trade_order_no
+                           WHERE l.file_id = ? AND l.kind IN ('CHARGE', 'REFUND', 'ADJUSTMENT')) x
+                         WHERE NOT x.candidate OR x.attempt_key IS NOT NULL OR x.refunding
+                        OFFSET 0) c) w
+         WHERE NOT w.agreed OR w.refunding
         """;
   }
 }

@@ -258,15 +258,16 @@ public interface SqlDialect {
 
   /**
    * Fills the session's temporary table {@code recon_lines (line_no, trade_order_no, refunding,
-   * agreed)} with the money lines (charge, refund, adjustment) of one file, each with its verdict:
-   * {@code agreed} for a charge line that agrees exactly with its local row: the line names one
-   * flow (its attempt key, if any, names no attempt of another trade order), the flow is
-   * BIZ_SUCCESS, REFUNDING or REFUNDED, currency and amount are the flow's, the fee is the
-   * account's expected fee, and the payment has no settlement row other than SETTLED (a payment
-   * settled by an agreed line has none); for an agreed line {@code refunding} says the flow was
-   * REFUNDING or REFUNDED (a BIZ_SUCCESS flow never changes again). Every other line is {@code
-   * agreed = false} and left to the matcher. Parameters, in order: fee rate (parts per million),
-   * fixed fee (minor units), file_id, file_id, account_ref.
+   * agreed)} with the money lines (charge, refund, adjustment) of one file that do not agree
+   * ({@code agreed = false}, left to the matcher) and the agreeing lines whose flow was REFUNDING
+   * or REFUNDED ({@code agreed}, {@code refunding}: a BIZ_SUCCESS flow never changes again); every
+   * other money line of the file agrees. A charge line agrees when it agrees exactly with its local
+   * row: the file is IMPORTED for the account, the line names one flow (its attempt key, if any,
+   * names no attempt of another trade order), the flow is BIZ_SUCCESS, REFUNDING or REFUNDED,
+   * currency and amount are the flow's, the fee is the account's expected fee, and the payment has
+   * no settlement row other than SETTLED (a payment settled by an agreed line has none).
+   * Parameters, in order: whether the file is IMPORTED for the account, fee rate (parts per
+   * million), fixed fee (minor units), file_id.
    */
   String agreeingLinesSql();
 }

@@ -20,56 +20,15 @@ import javax.sql.DataSource;
 
 /**
  * The agreeing lines of a file, settled set-based: one statement ({@link
- * SqlDialect#agreeingLinesSql}) selects them into a temporary table of the claim's connection, one
- * statement records their verdicts as runs of lines, which settle their payments (see {@link
- * #RUNS}), and the lines left to the matcher and the unseen movements are read against that table
+ * SqlDialect#agreeingLinesSql}) selects the file's money lines that do not agree (and the agreeing
+ * ones of a refunding flow) into a temporary table of the claim's connection, a handful of rows in
+ * a clean file; the agreeing lines are the file's other money lines. One statement records their
+ * verdicts as runs of lines, which settle their payments (see {@link AgreeingLinesSql#SETTLE}), and
+ * the lines left to the matcher and the unseen movements are read against the file and that table
  * on the same connection. The connection is held for the claim and the table dropped when it
  * closes.
  */
 public final class JdbcAgreeingLines implements AgreeingLines {
-
-  /**
-   * The verdict of the agreeing lines: the runs of consecutive agreeing lines, each a row of {@code
-   * statement_line_agreed} (first and last line), which settle their payments (SETTLED at version
-   * 0, as of {@code at}) unless a {@code payment_settlement} row overrides it (see {@code
-   * payment_settlement_in_effect}). A run is broken by every money line of the table that does not
-   * settle ({@code s}, each line with its {@code settles}, which each variant gives): a settling
-   * line's run is the number of breaks before it, found by binary search in the sorted array of the
-   * breaks ({@code width_bucket}), so the lines are grouped by hash in one pass and never sorted (a
-   * clean file has a handful of breaks; sorting a million lines by number to count the breaks
-   * before each took twice as long). Parameters: those of {@code s}, then file_id, at.
-   */
-  private static final String RUNS =
-      """
-      INSERT INTO statement_line_agreed (file_id, first_line, last_line, at)
-      %s
-      SELECT ?::bigint, min(v.line_no), max(v.line_no), ?::timestamptz
-        FROM (SELECT s.line_no FROM s WHERE s.settles) v,
-             (SELECT COALESCE(array_agg(s.line_no ORDER BY s.line_no), '{}') AS breaks
-                FROM s WHERE NOT s.settles) b
-       GROUP BY width_bucket(v.line_no, b.breaks)
-      """;
-
-  /** The runs of a file reconciled for the first time: every agreeing line settles. */
-  private static final String SETTLE =
-      RUNS.formatted(
-          "WITH s AS NOT MATERIALIZED (SELECT g.line_no, g.agreed AS settles FROM recon_lines g)");
-
-  /**
-   * The runs of a file reconciled before: an agreeing line settles unless a run of an earlier
-   * reconciliation holds it (the runs of a file never overlap); the runs are probed once per line
-   * (materialized). Parameters: file_id, file_id, at.
-   */
-  private static final String SETTLE_UNCOVERED =
-      RUNS.formatted(
-          """
-          WITH s AS MATERIALIZED (
-            SELECT g.line_no,
-                   g.agreed AND NOT EXISTS (SELECT 1 FROM statement_line_agreed r
-                                             WHERE r.file_id = ?
-                                               AND g.line_no BETWEEN r.first_line AND r.last_line)
-                     AS settles
-              FROM recon_lines g)""");
 
   /**
    * The file's row, locked so that two reconciliations of one file record their runs one after the
@@ -77,14 +36,18 @@ public final class JdbcAgreeingLines implements AgreeingLines {
    */
   private static final String LOCK_FILE = "SELECT id FROM statement_file WHERE id = ? FOR UPDATE";
 
+  private static final String IN_FORCE =
+      "SELECT 1 FROM statement_file WHERE id = ? AND account_ref = ? AND status = 'IMPORTED'";
+
   private static final String HAS_RUNS =
       "SELECT EXISTS (SELECT 1 FROM statement_line_agreed WHERE file_id = ?)";
 
   /**
    * The local buffers of a claim's session. The default (8 MB) holds neither the temporary table of
-   * a million-line file nor its hash index, whose build then wrote its buckets out to disk and back
-   * (17 s against 4.8 s with 128 MB for a million keys, psql on PostgreSQL 15 at load 18–24). They
-   * are the session's own memory, taken as the table grows, up to this size.
+   * a file of a million lines that do not agree nor a hash index on it, whose build then wrote its
+   * buckets out to disk and back (17 s against 4.8 s with 128 MB for a million keys, psql on
+   * PostgreSQL 15 at load 18–24). They are the session's own memory, taken as the table grows, up
+   * to this size.
    */
   private static final String TEMP_BUFFERS = "128MB";
 
@@ -112,40 +75,8 @@ public final class JdbcAgreeingLines implements AgreeingLines {
           + " ORDER BY l.line_no";
 
   /**
-   * A view whose charge an agreeing line showed is dropped unless it answers for a refund too (a
-   * refund order's view, or a REFUNDED flow's own refund): that one comes with charge_shown. The
-   * attempts' charge views are split so that the day's attempts are anti-joined to the agreed set
-   * by their own trade order no, before any flow is read: those of no agreeing line, then those of
-   * an agreeing line whose flow was refunding (a BIZ_SUCCESS flow never becomes REFUNDED) and now
-   * is REFUNDED. Parameters: those of {@link JdbcLocalFacts#movements}, then account, from, to.
-   */
-  private static final String UNSEEN =
-      JdbcLocalFacts.movements(
-              "NOT EXISTS (SELECT 1 FROM recon_lines g"
-                  + " WHERE g.agreed AND g.trade_order_no = a.trade_order_no)",
-              "NOT EXISTS (SELECT 1 FROM recon_lines g"
-                  + " WHERE g.agreed AND g.trade_order_no = f.trade_order_no"
-                  + " AND f.status <> 'REFUNDED')",
-              "EXISTS (SELECT 1 FROM recon_lines g"
-                  + " WHERE g.agreed AND g.trade_order_no = f.trade_order_no)")
-          + "UNION ALL\nSELECT "
-          + LocalFactRows.WITHOUT_REFUND
-          + ", TRUE AS charge_shown"
-          + """
-
-            FROM payment_attempt a
-            JOIN channel_account ca ON ca.id = a.channel_account_id
-            JOIN pay_flow f ON f.trade_order_no = a.trade_order_no
-           WHERE a.trade_order_no IN (SELECT g.trade_order_no FROM recon_lines g
-                                     WHERE g.agreed AND g.refunding)
-             AND a.status = 'SUCCEEDED' AND f.status = 'REFUNDED'
-             AND ca.account_ref = ?
-             AND a.updated_at >= ? AND a.updated_at < ?
-          """;
-
-  /**
-   * Told how long each step of a claim took: {@code select} (the agreeing lines, with their
-   * statistics and index) and {@code settle} (their settlement rows).
+   * Told how long each step of a claim took: {@code select} (the lines that do not agree, with
+   * their statistics) and {@code settle} (their settlement rows).
    */
   public interface Steps {
     Steps NONE = (step, nanos) -> {};
@@ -197,31 +128,22 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         // per line. Every side of this select is a whole file or a whole table: hash joins only.
         st.execute("SET enable_nestloop = off");
       }
-      long agreed;
       try (PreparedStatement ps = c.prepareStatement(dialect.agreeingLinesSql())) {
-        ps.setLong(1, terms.feeRatePpm());
-        ps.setLong(2, terms.fixedFeeMinor());
-        ps.setLong(3, fileId);
+        ps.setBoolean(1, inForce(c, fileId, account));
+        ps.setLong(2, terms.feeRatePpm());
+        ps.setLong(3, terms.fixedFeeMinor());
         ps.setLong(4, fileId);
-        ps.setString(5, account);
         ps.executeUpdate();
       }
       try (Statement st = c.createStatement()) {
         // The reads that follow probe by index the few rows they keep.
         st.execute("RESET enable_nestloop");
-        // charge_shown probes the table once per movement kept: an index, whatever its size. Only
-        // equality is asked of it, so a hash index, built from the keys' hash codes without
-        // comparing the text of a million keys.
-        st.execute("CREATE INDEX ON recon_lines USING hash (trade_order_no)");
+        // The file's lines are probed by line number against it: an index, whatever its size.
+        st.execute("CREATE INDEX ON recon_lines (line_no)");
         st.execute("ANALYZE recon_lines");
       }
-      try (Statement st = c.createStatement();
-          ResultSet rs = st.executeQuery("SELECT count(*) FROM recon_lines WHERE agreed")) {
-        rs.next();
-        agreed = rs.getLong(1);
-      }
       long t1 = System.nanoTime();
-      settle(c, fileId, at);
+      long agreed = settle(c, fileId, at);
       c.commit();
       steps.took("select", t1 - t0);
       steps.took("settle", System.nanoTime() - t1);
@@ -252,8 +174,22 @@ public final class JdbcAgreeingLines implements AgreeingLines {
     }
   }
 
-  /** Records the runs of agreeing lines of the file, which settle their payments. */
-  private static void settle(Connection c, long fileId, Instant at) throws SQLException {
+  /** Whether the file is IMPORTED for the account: no line of another file agrees. */
+  private static boolean inForce(Connection c, long fileId, String account) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(IN_FORCE)) {
+      ps.setLong(1, fileId);
+      ps.setString(2, account);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
+  /**
+   * Records the runs of agreeing lines of the file, which settle their payments; answers the number
+   * of agreeing lines.
+   */
+  private static long settle(Connection c, long fileId, Instant at) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(LOCK_FILE)) {
       ps.setLong(1, fileId);
       try (ResultSet rs = ps.executeQuery()) {
@@ -270,14 +206,19 @@ public final class JdbcAgreeingLines implements AgreeingLines {
         again = rs.getBoolean(1);
       }
     }
-    try (PreparedStatement ps = c.prepareStatement(again ? SETTLE_UNCOVERED : SETTLE)) {
+    try (PreparedStatement ps =
+        c.prepareStatement(again ? AgreeingLinesSql.SETTLE_UNCOVERED : AgreeingLinesSql.SETTLE)) {
       int i = 1;
+      ps.setLong(i++, fileId);
       if (again) {
         ps.setLong(i++, fileId);
       }
       ps.setLong(i++, fileId);
       ps.setObject(i, ts(at));
-      ps.executeUpdate();
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 
@@ -336,12 +277,13 @@ public final class JdbcAgreeingLines implements AgreeingLines {
       boolean wallet = walletAccount.equals(account);
       return CursorStream.onConnection(
           c,
-          UNSEEN,
+          AgreeingLinesSql.UNSEEN,
           ps -> {
-            JdbcLocalFacts.bindMovements(ps, account, wallet, from, to);
-            ps.setString(11, account);
-            ps.setObject(12, ts(from));
-            ps.setObject(13, ts(to));
+            ps.setLong(1, fileId);
+            JdbcLocalFacts.bindMovements(ps, 2, account, wallet, from, to);
+            ps.setString(12, account);
+            ps.setObject(13, ts(from));
+            ps.setObject(14, ts(to));
           },
           rs -> new Unseen(LocalFactRows.map(rs, walletAccount), rs.getBoolean("charge_shown")));
     }

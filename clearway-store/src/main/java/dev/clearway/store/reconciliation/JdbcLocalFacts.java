@@ -194,16 +194,24 @@ public final class JdbcLocalFacts implements LocalSide {
   static void bindMovements(
       PreparedStatement ps, String account, boolean wallet, Instant from, Instant to)
       throws SQLException {
-    ps.setString(1, account);
-    ps.setObject(2, ts(from));
-    ps.setObject(3, ts(to));
-    ps.setBoolean(4, wallet);
-    ps.setObject(5, ts(from));
-    ps.setObject(6, ts(to));
-    ps.setObject(7, ts(from));
-    ps.setObject(8, ts(to));
-    ps.setString(9, account);
-    ps.setBoolean(10, wallet);
+    bindMovements(ps, 1, account, wallet, from, to);
+  }
+
+  /** Binds the parameters of {@link #movements}, the first at index {@code first}. */
+  static void bindMovements(
+      PreparedStatement ps, int first, String account, boolean wallet, Instant from, Instant to)
+      throws SQLException {
+    int i = first;
+    ps.setString(i++, account);
+    ps.setObject(i++, ts(from));
+    ps.setObject(i++, ts(to));
+    ps.setBoolean(i++, wallet);
+    ps.setObject(i++, ts(from));
+    ps.setObject(i++, ts(to));
+    ps.setObject(i++, ts(from));
+    ps.setObject(i++, ts(to));
+    ps.setString(i++, account);
+    ps.setBoolean(i, wallet);
   }
 
   private final DataSource dataSource;
