@@ -23,6 +23,12 @@
 # --concurrency CLIENTS --no-scanner --json`: in-process simulators, the same happy path) and prints
 # its payments/s, its commits per payment and engine / SQL-only (current): how close the engine
 # comes to the ceiling its own SQL sets.
+# Every leg runs prepared (-M prepared: parsed once per connection, a generic plan after 5 custom
+# ones), as pgjdbc runs the engine's statements, and binds what the engine binds in a transition's
+# CAS (expected status, version and lease, taken from the row the previous statement returned; the
+# grouped leg from the first flow's and then from its first transition's rows): with them written as
+# literals the planner may serve the CAS from the due index and walk its dead entries, which the
+# engine's plan never does (bench/pgbench/payment.sql's header).
 # Usage:
 #   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-g G] [-s on|off] [-x EXTRA_SQL_FOR_NEW]
 #                            [-e JAR] [-p PAYMENTS]
@@ -90,7 +96,7 @@ if [ "$group" -gt 0 ]; then
     grep '^WITH prior' "$src" | sed -E "s/:u([^a-z0-9_]|$)/:u$k\\1/g; s/\\\\gset$/\\\\gset p${k}_/"
     ids+="${ids:+, }:p${k}_id"
   done >"$grouped"
-  grep '^WITH moved' "$src" | sed -E "s/^WITH moved AS \(UPDATE pay_flow_state SET/WITH w AS (SELECT unnest(ARRAY[$ids]::bigint[]) AS w_id), moved AS (UPDATE pay_flow_state SET/; s/ WHERE id = :id AND / FROM w WHERE id = w_id AND /; s/RETURNING \*\)/RETURNING pay_flow_state.*)/" >>"$grouped"
+  grep '^WITH moved' "$src" | sed -E "s/^WITH moved AS \(UPDATE pay_flow_state SET/WITH w AS (SELECT unnest(ARRAY[$ids]::bigint[]) AS w_id), moved AS (UPDATE pay_flow_state SET/; s/ WHERE id = :id AND / FROM w WHERE id = w_id AND /; s/RETURNING \*\)/RETURNING pay_flow_state.*)/; s/\\\\gset$/\\\\aset/; 1s/:(status|version|lease_owner)\b/:p1_\1/g" >>"$grouped"
 fi
 warm "$here/pgbench/payment-v30.sql" "$old"; warm "$here/pgbench/payment.sql" "$new"
 # One engine run on a fresh database (Flyway migrates it): prints "engine payments/s commits".
