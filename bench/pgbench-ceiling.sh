@@ -20,22 +20,31 @@
 # full-page images every page gets once after a checkpoint) are not charged to a 10 s leg alone.
 # With -e JAR (the lab jar, clearway-lab/target/clearway.jar), each round also runs the engine
 # itself on a third fresh database of the same server (`bench --jdbc-url ... --payments PAYMENTS
-# --concurrency CLIENTS --no-scanner --json`: in-process simulators, the same happy path) and prints
-# its payments/s, its commits per payment and engine / SQL-only (current): how close the engine
-# comes to the ceiling its own SQL sets.
+# --concurrency CLIENTS --no-scanner --warmup WARMUP --json`: in-process simulators, the same happy
+# path; PAYMENTS 6,000 and WARMUP 10 s by default, so the measured payments run in a JVM whose
+# compilers are done, as the replay's server is warm) and prints its payments/s, its commits per
+# payment, engine / SQL-only (current): how close the engine comes to the ceiling its own SQL sets,
+# and, over the measured payments only, the server's CPU ms per payment (to compare with the
+# current replay's) and the engine JVM's.
+# Every leg runs prepared (-M prepared: parsed once per connection, a generic plan after 5 custom
+# ones), as pgjdbc runs the engine's statements, and binds what the engine binds in a transition's
+# CAS (expected status, version and lease, taken from the row the previous statement returned; the
+# grouped leg from the first flow's and then from its first transition's rows): with them written as
+# literals the planner may serve the CAS from the due index and walk its dead entries, which the
+# engine's plan never does (bench/pgbench/payment.sql's header).
 # Usage:
 #   bench/pgbench-ceiling.sh [-c CLIENTS] [-T SECONDS] [-r ROUNDS] [-g G] [-s on|off] [-x EXTRA_SQL_FOR_NEW]
-#                            [-e JAR] [-p PAYMENTS]
+#                            [-e JAR] [-p PAYMENTS] [-w WARMUP_SECONDS]
 #   (-s off: synchronous_commit=off instead, for a figure labelled as such)
 #   (server: PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432 postgres)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 migrations="$here/../clearway-store/src/main/resources/db/migration/postgresql"
-clients=16; seconds=10; rounds=3; group=4; extra=""; sync=on; jar=""; payments=3000
-while getopts "c:T:r:g:s:x:e:p:" o; do
+clients=16; seconds=10; rounds=3; group=4; extra=""; sync=on; jar=""; payments=6000; warmup=10
+while getopts "c:T:r:g:s:x:e:p:w:" o; do
   case $o in
     c) clients=$OPTARG;; T) seconds=$OPTARG;; r) rounds=$OPTARG;; s) sync=$OPTARG;; x) extra=$OPTARG;;
-    e) jar=$OPTARG;; p) payments=$OPTARG;; g) group=$OPTARG;; *) exit 2;;
+    e) jar=$OPTARG;; p) payments=$OPTARG;; g) group=$OPTARG;; w) warmup=$OPTARG;; *) exit 2;;
   esac
 done
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
@@ -90,17 +99,33 @@ if [ "$group" -gt 0 ]; then
     grep '^WITH prior' "$src" | sed -E "s/:u([^a-z0-9_]|$)/:u$k\\1/g; s/\\\\gset$/\\\\gset p${k}_/"
     ids+="${ids:+, }:p${k}_id"
   done >"$grouped"
-  grep '^WITH moved' "$src" | sed -E "s/^WITH moved AS \(UPDATE pay_flow_state SET/WITH w AS (SELECT unnest(ARRAY[$ids]::bigint[]) AS w_id), moved AS (UPDATE pay_flow_state SET/; s/ WHERE id = :id AND / FROM w WHERE id = w_id AND /; s/RETURNING \*\)/RETURNING pay_flow_state.*)/" >>"$grouped"
+  grep '^WITH moved' "$src" | sed -E "s/^WITH moved AS \(UPDATE pay_flow_state SET/WITH w AS (SELECT unnest(ARRAY[$ids]::bigint[]) AS w_id), moved AS (UPDATE pay_flow_state SET/; s/ WHERE id = :id AND / FROM w WHERE id = w_id AND /; s/RETURNING \*\)/RETURNING pay_flow_state.*)/; s/\\\\gset$/\\\\aset/; 1s/:(status|version|lease_owner)\b/:p1_\1/g" >>"$grouped"
 fi
 warm "$here/pgbench/payment-v30.sql" "$old"; warm "$here/pgbench/payment.sql" "$new"
-# One engine run on a fresh database (Flyway migrates it): prints "engine payments/s commits".
+# One engine run on a fresh database (Flyway migrates it), its JVM warmed first by WARMUP seconds of
+# untimed payments (`bench --warmup`) after the 500 untimed ones `bench` always makes: prints
+# "engine payments/s commits serverTicks jvmTicks payments", the two CPU figures taken over the
+# measured payments only (between the marks `bench` prints to stderr around them).
+jticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 engine_run() {
-  local json
+  local out fifo line pid json a=0 b=0 ja=0 jb=0
   psql -qd postgres -c "DROP DATABASE IF EXISTS $engine" -c "CREATE DATABASE $engine" \
     -c "ALTER DATABASE $engine SET synchronous_commit = $sync" >/dev/null 2>&1
-  json=$(java -jar "$jar" bench --jdbc-url "jdbc:postgresql://$PGHOST:$PGPORT/$engine?user=$PGUSER" \
-    --payments "$payments" --concurrency "$clients" --no-scanner --json 2>/dev/null | tail -1)
-  echo "engine $(sed -E 's/.*"paymentsPerSec":([0-9.]+).*/\1/' <<<"$json") $(sed -E 's/.*"commitsPerPayment":([0-9.]+).*/\1/' <<<"$json")"
+  out="$(mktemp)"; fifo="$(mktemp -u)"; mkfifo "$fifo"
+  java -jar "$jar" bench --jdbc-url "jdbc:postgresql://$PGHOST:$PGPORT/$engine?user=$PGUSER" \
+    --payments "$payments" --concurrency "$clients" --no-scanner --warmup "$warmup" --json \
+    >"$out" 2>"$fifo" &
+  pid=$!
+  while IFS= read -r line; do
+    case $line in
+      "bench: measured payments start"*) a=$(ticks); ja=$(jticks "$pid");;
+      "bench: measured payments end"*) b=$(ticks); jb=$(jticks "$pid");;
+    esac
+  done <"$fifo"
+  wait "$pid" || true
+  json=$(tail -1 "$out"); rm -f "$out" "$fifo"
+  echo "engine $(sed -E 's/.*"paymentsPerSec":([0-9.]+).*/\1/' <<<"$json") $(sed -E 's/.*"commitsPerPayment":([0-9.]+).*/\1/' <<<"$json")" \
+    "$((b - a)) $((jb - ja)) $(sed -E 's/.*"converged":([0-9]+).*/\1/' <<<"$json")"
 }
 results=""
 for ((i = 0; i < rounds; i++)); do
@@ -115,14 +140,16 @@ awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
     for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
   }
-  NF == 6 { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5; com[$1] += $6; last[$1] = $2 }
+  NF == 6 && ($1 == "old" || $1 == "new") { tps[$1] += $2; n[$1] += $3; wal[$1] += $4; cpu[$1] += $5; com[$1] += $6; last[$1] = $2
+    if ($1 == "new") lastcpu = $5 * 1000 / hz / $3 }
   NF == 6 && $1 == "new" { k++; ratio[k] = last["new"] / last["old"]
     printf "round %d: SQL-only payments/s before V31 %6.0f, current %6.0f, current/before %5.2f\n", k, last["old"], last["new"], ratio[k] }
-  NF == 7 { g = $7; gtps += $2 * g; gn += $3 * g; gwal += $4; gcpu += $5; gcom += $6
+  $1 == "grouped" { g = $7; gtps += $2 * g; gn += $3 * g; gwal += $4; gcpu += $5; gcom += $6
     printf "round %d: grouped replay (G = %d) payments/s %6.0f, grouped/before %5.2f\n", k, g, $2 * g, $2 * g / last["old"]
     gk++; gratio[gk] = $2 * g / last["old"] }
-  $1 == "engine" { eps += $2; ecommits += $3; engines++; e[engines] = $2 / last["new"]
-    printf "round %d: engine payments/s %6.0f, engine / SQL-only (current) %5.2f\n", k, $2, e[engines] }
+  $1 == "engine" { eps += $2; ecommits += $3; engines++; e[engines] = $2 / last["new"]; ecpu += $4; ejvm += $5; en += $6
+    printf "round %d: engine payments/s %6.0f, engine / SQL-only (current) %5.2f, server CPU ms per payment %5.2f (current replay %5.2f), engine JVM CPU ms per payment %5.2f\n",
+      k, $2, e[engines], ($6 > 0 ? $4 * 1000 / hz / $6 : 0), lastcpu, ($6 > 0 ? $5 * 1000 / hz / $6 : 0) }
   END {
     printf "clients / seconds / rounds              %d / %d / %d (synchronous_commit=%s in both databases)\n", c, t, r, s
     printf "                                        before V31   current   current/before\n"
@@ -135,6 +162,7 @@ awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
       printf "grouped replay (G = %d) payments/s, all rounds      %9.0f %10.2f\n", g, gtps / r, gtps / tps["old"]
       printf "grouped replay / before, median of the rounds                  %10.2f\n", median(gratio, gk)
       printf "grouped replay commits per payment                %9.2f\n", gcom / gn
+      if (gcpu > 0) printf "grouped replay server CPU ms per payment          %9.2f\n", gcpu * 1000 / hz / gn
     }
     printf "WAL bytes per payment                   %10.0f %9.0f %10.2f\n", wo, wn, wn / wo
     if (cpu["old"] > 0) {
@@ -144,6 +172,10 @@ awk -v s="$sync" -v r="$rounds" -v c="$clients" -v t="$seconds" -v hz="$hz" '
     if (engines > 0) {
       printf "engine payments/s (bench, same server)            %9.0f\n", eps / engines
       printf "engine commits per payment                        %9.2f\n", ecommits / engines
+      if (en > 0 && cpu["new"] > 0) {
+        printf "engine server CPU ms per payment                   %9.2f (current replay %.2f, ratio %.2f)\n", ecpu * 1000 / hz / en, cn, (ecpu / en) / (cpu["new"] / n["new"])
+        printf "engine JVM CPU ms per payment                      %9.2f\n", ejvm * 1000 / hz / en
+      }
       printf "engine / SQL-only (current), all rounds                      %10.2f\n", (eps / engines) / (tps["new"] / r)
       printf "engine / SQL-only (current), median of the rounds            %10.2f\n", median(e, engines)
     }

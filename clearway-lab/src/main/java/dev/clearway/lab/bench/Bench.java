@@ -20,7 +20,8 @@ public final class Bench {
     try (Database db =
         o.jdbcUrl() == null ? Database.embedded(pool) : Database.connect(o.jdbcUrl(), pool)) {
       err.printf("bench: %,d payments at concurrency %d%n", o.payments(), o.concurrency());
-      PaymentBench.Result p = new PaymentBench(db, o.concurrency()).run(o.payments());
+      PaymentBench.Result p =
+          new PaymentBench(db, o.concurrency()).run(o.payments(), o.warmupSec(), err);
       err.printf("bench: baseline single-row UPDATEs at concurrency %d%n", o.concurrency());
       double baseline =
           new BaselineBench(db.dataSource(), BenchDatabase.of(db), o.concurrency())

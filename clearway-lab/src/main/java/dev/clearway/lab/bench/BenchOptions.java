@@ -9,6 +9,8 @@ package dev.clearway.lab.bench;
  * @param json print one JSON object as the last stdout line
  * @param scannerTerminalRows the large table size of the scanner benchmark (the small one is 1%)
  * @param skipScanner skip the scanner benchmark
+ * @param warmupSec untimed payments for this many seconds before the measured ones (0: the 500
+ *     untimed payments only)
  */
 public record BenchOptions(
     int payments,
@@ -16,12 +18,17 @@ public record BenchOptions(
     String jdbcUrl,
     boolean json,
     int scannerTerminalRows,
-    boolean skipScanner) {
+    boolean skipScanner,
+    double warmupSec) {
 
   public BenchOptions {
-    if (payments < 1 || concurrency < 1 || concurrency > 128 || scannerTerminalRows < 100) {
+    if (payments < 1
+        || concurrency < 1
+        || concurrency > 128
+        || scannerTerminalRows < 100
+        || !(warmupSec >= 0)) {
       throw new IllegalArgumentException(
-          "--payments >= 1, --concurrency within [1, 128], --scanner-rows >= 100");
+          "--payments >= 1, --concurrency within [1, 128], --scanner-rows >= 100, --warmup >= 0");
     }
   }
 }

@@ -13,6 +13,7 @@ import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.Database;
 import dev.clearway.store.JdbcFlowStore;
+import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -29,6 +30,8 @@ import javax.sql.DataSource;
  */
 final class PaymentBench {
   private static final int WARMUP = 500;
+  static final String MEASURED_START = "bench: measured payments start";
+  static final String MEASURED_END = "bench: measured payments end";
 
   record Result(
       int payments, int converged, double seconds, long commits, long p50Micros, long p99Micros) {
@@ -51,7 +54,17 @@ final class PaymentBench {
   }
 
   Result run(int payments) {
-    return run(payments, null).result();
+    return run(payments, null, 0, null).result();
+  }
+
+  /**
+   * {@link #run(int)} after {@code warmupSec} seconds of untimed payments in the same engine (0:
+   * the 500 untimed payments only); prints {@value #MEASURED_START} and {@value #MEASURED_END} to
+   * {@code marks} around the measured payments, so that a caller reading them can take the database
+   * server's and this JVM's CPU over exactly that window.
+   */
+  Result run(int payments, double warmupSec, PrintStream marks) {
+    return run(payments, null, warmupSec, marks).result();
   }
 
   /**
@@ -62,10 +75,10 @@ final class PaymentBench {
 
   /** {@link #run(int)} with its statements counted. */
   Routed runRouted(int payments) {
-    return run(payments, StatementRoutes.PROCESS);
+    return run(payments, StatementRoutes.PROCESS, 0, null);
   }
 
-  private Routed run(int payments, StatementRoutes routes) {
+  private Routed run(int payments, StatementRoutes routes, double warmupSec, PrintStream marks) {
     BenchDatabase.CommitMeter commits = BenchDatabase.of(db).commitMeter();
     DataSource ds = routes == null ? commits.dataSource() : routes.logical(commits.dataSource());
     try (EngineAssembly engine = engine(new JdbcFlowStore(ds, db.dialect()))) {
@@ -73,13 +86,23 @@ final class PaymentBench {
       // Goal keys of their own, so that runs on one database start new payments each time.
       String run = Long.toString(System.nanoTime(), 36);
       drive(engine, run + ":warmup", Math.min(WARMUP, payments));
+      if (warmupSec > 0) {
+        timed(engine, run + ":warmup-timed", warmupSec);
+      }
       long before = commits.settled();
       if (routes != null) {
         routes.open();
       }
+      mark(marks, MEASURED_START);
       long t0 = System.nanoTime();
       long[] latencies = drive(engine, run + ":run", payments);
       double seconds = (System.nanoTime() - t0) / 1e9;
+      mark(marks, MEASURED_END);
+      if (marks != null) {
+        // The engine and its connections stay open a moment after the mark: a reader summing the
+        // server's CPU would lose the ticks of backends that exit before their server reaps them.
+        pause(500);
+      }
       StatementRoutes.Counts counted = routes == null ? null : routes.close();
       long after = commits.settled();
       int converged = (int) Arrays.stream(latencies).filter(l -> l >= 0).count();
@@ -93,6 +116,21 @@ final class PaymentBench {
               percentile(ok, 0.50),
               percentile(ok, 0.99));
       return new Routed(result, counted);
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void mark(PrintStream marks, String line) {
+    if (marks != null) {
+      marks.println(line);
+      marks.flush();
     }
   }
 

@@ -52,6 +52,15 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--no-scanner", description = "skip the scanner benchmark")
   boolean noScanner;
 
+  @Option(
+      names = "--warmup",
+      defaultValue = "0",
+      paramLabel = "SECONDS",
+      description =
+          "untimed payments for SECONDS before the measured ones, in the same engine"
+              + " (0: 500 untimed payments)")
+  double warmup;
+
   BenchCommand(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
@@ -73,7 +82,9 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     return Bench.run(
-        new BenchOptions(payments, concurrency, jdbcUrl, json, scannerRows, noScanner), out, err);
+        new BenchOptions(payments, concurrency, jdbcUrl, json, scannerRows, noScanner, warmup),
+        out,
+        err);
   }
 
   /** {@code clearway bench drain}. */

@@ -83,4 +83,40 @@ class BenchSmokeTest {
     // Each payment's creation is a commit of its own: fewer than one per payment is a miscount.
     assertThat(json.get("commitsPerPayment").doubleValue()).isBetween(1.0, 5.0);
   }
+
+  @Test
+  void warmsForTheGivenSecondsThenMarksTheMeasuredPaymentsOnStderr() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit;
+    long t0 = System.nanoTime();
+    try (OwnDatabase db = OwnDatabase.create("clearway_it_bench_warm")) {
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "bench",
+                  "--payments",
+                  "100",
+                  "--concurrency",
+                  "4",
+                  "--json",
+                  "--no-scanner",
+                  "--warmup",
+                  "2"));
+      args.addAll(db.jdbcUrlArgs());
+      exit =
+          ClearwayMain.run(
+              args.toArray(String[]::new),
+              new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    JsonNode json = LastJson.of(out);
+    String log = err.toString(StandardCharsets.UTF_8);
+
+    assertThat(exit).isZero();
+    assertThat(json.get("converged").intValue()).isEqualTo(100);
+    assertThat(log).containsSubsequence(PaymentBench.MEASURED_START, PaymentBench.MEASURED_END);
+    assertThat(seconds).isGreaterThanOrEqualTo(2.0);
+  }
 }
