@@ -49,9 +49,10 @@ public final class RedisCallBudget implements CallBudget {
   private static final long NEVER_MICROS = Long.MAX_VALUE / 4;
 
   /**
-   * A slot whose thread woke this late is not used: on a saturated machine the late calls of
-   * several slots would start together, more of them in one second than the budget allows. The slot
-   * is given up and a new one taken, at most {@link #MAX_RETAKES} times.
+   * A slot whose thread woke this late, or whose answer took this long to come back, is not used:
+   * on a saturated machine, or behind a slow Redis, the late calls of several slots would start
+   * together, more of them in one second than the budget allows. The slot is given up and a new one
+   * taken, at most {@link #MAX_RETAKES} times.
    */
   static final long LATE_SLOT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -109,28 +110,41 @@ public final class RedisCallBudget implements CallBudget {
     for (int retakes = 0; ; retakes++) {
       long waitedMicros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - start);
       long leftMicros = maxWaitMicros < 0 ? -1 : Math.max(0, maxWaitMicros - waitedMicros);
-      Optional<Long> answer = slot(accountId, interval, leftMicros);
+      Optional<Slot> answer = slot(accountId, interval, leftMicros);
       if (answer.isEmpty()) {
         return ownShare.tryAcquire(accountId, shareOf(qps), maxWait);
       }
-      long waitMicros = answer.get();
-      if (waitMicros < 0) {
+      Slot slot = answer.get();
+      if (slot.waitMicros() < 0) {
         return false;
       }
-      long lateNanos = waitFor(TimeUnit.MICROSECONDS.toNanos(waitMicros));
-      if (lateNanos <= LATE_SLOT_NANOS || retakes == MAX_RETAKES) {
+      boolean lastTake = retakes == MAX_RETAKES;
+      if (slot.roundTripNanos() > LATE_SLOT_NANOS && !lastTake) {
+        continue;
+      }
+      long lateNanos =
+          slot.roundTripNanos() + waitFor(TimeUnit.MICROSECONDS.toNanos(slot.waitMicros()));
+      if (lateNanos <= LATE_SLOT_NANOS || lastTake) {
         return true;
       }
     }
   }
 
   /**
-   * The wait for the next slot from Redis, asked again while Redis is only slow; empty once Redis
-   * is not usable (down, or not connected yet: the call starts the connect), when the node paces at
-   * its own share.
+   * The wait for a slot, measured by Redis from its own now, which lies somewhere between the ask
+   * and the answer: a slow answer leaves the slot's start as uncertain as its round trip, which
+   * counts as lateness like a late wake-up (a slot used that late would stack on the next ones).
    */
-  private Optional<Long> slot(long accountId, long intervalMicros, long maxWaitMicros) {
+  private record Slot(long waitMicros, long roundTripNanos) {}
+
+  /**
+   * The next slot from Redis, asked again while Redis is only slow; empty once Redis is not usable
+   * (down, or not connected yet: the call starts the connect), when the node paces at its own
+   * share.
+   */
+  private Optional<Slot> slot(long accountId, long intervalMicros, long maxWaitMicros) {
     while (true) {
+      long askedAt = System.nanoTime();
       Optional<Long> answer =
           redis.call(
               RedisLink.BUDGET,
@@ -141,8 +155,11 @@ public final class RedisCallBudget implements CallBudget {
                       new String[] {key(accountId)},
                       Long.toString(intervalMicros),
                       Long.toString(maxWaitMicros)));
-      if (answer.isPresent() || !redis.usable()) {
-        return answer;
+      if (answer.isPresent()) {
+        return Optional.of(new Slot(answer.get(), System.nanoTime() - askedAt));
+      }
+      if (!redis.usable()) {
+        return Optional.empty();
       }
       LockSupport.parkNanos(RETRY_PAUSE_NANOS);
     }
