@@ -15,7 +15,12 @@ public final class LastJson {
 
   /** The last line of what was printed to {@code out}, parsed. */
   public static JsonNode of(ByteArrayOutputStream out) {
-    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+    return of(out.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The last line of {@code printed}, parsed. */
+  public static JsonNode of(String printed) {
+    List<String> lines = printed.lines().toList();
     if (lines.isEmpty()) {
       throw new AssertionError("the command printed nothing");
     }

@@ -2,14 +2,9 @@ package dev.clearway.lab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.lab.ClearwayMain;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
+import dev.clearway.lab.CommandRun;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code clearway bench archive} with a million archived flows: both legs run, and neither the
@@ -20,29 +15,23 @@ class ArchiveBenchSmokeTest {
 
   @Test
   void aMillionArchivedFlowsLeaveTheScannerAndThePaymentsAlone() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit =
-        ClearwayMain.run(
-            new String[] {
-              "bench",
-              "archive",
-              "--archived-rows",
-              "1000000",
-              "--hot-rows",
-              "20000",
-              "--payments",
-              "600",
-              "--concurrency",
-              "4",
-              "--json"
-            },
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            System.err);
-    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-    lines.forEach(System.err::println);
-    JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+    CommandRun run =
+        CommandRun.of(
+            "bench",
+            "archive",
+            "--archived-rows",
+            "1000000",
+            "--hot-rows",
+            "20000",
+            "--payments",
+            "600",
+            "--concurrency",
+            "4",
+            "--json");
+    System.err.print(run.out());
+    JsonNode json = run.lastJson();
 
-    assertThat(exit).isZero();
+    assertThat(run.exit()).isZero();
     assertThat(json.get("archivedRows").longValue()).isEqualTo(1_000_000L);
     assertThat(json.get("scannerRatio").doubleValue()).isBetween(0.0, 4.0);
     assertThat(json.get("paymentsRatio").doubleValue()).isGreaterThan(0.25);

@@ -2,14 +2,9 @@ package dev.clearway.lab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.CommandRun;
 import dev.clearway.lab.LastJson;
-import dev.clearway.lab.OwnDatabase;
 import dev.clearway.store.testing.TestDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,30 +19,20 @@ class BenchSmokeTest {
 
   @Test
   void printsEveryFigureAsJsonOnTheLastLine() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit;
-    try (OwnDatabase db = OwnDatabase.create("clearway_it_bench")) {
-      List<String> args =
-          new ArrayList<>(
-              List.of(
-                  "bench",
-                  "--payments",
-                  "300",
-                  "--concurrency",
-                  "4",
-                  "--json",
-                  "--scanner-rows",
-                  "2000"));
-      args.addAll(db.jdbcUrlArgs());
-      exit =
-          ClearwayMain.run(
-              args.toArray(String[]::new),
-              new PrintStream(out, true, StandardCharsets.UTF_8),
-              System.err);
-    }
-    JsonNode json = LastJson.of(out);
+    CommandRun run =
+        CommandRun.onOwnDatabase(
+            "clearway_it_bench",
+            "bench",
+            "--payments",
+            "300",
+            "--concurrency",
+            "4",
+            "--json",
+            "--scanner-rows",
+            "2000");
+    JsonNode json = run.lastJson();
 
-    assertThat(exit).isZero();
+    assertThat(run.exit()).isZero();
     List<String> names = LastJson.names(json);
     assertThat(names)
         .containsExactly(
@@ -86,37 +71,26 @@ class BenchSmokeTest {
 
   @Test
   void warmsForTheGivenSecondsThenMarksTheMeasuredPaymentsOnStderr() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
     long t0 = System.nanoTime();
-    try (OwnDatabase db = OwnDatabase.create("clearway_it_bench_warm")) {
-      List<String> args =
-          new ArrayList<>(
-              List.of(
-                  "bench",
-                  "--payments",
-                  "100",
-                  "--concurrency",
-                  "4",
-                  "--json",
-                  "--no-scanner",
-                  "--warmup",
-                  "2"));
-      args.addAll(db.jdbcUrlArgs());
-      exit =
-          ClearwayMain.run(
-              args.toArray(String[]::new),
-              new PrintStream(out, true, StandardCharsets.UTF_8),
-              new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
+    CommandRun run =
+        CommandRun.onOwnDatabase(
+            "clearway_it_bench_warm",
+            "bench",
+            "--payments",
+            "100",
+            "--concurrency",
+            "4",
+            "--json",
+            "--no-scanner",
+            "--warmup",
+            "2");
     double seconds = (System.nanoTime() - t0) / 1e9;
-    JsonNode json = LastJson.of(out);
-    String log = err.toString(StandardCharsets.UTF_8);
+    JsonNode json = run.lastJson();
 
-    assertThat(exit).isZero();
+    assertThat(run.exit()).isZero();
     assertThat(json.get("converged").intValue()).isEqualTo(100);
-    assertThat(log).containsSubsequence(PaymentBench.MEASURED_START, PaymentBench.MEASURED_END);
+    assertThat(run.err())
+        .containsSubsequence(PaymentBench.MEASURED_START, PaymentBench.MEASURED_END);
     assertThat(seconds).isGreaterThanOrEqualTo(2.0);
   }
 }

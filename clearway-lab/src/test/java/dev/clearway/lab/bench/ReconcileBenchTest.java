@@ -2,12 +2,9 @@ package dev.clearway.lab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.CommandRun;
 import dev.clearway.lab.LastJson;
 import dev.clearway.store.testing.TestDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -20,23 +17,18 @@ class ReconcileBenchTest {
 
   @Test
   void findsThePlantedDifferencesAndPrintsTheFiguresAsJson() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit =
-        ClearwayMain.run(
-            new String[] {
-              "bench",
-              "reconcile",
-              "--lines",
-              "2000",
-              "--json",
-              "--jdbc-url",
-              TestDatabase.get().database().jdbcUrl()
-            },
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            System.err);
-    JsonNode json = LastJson.of(out);
+    CommandRun run =
+        CommandRun.of(
+            "bench",
+            "reconcile",
+            "--lines",
+            "2000",
+            "--json",
+            "--jdbc-url",
+            TestDatabase.get().database().jdbcUrl());
+    JsonNode json = run.lastJson();
 
-    assertThat(exit).isZero();
+    assertThat(run.exit()).isZero();
     List<String> names = LastJson.names(json);
     assertThat(names)
         .startsWith(

@@ -2,15 +2,11 @@ package dev.clearway.lab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.lab.ClearwayMain;
+import dev.clearway.lab.CommandRun;
 import dev.clearway.lab.LastJson;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A small run of {@code clearway bench recovery --json}: every flow reaches BIZ_SUCCESS,
@@ -21,17 +17,13 @@ class RecoveryBenchSmokeTest {
 
   @Test
   void everyFlowReachesBizSuccessAndEveryTaskRuns() {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit =
-        ClearwayMain.run(
-            new String[] {"bench", "recovery", "--flows", "300", "--threads", "4", "--json"},
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            System.err);
-    List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-    lines.forEach(System.err::println);
-    JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+    CommandRun run =
+        CommandRun.of("bench", "recovery", "--flows", "300", "--threads", "4", "--json");
+    List<String> lines = run.out().lines().toList();
+    System.err.print(run.out());
+    JsonNode json = run.lastJson();
 
-    assertThat(exit).isZero();
+    assertThat(run.exit()).isZero();
     List<String> names = LastJson.names(json);
     assertThat(names)
         .containsExactly(

@@ -2,16 +2,10 @@ package dev.clearway.lab.recon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.lab.ClearwayMain;
-import dev.clearway.lab.LastJson;
-import dev.clearway.lab.OwnDatabase;
+import dev.clearway.lab.CommandRun;
 import dev.clearway.store.testing.TestDatabase;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -28,28 +22,18 @@ class ReconChaosTest {
 
   @Test
   void everyInjectedDifferenceIsFoundAsItsClassAndNothingElse(@TempDir Path out) throws Exception {
-    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    int exit;
-    try (OwnDatabase db = OwnDatabase.create("clearway_it_recon")) {
-      List<String> args =
-          new ArrayList<>(
-              List.of(
-                  "chaos",
-                  "reconcile",
-                  "--payments",
-                  "200",
-                  "--seed",
-                  "5",
-                  "--out",
-                  out.toString()));
-      args.addAll(db.jdbcUrlArgs());
-      exit =
-          ClearwayMain.run(
-              args.toArray(String[]::new),
-              new PrintStream(stdout, true, StandardCharsets.UTF_8),
-              System.err);
-    }
-    JsonNode json = LastJson.of(stdout);
+    CommandRun run =
+        CommandRun.onOwnDatabase(
+            "clearway_it_recon",
+            "chaos",
+            "reconcile",
+            "--payments",
+            "200",
+            "--seed",
+            "5",
+            "--out",
+            out.toString());
+    JsonNode json = run.lastJson();
     System.out.println(json);
 
     assertThat(json.get("scenario").stringValue()).isEqualTo("reconcile");
@@ -57,7 +41,7 @@ class ReconChaosTest {
     assertThat(json.get("missed").intValue()).isZero();
     assertThat(json.get("falseDifferences").intValue()).isZero();
     assertThat(json.get("violations").intValue()).isZero();
-    assertThat(exit).isZero();
+    assertThat(run.exit()).isZero();
     // Every class was injected at least once and found as often as injected.
     JsonNode injected = json.get("injected");
     for (String kind :
