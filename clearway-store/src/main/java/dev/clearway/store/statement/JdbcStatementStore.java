@@ -17,17 +17,22 @@ import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
- * Statement files and lines in PostgreSQL. The imports of one (account, day) are serialised by a
- * transaction-scoped advisory lock; each import is one transaction, so a refused file leaves none
- * of its lines behind.
+ * Statement files and lines, on PostgreSQL or the MySQL family ({@link StatementFileDialect}). Each
+ * import is one transaction, so a refused file leaves none of its lines behind; the imports of one
+ * (account, day) are serialised by the dialect's lock; the same bytes twice change nothing; a
+ * corrected file supersedes the one in force and both stay.
+ *
+ * <p>At most one file of a day is IMPORTED (a unique index) and {@code superseded_by} names a file
+ * that exists (a foreign key, checked at once on the MySQL family): the file in force is first
+ * marked SUPERSEDED by itself, then the new file is inserted, then the old one is pointed at it,
+ * all in the import's transaction, so no other reader sees the intermediate row.
  */
 public final class JdbcStatementStore implements StatementStore {
-  private static final String LOCK = "SELECT pg_advisory_xact_lock(hashtext(?), ?)";
   private static final String SAME_BYTES =
       "SELECT "
           + StatementFileRows.COLUMNS
           + " FROM statement_file WHERE account_ref = ? AND statement_day = ? AND sha256 = ?"
-          + " AND expected_hash IS NOT DISTINCT FROM ? ORDER BY id DESC LIMIT 1";
+          + " AND expected_hash %s ? ORDER BY id DESC LIMIT 1";
   private static final String IN_FORCE =
       "SELECT "
           + StatementFileRows.COLUMNS
@@ -35,13 +40,39 @@ public final class JdbcStatementStore implements StatementStore {
           + " AND status = 'IMPORTED'";
   private static final String BY_ID =
       "SELECT " + StatementFileRows.COLUMNS + " FROM statement_file WHERE id = ?";
+  private static final String RETIRE =
+      "UPDATE statement_file SET status = 'SUPERSEDED', superseded_by = id"
+          + " WHERE id = ? AND status = 'IMPORTED'";
+  private static final String POINT =
+      "UPDATE statement_file SET superseded_by = ?"
+          + " WHERE id = ? AND status = 'SUPERSEDED' AND superseded_by = id";
+  private static final String INSERT =
+      "INSERT INTO statement_file (account_ref, statement_day, format, sha256, expected_hash,"
+          + " status, refused_reason, refused_line, imported_at)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String LINE_COUNT =
+      "UPDATE statement_file SET line_count = ? WHERE id = ? AND status = 'IMPORTED'";
 
   private final DataSource dataSource;
   private final Clock clock;
+  private final StatementFileDialect dialect;
+  private final String sameBytes;
 
+  /** The store on PostgreSQL. */
   public JdbcStatementStore(DataSource dataSource, Clock clock) {
+    this(dataSource, clock, StatementFileDialect.POSTGRES);
+  }
+
+  private JdbcStatementStore(DataSource dataSource, Clock clock, StatementFileDialect dialect) {
     this.dataSource = dataSource;
     this.clock = clock;
+    this.dialect = dialect;
+    this.sameBytes = SAME_BYTES.formatted(dialect.nullSafeEquals());
+  }
+
+  /** The store on the MySQL family (MariaDB 10.11, MySQL 8). */
+  public static JdbcStatementStore onMysql(DataSource dataSource, Clock clock) {
+    return new JdbcStatementStore(dataSource, clock, StatementFileDialect.MYSQL);
   }
 
   /** What one import transaction ended with: the file, or the line that refused it. */
@@ -87,22 +118,30 @@ public final class JdbcStatementStore implements StatementStore {
   }
 
   private Outcome importIn(Connection c, Incoming in, LineSource lines) throws SQLException {
-    lock(c, in);
+    dialect.lock(c, in);
     Optional<StatementFileRecord> same = sameBytes(c, in);
     if (same.isPresent()) {
       return new Outcome(same.get(), null);
     }
     Optional<StatementFileRecord> previous = inForce(c, in.accountRef(), in.day());
-    long fileId = nextId(c);
     if (previous.isPresent()) {
-      supersede(c, previous.get().id(), fileId);
+      exactlyOne(c, RETIRE, ps -> ps.setLong(1, previous.get().id()));
     }
-    insertFile(c, fileId, in, "IMPORTED", null, null);
+    long fileId = insertFile(c, in, "IMPORTED", null, null);
+    if (previous.isPresent()) {
+      exactlyOne(
+          c,
+          POINT,
+          ps -> {
+            ps.setLong(1, fileId);
+            ps.setLong(2, previous.get().id());
+          });
+    }
     long stored;
-    try (StatementLineWriter batch = StatementLineWriter.open(c, fileId)) {
-      lines.feed(batch::add);
-      batch.flush();
-      stored = batch.stored();
+    try (StatementLineWriter writer = dialect.lineWriter(c, fileId)) {
+      lines.feed(writer::add);
+      writer.flush();
+      stored = writer.stored();
     } catch (MalformedStatementException e) {
       return new Outcome(null, e);
     } catch (SQLException | RuntimeException e) {
@@ -114,7 +153,7 @@ public final class JdbcStatementStore implements StatementStore {
     }
     exactlyOne(
         c,
-        "UPDATE statement_file SET line_count = ? WHERE id = ? AND status = 'IMPORTED'",
+        LINE_COUNT,
         ps -> {
           ps.setLong(1, stored);
           ps.setLong(2, fileId);
@@ -127,13 +166,12 @@ public final class JdbcStatementStore implements StatementStore {
       return Sql.inTransaction(
           dataSource,
           c -> {
-            lock(c, in);
+            dialect.lock(c, in);
             Optional<StatementFileRecord> same = sameBytes(c, in);
             if (same.isPresent()) {
               return same.get();
             }
-            long fileId = nextId(c);
-            insertFile(c, fileId, in, "REFUSED", Sql.truncate(reason, 500), lineNo);
+            long fileId = insertFile(c, in, "REFUSED", Sql.truncate(reason, 500), lineNo);
             return one(c, BY_ID, ps -> ps.setLong(1, fileId)).orElseThrow();
           });
     } catch (SQLException e) {
@@ -141,19 +179,10 @@ public final class JdbcStatementStore implements StatementStore {
     }
   }
 
-  private static void lock(Connection c, Incoming in) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(LOCK)) {
-      ps.setString(1, in.accountRef());
-      ps.setInt(2, Math.toIntExact(in.day().toEpochDay()));
-      ps.execute();
-    }
-  }
-
-  private static Optional<StatementFileRecord> sameBytes(Connection c, Incoming in)
-      throws SQLException {
+  private Optional<StatementFileRecord> sameBytes(Connection c, Incoming in) throws SQLException {
     return one(
         c,
-        SAME_BYTES,
+        sameBytes,
         ps -> {
           ps.setString(1, in.accountRef());
           ps.setObject(2, in.day());
@@ -173,46 +202,29 @@ public final class JdbcStatementStore implements StatementStore {
         });
   }
 
-  private static long nextId(Connection c) throws SQLException {
-    try (PreparedStatement ps =
-            c.prepareStatement("SELECT nextval(pg_get_serial_sequence('statement_file', 'id'))");
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  private static void supersede(Connection c, long previousId, long newId) throws SQLException {
-    exactlyOne(
-        c,
-        "UPDATE statement_file SET status = 'SUPERSEDED', superseded_by = ?"
-            + " WHERE id = ? AND status = 'IMPORTED'",
-        ps -> {
-          ps.setLong(1, newId);
-          ps.setLong(2, previousId);
-        });
-  }
-
-  private void insertFile(
-      Connection c, long id, Incoming in, String status, String reason, Long refusedLine)
+  /** Inserts the file's row; its id. */
+  private long insertFile(Connection c, Incoming in, String status, String reason, Long refusedLine)
       throws SQLException {
-    exactlyOne(
-        c,
-        "INSERT INTO statement_file (id, account_ref, statement_day, format, sha256,"
-            + " expected_hash, status, refused_reason, refused_line, imported_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        ps -> {
-          ps.setLong(1, id);
-          ps.setString(2, in.accountRef());
-          ps.setObject(3, in.day());
-          ps.setString(4, in.format().code());
-          ps.setString(5, in.sha256());
-          ps.setString(6, in.expectedHash());
-          ps.setString(7, status);
-          ps.setString(8, reason);
-          ps.setObject(9, refusedLine);
-          ps.setObject(10, Sql.ts(clock.instant()));
-        });
+    try (PreparedStatement ps = c.prepareStatement(INSERT, new String[] {"id"})) {
+      ps.setString(1, in.accountRef());
+      ps.setObject(2, in.day());
+      ps.setString(3, in.format().code());
+      ps.setString(4, in.sha256());
+      ps.setString(5, in.expectedHash());
+      ps.setString(6, status);
+      ps.setString(7, reason);
+      ps.setObject(8, refusedLine);
+      ps.setObject(9, Sql.ts(clock.instant()));
+      if (ps.executeUpdate() != 1) {
+        throw new SQLException("statement_file row not inserted");
+      }
+      try (ResultSet keys = ps.getGeneratedKeys()) {
+        if (!keys.next()) {
+          throw new SQLException("statement_file insert returned no id");
+        }
+        return keys.getLong(1);
+      }
+    }
   }
 
   private static void exactlyOne(Connection c, String sql, Sql.Binder binder) throws SQLException {

@@ -6,13 +6,13 @@ import dev.clearway.store.SqlDialect;
 import java.time.Clock;
 import javax.sql.DataSource;
 
-/** The statement store of a database: {@link JdbcStatementStore} or {@link MysqlStatementStore}. */
+/** The statement store of a database: {@link JdbcStatementStore} in its dialect. */
 public final class StatementStores {
   private StatementStores() {}
 
   public static StatementStore create(DataSource dataSource, SqlDialect dialect, Clock clock) {
     return dialect instanceof MysqlDialect
-        ? new MysqlStatementStore(dataSource, clock)
+        ? JdbcStatementStore.onMysql(dataSource, clock)
         : new JdbcStatementStore(dataSource, clock);
   }
 }
