@@ -6,13 +6,10 @@ import dev.clearway.boot.ChannelAccounts;
 import dev.clearway.core.channel.domain.ChannelAccount;
 import dev.clearway.core.channel.engine.PaymentMethods;
 import dev.clearway.core.channel.port.AdapterRegistry;
-import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.reconciliation.engine.EngineRepairs;
 import dev.clearway.psp.stripe.StripeAdapter;
 import dev.clearway.psp.stripe.StripeConfig;
-import dev.clearway.service.server.ClearwayServer;
-import dev.clearway.sim.FaultPlan;
-import dev.clearway.sim.SimBusiness;
+import dev.clearway.service.testkit.ServiceBoot;
 import dev.clearway.sim.psp.stripe.StripeSimOptions;
 import dev.clearway.sim.psp.stripe.StripeSimServer;
 import dev.clearway.store.testing.TestDatabase;
@@ -20,7 +17,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -29,8 +25,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
@@ -54,51 +48,29 @@ class ReconChannelHttpTest {
     psp = StripeSimServer.start(StripeSimOptions.defaults("sk_test_recon", "whsec_recon"));
     StripeAdapter stripe =
         new StripeAdapter(StripeConfig.of(psp.baseUrl(), "sk_test_recon", "whsec_recon"));
-    Clock clock = Clock.systemUTC();
+    AdapterRegistry adapters =
+        id -> {
+          if (id != 41) {
+            throw new IllegalArgumentException("unknown channel account");
+          }
+          return stripe;
+        };
     context =
-        new SpringApplicationBuilder(ClearwayServer.class)
-            .web(WebApplicationType.SERVLET)
-            .properties(
-                "server.port=0",
-                "spring.main.banner-mode=off",
-                "clearway.timing=compressed",
-                "clearway.keys.merchant=mk_channel_recon_8f2a6c1e",
-                "clearway.keys.operator=olivia=" + OPERATOR,
-                "clearway.keys.approver=aaron=ak_channel_recon_3d9b5f7a")
-            .initializers(
-                ctx -> {
-                  var beans = ctx.getBeanFactory();
-                  beans.registerSingleton("dataSource", TestDatabase.get().dataSource());
-                  beans.registerSingleton("clock", clock);
-                  beans.registerSingleton(
-                      "businessGateway",
-                      (BusinessGateway) new SimBusiness(FaultPlan.none(), clock));
-                  beans.registerSingleton(
-                      "channelAccounts",
-                      new ChannelAccounts(
-                          List.of(
-                              new ChannelAccount(
-                                  41,
-                                  "stripe",
-                                  "acct_recon",
-                                  "psp:stripe",
-                                  Set.of("card"),
-                                  1,
-                                  true))));
-                  beans.registerSingleton(
-                      "adapters",
-                      (AdapterRegistry)
-                          id -> {
-                            if (id != 41) {
-                              throw new IllegalArgumentException("unknown channel account");
-                            }
-                            return stripe;
-                          });
-                  beans.registerSingleton(
-                      "paymentMethods", PaymentMethods.fixed("card", "pm_card_visa"));
-                })
-            .run();
-    base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
+        new ServiceBoot()
+            .keys(
+                "mk_channel_recon_8f2a6c1e",
+                "olivia=" + OPERATOR,
+                "aaron=ak_channel_recon_3d9b5f7a")
+            .bean(
+                "channelAccounts",
+                new ChannelAccounts(
+                    List.of(
+                        new ChannelAccount(
+                            41, "stripe", "acct_recon", "psp:stripe", Set.of("card"), 1, true))))
+            .bean("adapters", adapters)
+            .bean("paymentMethods", PaymentMethods.fixed("card", "pm_card_visa"))
+            .start();
+    base = ServiceBoot.base(context);
   }
 
   @AfterAll

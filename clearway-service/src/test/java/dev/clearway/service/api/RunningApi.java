@@ -2,9 +2,7 @@ package dev.clearway.service.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.flow.port.BusinessGateway;
-import dev.clearway.core.flow.port.WalletGateway;
-import dev.clearway.service.server.ClearwayServer;
+import dev.clearway.service.testkit.ServiceBoot;
 import dev.clearway.sim.FaultPlan;
 import dev.clearway.sim.SimBusiness;
 import dev.clearway.store.testing.TestDatabase;
@@ -25,15 +23,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -62,7 +56,7 @@ final class RunningApi implements AutoCloseable {
     this.context = context;
     this.wallet = wallet;
     this.business = business;
-    this.port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+    this.port = ServiceBoot.port(context);
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -105,38 +99,21 @@ final class RunningApi implements AutoCloseable {
       String... extra) {
     Clock clock = Clock.systemUTC();
     SimBusiness business = new SimBusiness(FaultPlan.none(), clock);
-    List<String> properties =
-        new ArrayList<>(
-            List.of(
-                "server.port=0",
-                "spring.main.banner-mode=off",
-                "clearway.keys.merchant=" + MERCHANT_KEY,
-                "clearway.keys.operator=olivia=" + OPERATOR_KEY,
-                "clearway.keys.approver=aaron=" + APPROVER_KEY,
-                "clearway.timing=compressed",
+    ServiceBoot boot =
+        new ServiceBoot()
+            .keys(MERCHANT_KEY, "olivia=" + OPERATOR_KEY, "aaron=" + APPROVER_KEY)
+            .properties(
                 "clearway.workers=4",
                 "clearway.api.sync-budget=800ms",
-                "clearway.api.max-amount=1000000"));
-    properties.addAll(List.of(extra));
-    ConfigurableApplicationContext context =
-        new SpringApplicationBuilder(ClearwayServer.class)
-            .web(WebApplicationType.SERVLET)
-            .properties(properties.toArray(String[]::new))
-            .initializers(
-                ctx -> {
-                  // Registered singletons are not destroyed with the context: the pool is the
-                  // test JVM's, shared with every other test class.
-                  ctx.getBeanFactory()
-                      .registerSingleton("dataSource", wrap.apply(TestDatabase.get().dataSource()));
-                  ctx.getBeanFactory().registerSingleton("clock", clock);
-                  if (wallet != null) {
-                    ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
-                  }
-                  ctx.getBeanFactory()
-                      .registerSingleton("businessGateway", (BusinessGateway) business);
-                  beans.forEach(ctx.getBeanFactory()::registerSingleton);
-                })
-            .run();
+                "clearway.api.max-amount=1000000")
+            .properties(extra)
+            .dataSource(wrap.apply(TestDatabase.get().dataSource()))
+            .clock(clock)
+            .business(business);
+    if (wallet != null) {
+      boot.wallet(wallet);
+    }
+    ConfigurableApplicationContext context = boot.beans(beans).start();
     return new RunningApi(context, wallet, business);
   }
 

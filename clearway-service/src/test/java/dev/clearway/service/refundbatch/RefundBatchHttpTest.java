@@ -2,12 +2,9 @@ package dev.clearway.service.refundbatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clearway.core.flow.port.BusinessGateway;
-import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
-import dev.clearway.service.server.ClearwayServer;
+import dev.clearway.service.testkit.ServiceBoot;
 import dev.clearway.sim.FaultPlan;
-import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.testing.TestDatabase;
 import dev.clearway.store.testing.TestSql;
@@ -22,14 +19,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -55,32 +49,19 @@ class RefundBatchHttpTest {
     Clock clock = Clock.systemUTC();
     wallet = new SimWallet(FaultPlan.none(), clock);
     context =
-        new SpringApplicationBuilder(ClearwayServer.class)
-            .web(WebApplicationType.SERVLET)
+        new ServiceBoot()
+            .keys(
+                MERCHANT_KEY,
+                "Alice=" + OPERATOR_ALICE,
+                " alice =" + APPROVER_ALICE + ",bob=" + APPROVER_BOB)
             .properties(
-                Map.of(
-                    "server.port", "0",
-                    "clearway.timing", "compressed",
-                    "clearway.keys.merchant", MERCHANT_KEY,
-                    "clearway.keys.operator", "Alice=" + OPERATOR_ALICE,
-                    "clearway.keys.approver", " alice =" + APPROVER_ALICE + ",bob=" + APPROVER_BOB,
-                    "clearway.refund-batches.qps", "4",
-                    "clearway.refund-batches.poll-interval", "100ms",
-                    "clearway.refund-batches.settle-interval", "200ms",
-                    "spring.main.banner-mode", "off"))
-            .initializers(
-                ctx -> {
-                  ctx.getBeanFactory()
-                      .registerSingleton("dataSource", TestDatabase.get().dataSource());
-                  ctx.getBeanFactory().registerSingleton("clock", clock);
-                  ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
-                  ctx.getBeanFactory()
-                      .registerSingleton(
-                          "businessGateway",
-                          (BusinessGateway) new SimBusiness(FaultPlan.none(), clock));
-                })
-            .run();
-    base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
+                "clearway.refund-batches.qps=4",
+                "clearway.refund-batches.poll-interval=100ms",
+                "clearway.refund-batches.settle-interval=200ms")
+            .clock(clock)
+            .wallet(wallet)
+            .start();
+    base = ServiceBoot.base(context);
     http = HttpClient.newHttpClient();
   }
 

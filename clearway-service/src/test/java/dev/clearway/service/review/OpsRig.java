@@ -5,14 +5,11 @@ import dev.clearway.core.flow.domain.GoalKey;
 import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
-import dev.clearway.core.flow.port.WalletGateway;
-import dev.clearway.service.server.ClearwayServer;
+import dev.clearway.service.testkit.ServiceBoot;
 import dev.clearway.sim.FaultPlan;
-import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.testing.TestDatabase;
@@ -26,8 +23,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -60,39 +55,18 @@ final class OpsRig implements AutoCloseable {
   private OpsRig(SimWallet wallet, Map<String, Object> beans) {
     Clock clock = Clock.systemUTC();
     this.wallet = wallet;
-    context =
-        new SpringApplicationBuilder(ClearwayServer.class)
-            .web(WebApplicationType.SERVLET)
-            .properties(
-                Map.of(
-                    "server.port",
-                    "0",
-                    "clearway.timing",
-                    "compressed",
-                    "clearway.keys.merchant",
-                    MERCHANT,
-                    "clearway.keys.operator",
-                    "Alice=" + OPERATOR_ALICE,
-                    "clearway.keys.approver",
-                    "alice=" + APPROVER_ALICE + ",bob=" + APPROVER_BOB,
-                    "spring.main.banner-mode",
-                    "off"))
-            .initializers(
-                ctx -> {
-                  ctx.getBeanFactory()
-                      .registerSingleton("dataSource", TestDatabase.get().dataSource());
-                  ctx.getBeanFactory().registerSingleton("clock", clock);
-                  if (wallet != null) {
-                    ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
-                  }
-                  ctx.getBeanFactory()
-                      .registerSingleton(
-                          "businessGateway",
-                          (BusinessGateway) new SimBusiness(FaultPlan.none(), clock));
-                  beans.forEach(ctx.getBeanFactory()::registerSingleton);
-                })
-            .run();
-    base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
+    ServiceBoot boot =
+        new ServiceBoot()
+            .keys(
+                MERCHANT,
+                "Alice=" + OPERATOR_ALICE,
+                "alice=" + APPROVER_ALICE + ",bob=" + APPROVER_BOB)
+            .clock(clock);
+    if (wallet != null) {
+      boot.wallet(wallet);
+    }
+    context = boot.beans(beans).start();
+    base = ServiceBoot.base(context);
   }
 
   @Override

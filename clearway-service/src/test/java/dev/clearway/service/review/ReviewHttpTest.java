@@ -8,16 +8,13 @@ import dev.clearway.core.flow.domain.NewPayment;
 import dev.clearway.core.flow.domain.PayFlow;
 import dev.clearway.core.flow.domain.ReviewState;
 import dev.clearway.core.flow.domain.TriggerSource;
-import dev.clearway.core.flow.port.BusinessGateway;
 import dev.clearway.core.flow.port.FlowStore.HistoryNote;
 import dev.clearway.core.flow.port.FlowStore.Lease;
 import dev.clearway.core.flow.port.FlowStore.TransitionWrite;
-import dev.clearway.core.flow.port.WalletGateway;
 import dev.clearway.core.flow.port.WalletGateway.ChargeRequest;
 import dev.clearway.service.api.OutputCapture;
-import dev.clearway.service.server.ClearwayServer;
+import dev.clearway.service.testkit.ServiceBoot;
 import dev.clearway.sim.FaultPlan;
-import dev.clearway.sim.SimBusiness;
 import dev.clearway.sim.SimWallet;
 import dev.clearway.store.JdbcFlowStore;
 import dev.clearway.store.testing.TestDatabase;
@@ -30,14 +27,11 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -61,36 +55,16 @@ class ReviewHttpTest {
     Clock clock = Clock.systemUTC();
     wallet = new SimWallet(FaultPlan.none(), clock);
     context =
-        new SpringApplicationBuilder(ClearwayServer.class)
-            .web(WebApplicationType.SERVLET)
-            .properties(
-                Map.of(
-                    "server.port",
-                    "0",
-                    "clearway.timing",
-                    "compressed",
-                    "clearway.keys.merchant",
-                    MERCHANT,
-                    "clearway.keys.operator",
-                    // Alice holds both roles, her name spelled two ways: still one person.
-                    "Alice=" + OPERATOR_ALICE,
-                    "clearway.keys.approver",
-                    " alice =" + APPROVER_ALICE + ",bob=" + APPROVER_BOB,
-                    "spring.main.banner-mode",
-                    "off"))
-            .initializers(
-                ctx -> {
-                  ctx.getBeanFactory()
-                      .registerSingleton("dataSource", TestDatabase.get().dataSource());
-                  ctx.getBeanFactory().registerSingleton("clock", clock);
-                  ctx.getBeanFactory().registerSingleton("walletGateway", (WalletGateway) wallet);
-                  ctx.getBeanFactory()
-                      .registerSingleton(
-                          "businessGateway",
-                          (BusinessGateway) new SimBusiness(FaultPlan.none(), clock));
-                })
-            .run();
-    base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
+        new ServiceBoot()
+            // Alice holds both roles, her name spelled two ways: still one person.
+            .keys(
+                MERCHANT,
+                "Alice=" + OPERATOR_ALICE,
+                " alice =" + APPROVER_ALICE + ",bob=" + APPROVER_BOB)
+            .clock(clock)
+            .wallet(wallet)
+            .start();
+    base = ServiceBoot.base(context);
     http = HttpClient.newHttpClient();
   }
 
