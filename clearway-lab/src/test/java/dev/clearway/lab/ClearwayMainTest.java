@@ -2,31 +2,18 @@ package dev.clearway.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** The command line's answers to bad usage (exit 2, a message on stderr) and to help (exit 0). */
 class ClearwayMainTest {
 
-  private record Outcome(int exit, String out, String err) {}
-
-  private static Outcome run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit =
-        ClearwayMain.run(
-            args,
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Outcome(
-        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CommandRun run(String... args) {
+    return CommandRun.of(args);
   }
 
   @Test
   void anUnknownOptionExitsTwoNamingIt() {
-    Outcome o = run("chaos", "--no-such-option", "1");
+    CommandRun o = run("chaos", "--no-such-option", "1");
 
     assertThat(o.exit()).isEqualTo(2);
     assertThat(o.err()).contains("--no-such-option").contains("Usage:");
@@ -34,7 +21,7 @@ class ClearwayMainTest {
 
   @Test
   void anUnknownCommandExitsTwoNamingIt() {
-    Outcome o = run("frobnicate");
+    CommandRun o = run("frobnicate");
 
     assertThat(o.exit()).isEqualTo(2);
     assertThat(o.err()).contains("frobnicate");
@@ -42,7 +29,7 @@ class ClearwayMainTest {
 
   @Test
   void aValueOfTheWrongTypeExitsTwo() {
-    Outcome o = run("bench", "drain", "--qps", "many");
+    CommandRun o = run("bench", "drain", "--qps", "many");
 
     assertThat(o.exit()).isEqualTo(2);
     assertThat(o.err()).contains("--qps").contains("many");
@@ -50,7 +37,7 @@ class ClearwayMainTest {
 
   @Test
   void aValueOutOfRangeExitsTwoWithTheRule() {
-    Outcome o = run("chaos", "--fault-rate", "1.5");
+    CommandRun o = run("chaos", "--fault-rate", "1.5");
 
     assertThat(o.exit()).isEqualTo(2);
     assertThat(o.err()).contains("--fault-rate must be within [0, 1]");
