@@ -37,8 +37,10 @@ class OutboxHttpTest {
     assertThat(paid.clientStatus()).isEqualTo("BIZ_SUCCESS");
     long flowId = paid.flowId();
 
+    // The relay may publish other test classes' unpublished events first: wait for this flow's.
     Instant giveUp = Instant.now().plusSeconds(10);
-    while (received.stream().noneMatch(e -> e.eventType().equals("PaymentSucceeded"))
+    while (received.stream()
+            .noneMatch(e -> e.aggregateId() == flowId && e.eventType().equals("PaymentSucceeded"))
         && Instant.now().isBefore(giveUp)) {
       Thread.sleep(50);
     }
